@@ -1,0 +1,79 @@
+package io.kuik;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dependency direction of DESIGN.md §3: the sans-IO core (model, routing, syncer, ports) never
+ * touches fabric8's client, threads or the wall clock; only the edges (kube, webhook, cli) do.
+ */
+class ArchitectureTest {
+
+  static final String[] CORE = {
+    "io.kuik.model..", "io.kuik.routing..", "io.kuik.syncer..", "io.kuik.ports.."
+  };
+
+  private final JavaClasses production =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("io.kuik");
+
+  @Test
+  void coreNeverImportsTheFabric8Client() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(CORE)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.fabric8.kubernetes.client..")
+        .allowEmptyShould(true)
+        .check(production);
+  }
+
+  @Test
+  void coreNeverDependsOnTheEdges() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(CORE)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.kuik.kube..", "io.kuik.webhook..", "io.kuik.cli..")
+        .allowEmptyShould(true)
+        .check(production);
+  }
+
+  @Test
+  void coreHasNoThreadsNoSleepsAndNoWallClock() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(CORE)
+        .should()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(Thread.class, "sleep", long.class)
+        .orShould()
+        .callMethod(java.time.Instant.class, "now")
+        .orShould()
+        .dependOnClassesThat()
+        .areAssignableTo(Thread.class)
+        .orShould()
+        .dependOnClassesThat()
+        .resideInAnyPackage("java.util.concurrent..")
+        .allowEmptyShould(true)
+        .check(production);
+  }
+
+  @Test
+  void controllerNeverDependsOnTheSimulator() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.kuik.sim..")
+        .allowEmptyShould(true)
+        .check(production);
+  }
+}
