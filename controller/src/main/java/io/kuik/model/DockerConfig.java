@@ -1,0 +1,252 @@
+package io.kuik.model;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The content of a {@code .dockerconfigjson}: registry keys and their credentials, in the order the
+ * document lists them. Immutable; two configs with the same entries are equal whatever their order.
+ *
+ * <p>{@link #parse} reads what a user or the syncer wrote; {@link #toJson} writes one canonical
+ * form, byte for byte the same for equal configs, because the syncer hashes it to skip applies that
+ * would change nothing. {@link #credentialFor} is the kubelet's choice of credential for an image
+ * (DESIGN.md §2.4.2).
+ */
+public record DockerConfig(Map<String, RegistryCredential> auths) {
+
+  private static final JsonMapper JSON =
+      JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
+  /** The key the kubelet falls back to for Docker Hub images when no key matches them directly. */
+  private static final String DOCKER_HUB_INDEX_KEY = "index.docker.io";
+
+  /**
+   * @param auths registry key to credential; copied, iteration order kept
+   * @throws NullPointerException on a null map, key or credential
+   */
+  public DockerConfig {
+    Map<String, RegistryCredential> copy = new LinkedHashMap<>();
+    auths.forEach(
+        (key, credential) ->
+            copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(credential, key)));
+    auths = Collections.unmodifiableMap(copy);
+  }
+
+  /** No credential at all: {@code {"auths":{}}}, what a Secret holds once every entry left. */
+  public static DockerConfig empty() {
+    return new DockerConfig(Map.of());
+  }
+
+  /**
+   * Reads a {@code .dockerconfigjson} (the JSON text, already base64-decoded from the Secret).
+   *
+   * <p>Every {@code auths} entry must be an object; its {@code auth}, {@code username}, {@code
+   * password}, {@code identitytoken} and {@code registrytoken} must be strings when present. A
+   * non-empty {@code auth} wins over {@code username}/{@code password} and must be base64 of UTF-8
+   * {@code user:password}. Other fields ({@code email}, top-level {@code credsStore}, …) are
+   * ignored. An empty {@code auths} object is valid.
+   *
+   * @throws InvalidDockerConfigException with a reason that names the offending key, never a value
+   */
+  public static DockerConfig parse(String json) throws InvalidDockerConfigException {
+    JsonNode root;
+    try {
+      root = JSON.readTree(Objects.requireNonNull(json, "json"));
+    } catch (JacksonException e) {
+      // Jackson's own message may quote the token it choked on, which may be a password.
+      throw new InvalidDockerConfigException("not valid JSON" + where(e));
+    }
+    if (root == null || root.isMissingNode()) {
+      throw new InvalidDockerConfigException(
+          "empty, expected a JSON object with an \"auths\" object");
+    }
+    if (!root.isObject()) {
+      throw new InvalidDockerConfigException("the top level is not a JSON object");
+    }
+    JsonNode auths = root.get("auths");
+    if (auths == null || !auths.isObject()) {
+      throw new InvalidDockerConfigException(
+          "no \"auths\" object at the top level (a legacy .dockercfg lists registries there instead)");
+    }
+    Map<String, RegistryCredential> entries = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> entry : auths.properties()) {
+      entries.put(entry.getKey(), credentialOf(entry.getKey(), entry.getValue()));
+    }
+    return new DockerConfig(entries);
+  }
+
+  /**
+   * The canonical JSON of this config, compact, every object's keys in ascending order: {@code
+   * {"auths":{"<key>":{"auth":…,"identitytoken":…,"password":…,"registrytoken":…,"username":…}}}}.
+   * {@code auth} is base64 of {@code username:password}, written when both are set and the user
+   * name has no colon (it would not decode back); every other field is written when set. So {@code
+   * parse(c.toJson())} equals {@code c}.
+   */
+  public String toJson() {
+    ObjectNode root = JSON.createObjectNode();
+    ObjectNode out = root.putObject("auths");
+    new TreeMap<>(auths).forEach((key, credential) -> writeEntry(out.putObject(key), credential));
+    return JSON.writeValueAsString(root);
+  }
+
+  /**
+   * The key and credential the kubelet would use first to pull {@code image}, following its keyring
+   * (kubernetes/kubernetes pkg/credentialprovider/keyring.go): among the keys that {@linkplain
+   * RegistryLocation#covers cover} the image, the one that sorts last once scheme and {@code
+   * /v1}/{@code /v2} are stripped, so a longer path beats its prefix and an exact host beats a
+   * glob; keys that strip to the same string keep document order. When no key matches, a Docker Hub
+   * image falls back to the legacy Hub key ({@code https://index.docker.io/v1/} or {@code
+   * index.docker.io}). Path prefixes compare by whole segments, where the kubelet compares strings:
+   * see docs/decisions.md.
+   *
+   * @param image a normalized repository {@code host[:port]/path...}, without tag or digest
+   * @throws IllegalArgumentException when {@code image} is not such a repository
+   */
+  public Optional<CredentialMatch> credentialFor(String image) {
+    RegistryLocation target = RegistryLocation.ofImage(image);
+    String bestIndexKey = null;
+    CredentialMatch best = null;
+    for (Map.Entry<String, RegistryCredential> entry : auths.entrySet()) {
+      RegistryLocation key = RegistryLocation.ofKey(entry.getKey());
+      // Strictly greater: among keys that strip to the same string the first listed stays.
+      if (key.covers(target) && (best == null || key.indexKey().compareTo(bestIndexKey) > 0)) {
+        bestIndexKey = key.indexKey();
+        best = new CredentialMatch(entry.getKey(), entry.getValue());
+      }
+    }
+    if (best != null || !target.isDockerHub()) {
+      return Optional.ofNullable(best);
+    }
+    for (Map.Entry<String, RegistryCredential> entry : auths.entrySet()) {
+      if (RegistryLocation.ofKey(entry.getKey()).indexKey().equals(DOCKER_HUB_INDEX_KEY)) {
+        return Optional.of(new CredentialMatch(entry.getKey(), entry.getValue()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** An {@code auths} key, exactly as the document writes it, and its credential. */
+  public record CredentialMatch(String key, RegistryCredential credential) {
+    public CredentialMatch {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(credential, "credential");
+    }
+  }
+
+  private static RegistryCredential credentialOf(String key, JsonNode entry)
+      throws InvalidDockerConfigException {
+    if (!entry.isObject()) {
+      throw new InvalidDockerConfigException(
+          "auths entry " + quoted(key) + " is not a JSON object");
+    }
+    String auth = stringField(key, entry, "auth");
+    String username = stringField(key, entry, "username");
+    String password = stringField(key, entry, "password");
+    String identityToken = stringField(key, entry, "identitytoken");
+    String registryToken = stringField(key, entry, "registrytoken");
+    // An empty auth is no auth, as for the kubelet: the separate fields then count.
+    if (auth != null && !auth.isEmpty()) {
+      String decoded = decodeAuth(key, auth);
+      int colon = decoded.indexOf(':');
+      if (colon < 0) {
+        throw new InvalidDockerConfigException(
+            "auths entry " + quoted(key) + ": auth does not decode to user:password (no colon)");
+      }
+      username = decoded.substring(0, colon);
+      password = decoded.substring(colon + 1);
+    }
+    return new RegistryCredential(username, password, identityToken, registryToken);
+  }
+
+  private static String decodeAuth(String key, String auth) throws InvalidDockerConfigException {
+    byte[] bytes;
+    try {
+      // Go's StdEncoding, which the kubelet uses, requires the padding that Java would forgive.
+      if (auth.length() % 4 != 0) {
+        throw new IllegalArgumentException("unpadded");
+      }
+      bytes = Base64.getDecoder().decode(auth);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDockerConfigException(
+          "auths entry " + quoted(key) + ": auth is not padded standard base64");
+    }
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new InvalidDockerConfigException(
+          "auths entry " + quoted(key) + ": auth does not decode to UTF-8 text");
+    }
+  }
+
+  private static String stringField(String key, JsonNode entry, String field)
+      throws InvalidDockerConfigException {
+    JsonNode value = entry.get(field);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (!value.isString()) {
+      throw new InvalidDockerConfigException(
+          "auths entry " + quoted(key) + ": " + field + " is not a string");
+    }
+    return value.stringValue();
+  }
+
+  private static void writeEntry(ObjectNode out, RegistryCredential credential) {
+    String username = credential.username();
+    String password = credential.password();
+    String auth = null;
+    if (username != null && password != null && username.indexOf(':') < 0) {
+      byte[] pair = (username + ":" + password).getBytes(StandardCharsets.UTF_8);
+      auth = Base64.getEncoder().encodeToString(pair);
+    }
+    // Ascending field names, so the bytes depend on the credential only.
+    putIfSet(out, "auth", auth);
+    putIfSet(out, "identitytoken", credential.identityToken());
+    putIfSet(out, "password", password);
+    putIfSet(out, "registrytoken", credential.registryToken());
+    putIfSet(out, "username", username);
+  }
+
+  private static void putIfSet(ObjectNode out, String field, String value) {
+    if (value != null) {
+      out.put(field, value);
+    }
+  }
+
+  private static String where(JacksonException e) {
+    if (e.getLocation() == null || e.getLocation().getLineNr() < 0) {
+      return "";
+    }
+    return " (line "
+        + e.getLocation().getLineNr()
+        + ", column "
+        + e.getLocation().getColumnNr()
+        + ")";
+  }
+
+  /**
+   * A key quoted for a message; keys are registry paths, but a long one is cut to stay readable.
+   */
+  private static String quoted(String key) {
+    return "\"" + (key.length() > 120 ? key.substring(0, 120) + "…" : key) + "\"";
+  }
+}
