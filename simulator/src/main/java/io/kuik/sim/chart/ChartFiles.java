@@ -1,0 +1,112 @@
+package io.kuik.sim.chart;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The repository's Helm chart, as the simulator reads it: the files under {@code chart/files} that
+ * the chart's templates include with {@code tpl (.Files.Get ...) .}, rendered for a {@link Release}
+ * and parsed into objects. The simulator never keeps its own copy of the policy or the RBAC: it
+ * loads them from here, so a change to the chart changes what the simulated cluster enforces.
+ */
+public final class ChartFiles {
+
+  /** The system property that points at the chart folder, overriding the search. */
+  public static final String CHART_DIR_PROPERTY = "kuik.chart.dir";
+
+  /** The ValidatingAdmissionPolicy bounding the syncer's writes, and its binding. */
+  public static final String ADMISSION_POLICY = "files/admission-policy.yaml";
+
+  /** The secret-syncer's ClusterRole, Role and bindings. */
+  public static final String SYNCER_RBAC = "files/syncer-rbac.yaml";
+
+  /** The pod webhook's ClusterRole, Role and bindings. */
+  public static final String WEBHOOK_RBAC = "files/webhook-rbac.yaml";
+
+  private final Path directory;
+
+  private ChartFiles(Path directory) {
+    this.directory = directory.toAbsolutePath().normalize();
+  }
+
+  /**
+   * The chart named by the system property {@value #CHART_DIR_PROPERTY}, or else the {@code chart/}
+   * folder found by walking up from the working directory.
+   *
+   * @throws ChartException when neither finds a chart
+   */
+  public static ChartFiles locate() {
+    return locate(Path.of(System.getProperty("user.dir")), System.getProperty(CHART_DIR_PROPERTY));
+  }
+
+  static ChartFiles locate(Path start, String chartDirProperty) {
+    if (chartDirProperty != null && !chartDirProperty.isBlank()) {
+      Path dir = Path.of(chartDirProperty);
+      if (!isChart(dir)) {
+        throw new ChartException(
+            CHART_DIR_PROPERTY
+                + "="
+                + chartDirProperty
+                + " holds neither Chart.yaml nor files/: point it at the repository's chart folder");
+      }
+      return new ChartFiles(dir);
+    }
+    for (Path dir = start.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
+      if (isChart(dir.resolve("chart"))) {
+        return new ChartFiles(dir.resolve("chart"));
+      }
+    }
+    throw new ChartException(
+        "no chart/ folder (with Chart.yaml or files/) in "
+            + start.toAbsolutePath()
+            + " or any folder above it: run from inside the repository, or set -D"
+            + CHART_DIR_PROPERTY
+            + "=<path to chart>");
+  }
+
+  /** The chart at a known folder. */
+  public static ChartFiles at(Path directory) {
+    if (!isChart(directory)) {
+      throw new ChartException(directory + " holds neither Chart.yaml nor files/");
+    }
+    return new ChartFiles(directory);
+  }
+
+  private static boolean isChart(Path dir) {
+    return Files.isRegularFile(dir.resolve("Chart.yaml"))
+        || Files.isDirectory(dir.resolve("files"));
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  /** The file's text with the release's name and namespace filled in. */
+  public String render(String file, Release release) {
+    return ReleaseTemplate.render(read(file), release, file);
+  }
+
+  /** The file rendered for the release, one object per YAML document. */
+  public List<ObjectNode> load(String file, Release release) {
+    return YamlDocuments.parse(render(file, release), file);
+  }
+
+  private String read(String file) {
+    Path path = directory.resolve(file).normalize();
+    if (!path.startsWith(directory)) {
+      throw new ChartException(file + " is outside the chart folder " + directory);
+    }
+    if (!Files.isRegularFile(path)) {
+      throw new ChartException(file + " not found in the chart folder " + directory);
+    }
+    try {
+      return Files.readString(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + path, e);
+    }
+  }
+}

@@ -1,0 +1,283 @@
+package io.kuik.sim.world.admission;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.kuik.sim.chart.ChartFiles;
+import io.kuik.sim.chart.Release;
+import io.kuik.sim.world.api.AdmissionRequest;
+import io.kuik.sim.world.api.Identity;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The chart's pull-secret policy, loaded from chart/files and evaluated by {@link PolicyAdmission},
+ * against every combination of identity, write, name, namespace and change. The expected outcome of
+ * each row comes from {@link #seedSays}, written from the sentences of the seed's "What the syncer
+ * may write", not from the policy's CEL.
+ */
+class PullSecretPolicyTableTest {
+
+  private static final Release RELEASE = Release.DEFAULT;
+  private static final PolicyAdmission ADMISSION =
+      new PolicyAdmission(
+          new InMemoryClusterState()
+              .putAll(ChartFiles.locate().load(ChartFiles.ADMISSION_POLICY, RELEASE)));
+
+  /** Who writes. */
+  enum Who {
+    SYNCER(Identity.serviceAccount(RELEASE.namespace(), RELEASE.syncerServiceAccount())),
+    PERSON(Identity.person("alice", "system:masters")),
+    GARBAGE_COLLECTOR(Identity.GARBAGE_COLLECTOR),
+    VELERO(Identity.serviceAccount("velero", "velero")),
+    HELM(Identity.serviceAccount("ci", "helm-deployer")),
+    ANOTHER_CONTROLLER(Identity.serviceAccount("cert-manager", "cert-manager"));
+
+    final Identity identity;
+
+    Who(Identity identity) {
+      this.identity = identity;
+    }
+  }
+
+  /** How the Secret is written; all but CREATE and DELETE reach admission as an UPDATE. */
+  enum Write {
+    CREATE,
+    UPDATE,
+    REPLACE,
+    APPLY_AS_UPDATE,
+    DELETE
+  }
+
+  enum NameClass {
+    KUIK_INJECT("kuik-inject-imagemirror-prod-mirror"),
+    KUIK_PROVIDER("kuik-provider-ecr-prod"),
+    OTHER("registry-pull");
+
+    final String secretName;
+
+    NameClass(String secretName) {
+      this.secretName = secretName;
+    }
+  }
+
+  enum Where {
+    INSTALL_NAMESPACE(RELEASE.namespace()),
+    OTHER_NAMESPACE("team-a");
+
+    final String namespace;
+
+    Where(String namespace) {
+      this.namespace = namespace;
+    }
+  }
+
+  /**
+   * How the written Secret differs from the one the syncer writes (for a create) or from the stored
+   * one (for the other writes).
+   */
+  enum Change {
+    TYPE,
+    DATA,
+    LABELS,
+    IMMUTABLE,
+    OWNER_REFERENCES_REMOVED,
+    OWNER_REFERENCES_CHANGED,
+    NOTHING
+  }
+
+  record Row(Who who, Write write, NameClass name, Where where, Change change) {
+    @Override
+    public String toString() {
+      return String.join(
+              " ",
+              words(who),
+              words(write),
+              name.secretName,
+              "in",
+              where.namespace,
+              "changing",
+              words(change))
+          + ", expect "
+          + (seedSays(this) ? "admitted" : "refused");
+    }
+
+    private static String words(Enum<?> value) {
+      return value.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    }
+  }
+
+  static Stream<Row> rows() {
+    var rows = new ArrayList<Row>();
+    for (Who who : Who.values()) {
+      for (Write write : Write.values()) {
+        for (NameClass name : NameClass.values()) {
+          for (Where where : Where.values()) {
+            for (Change change : Change.values()) {
+              rows.add(new Row(who, write, name, where, change));
+            }
+          }
+        }
+      }
+    }
+    return rows.stream();
+  }
+
+  /** The seed's sentences, one by one. */
+  static boolean seedSays(Row row) {
+    // "Deletions are not checked, so deleting a resource still deletes its Secrets."
+    if (row.write() == Write.DELETE) {
+      return true;
+    }
+    if (row.who() == Who.SYNCER) {
+      // "A Secret the syncer creates or updates must:"
+      // "be of type kubernetes.io/dockerconfigjson;"
+      boolean rightType = row.change() != Change.TYPE;
+      // "carry the label app.kubernetes.io/managed-by: kuik-secret-syncer;"
+      boolean labelled = row.change() != Change.LABELS;
+      // "be named kuik-inject-* in any namespace, or kuik-provider-* in the namespace kuik is
+      // installed in."
+      boolean rightName =
+          row.name() == NameClass.KUIK_INJECT
+              || (row.name() == NameClass.KUIK_PROVIDER && row.where() == Where.INSTALL_NAMESPACE);
+      return rightType && labelled && rightName;
+    }
+    // "every other Secret write skips it"
+    if (row.name() == NameClass.OTHER) {
+      return true;
+    }
+    // "any other identity is refused the creation or update of a Secret named kuik-inject-* or
+    // kuik-provider-*, in every namespace."
+    if (row.write() == Write.CREATE) {
+      return false;
+    }
+    // "Two updates are let through, both leaving the type, the data, the labels and the
+    // immutability unchanged:"
+    boolean meaningUnchanged =
+        EnumSet.of(Change.NOTHING, Change.OWNER_REFERENCES_REMOVED, Change.OWNER_REFERENCES_CHANGED)
+            .contains(row.change());
+    if (!meaningUnchanged) {
+      return false;
+    }
+    // "one that also leaves the owner references unchanged, such as a kubectl replace"
+    if (row.change() == Change.NOTHING) {
+      return true;
+    }
+    // "and the garbage collector removing an owner reference."
+    return row.who() == Who.GARBAGE_COLLECTOR && row.change() == Change.OWNER_REFERENCES_REMOVED;
+  }
+
+  @ParameterizedTest(name = "if {0}")
+  @MethodSource("rows")
+  void theChartsPolicyDecidesAsTheSeedSays(Row row) {
+    boolean admitted = ADMISSION.validate(request(row)).admitted();
+
+    assertEquals(seedSays(row), admitted, () -> row + ", but " + ADMISSION.validate(request(row)));
+  }
+
+  @Test
+  void theTableHoldsEveryCombination() {
+    List<Row> rows = rows().toList();
+    long admitted = rows.stream().filter(PullSecretPolicyTableTest::seedSays).count();
+    System.out.printf(
+        "pull-secret policy table: %d rows (%d admitted, %d refused)%n",
+        rows.size(), admitted, rows.size() - admitted);
+
+    assertEquals(
+        Who.values().length
+            * Write.values().length
+            * NameClass.values().length
+            * Where.values().length
+            * Change.values().length,
+        rows.stream().distinct().count());
+    assertEquals(1260, rows.size());
+  }
+
+  // ---- the objects of a row
+
+  /** The Secret as the syncer writes it. */
+  static ObjectNode stored(NameClass name, Where where) {
+    return AdmissionRequests.yaml(
+        """
+        apiVersion: v1
+        kind: Secret
+        type: kubernetes.io/dockerconfigjson
+        metadata:
+          name: %s
+          namespace: %s
+          resourceVersion: "7"
+          labels: {app.kubernetes.io/managed-by: kuik-secret-syncer}
+          ownerReferences:
+            - {apiVersion: kuik.enix.io/v1alpha1, kind: ImageMirror, name: prod-mirror, uid: 0d5e-1, controller: true}
+          managedFields:
+            - {manager: kuik-secret-syncer, operation: Apply, apiVersion: v1}
+        data:
+          .dockerconfigjson: eyJhdXRocyI6e319
+        """
+            .formatted(name.secretName, where.namespace));
+  }
+
+  static ObjectNode changed(ObjectNode secret, Change change) {
+    ObjectNode copy = secret.deepCopy();
+    ObjectNode metadata = (ObjectNode) copy.get("metadata");
+    switch (change) {
+      case TYPE -> copy.put("type", "Opaque");
+      case DATA ->
+          ((ObjectNode) copy.get("data")).put(".dockerconfigjson", "eyJhdXRocyI6eyJ4Ijp7fX19");
+      case LABELS ->
+          ((ObjectNode) metadata.get("labels")).put("app.kubernetes.io/managed-by", "Helm");
+      case IMMUTABLE -> copy.put("immutable", true);
+      case OWNER_REFERENCES_REMOVED -> metadata.remove("ownerReferences");
+      case OWNER_REFERENCES_CHANGED ->
+          ((ObjectNode) metadata.get("ownerReferences").get(0))
+              .put("name", "other-mirror")
+              .put("uid", "9f3a-2");
+      case NOTHING -> {}
+    }
+    return copy;
+  }
+
+  /** The managedFields entry each kind of write leaves: every write changes them. */
+  private static ObjectNode written(ObjectNode secret, Write write, Who who) {
+    ObjectNode copy = secret.deepCopy();
+    ArrayNode managedFields = (ArrayNode) copy.get("metadata").get("managedFields");
+    switch (write) {
+      case UPDATE ->
+          managedFields.addObject().put("manager", "kubectl-edit").put("operation", "Update");
+      case REPLACE ->
+          managedFields.addObject().put("manager", "kubectl-replace").put("operation", "Update");
+      case APPLY_AS_UPDATE ->
+          managedFields.addObject().put("manager", who.identity.user()).put("operation", "Apply");
+      default -> {}
+    }
+    return copy;
+  }
+
+  static AdmissionRequest request(Row row) {
+    ObjectNode stored = stored(row.name(), row.where());
+    Identity who = row.who().identity;
+    switch (row.write()) {
+      case CREATE:
+        ObjectNode created = changed(stored, row.change());
+        ObjectNode metadata = (ObjectNode) created.get("metadata");
+        metadata.remove("resourceVersion");
+        metadata.remove("managedFields");
+        return AdmissionRequests.create(who, created);
+      case DELETE:
+        return AdmissionRequests.delete(who, stored);
+      case APPLY_AS_UPDATE:
+        return AdmissionRequests.applyAsUpdate(
+            who, stored, written(changed(stored, row.change()), row.write(), row.who()));
+      default:
+        return AdmissionRequests.update(
+            who, stored, written(changed(stored, row.change()), row.write(), row.who()));
+    }
+  }
+}
