@@ -1,0 +1,20 @@
+package io.kuik.model.crd;
+
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * An ImageAlternative ({@code kuik.enix.io/v1alpha1}, cluster-scoped): other repositories that can
+ * serve the images of some repositories (DESIGN.md §2.1). The typed form of the resource as the API
+ * server stores it; {@link io.kuik.model.RoutingResources#from(ImageAlternative)} turns it into the
+ * domain's {@link io.kuik.model.RoutingResource}.
+ */
+@Group(ImageAlternative.GROUP)
+@Version(ImageAlternative.VERSION)
+@ValidationRule(value = "has(self.spec)", message = "spec is required")
+public class ImageAlternative extends CustomResource<ImageAlternativeSpec, Void> {
+  public static final String GROUP = "kuik.enix.io";
+  public static final String VERSION = "v1alpha1";
+}

@@ -1,0 +1,95 @@
+package io.kuik.model.crd;
+
+import io.fabric8.crdv2.generator.CRDGenerator;
+import io.fabric8.crdv2.generator.CRDPostProcessor;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The CRD manifests of chart/crds, generated from the typed routing resources with fabric8's CRD
+ * generator: the Java model is the source, the YAML is its output, and {@link CrdManifestsTest}
+ * fails when the committed files differ from what the model generates.
+ */
+final class CrdManifests {
+
+  /** The command that rewrites chart/crds from the model; printed by every drift failure. */
+  static final String REGENERATE_COMMAND =
+      "./mvnw -B -o -pl controller -am test -Dtest=CrdManifestsTest"
+          + " -Dsurefire.failIfNoSpecifiedTests=false -Dkuik.crds.write=true";
+
+  static final String HEADER =
+      "# Generated from io.kuik.model.crd by CrdManifestsTest: do not edit, regenerate with\n"
+          + "#   "
+          + REGENERATE_COMMAND
+          + "\n";
+
+  private CrdManifests() {}
+
+  /** chart/crds, seen from the controller module (where Maven runs its tests). */
+  static Path chartCrds() {
+    return Path.of(System.getProperty("basedir", ".")).resolve("../chart/crds").normalize();
+  }
+
+  /** File name in chart/crds → the manifest the model generates, header included. */
+  static Map<String, String> generate() {
+    Map<String, ByteArrayOutputStream> outputs = new TreeMap<>();
+    CRDGenerator.CRDOutput<ByteArrayOutputStream> output =
+        new CRDGenerator.CRDOutput<>() {
+          @Override
+          public ByteArrayOutputStream outputFor(String crdName) {
+            return outputs.computeIfAbsent(crdName, name -> new ByteArrayOutputStream());
+          }
+
+          @Override
+          public void close() {}
+        };
+    new CRDGenerator()
+        .customResourceClasses(ImageAlternative.class, ImageMirror.class)
+        .forCRDVersions("v1")
+        .withMinQuotes(true)
+        .withPostProcessor(
+            new CRDPostProcessor() {
+              @Override
+              public HasMetadata process(HasMetadata crd, String crdSpecVersion) {
+                return withoutStatus(crd);
+              }
+            })
+        .withOutput(output)
+        .generate();
+    Map<String, String> manifests = new TreeMap<>();
+    outputs.forEach(
+        (crdName, bytes) ->
+            manifests.put(
+                fileName(crdName),
+                HEADER + withoutGeneratorBanner(bytes.toString(StandardCharsets.UTF_8))));
+    return manifests;
+  }
+
+  /** The generator names its outputs {@code <plural>.<group>-<crd api version>}. */
+  private static String fileName(String crdName) {
+    return crdName.replaceFirst("-v1$", "") + ".yaml";
+  }
+
+  /** Our header replaces the generator's own, which says "might get overwritten". */
+  private static String withoutGeneratorBanner(String yaml) {
+    return yaml.startsWith("#") ? yaml.substring(yaml.indexOf('\n') + 1) : yaml;
+  }
+
+  /**
+   * The resources have no status (their status type is {@link Void}); the generator still emits an
+   * empty {@code status} object, which would only tell users that there is one.
+   */
+  private static HasMetadata withoutStatus(HasMetadata crd) {
+    for (CustomResourceDefinitionVersion version :
+        ((CustomResourceDefinition) crd).getSpec().getVersions()) {
+      version.getSchema().getOpenAPIV3Schema().getProperties().remove("status");
+    }
+    return crd;
+  }
+}
