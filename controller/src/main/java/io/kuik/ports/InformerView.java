@@ -1,0 +1,35 @@
+package io.kuik.ports;
+
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.kuik.model.ResourceId;
+import io.kuik.model.Validated;
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * What the informers hold: the syncer's only view of the cluster. It never reads a Secret outside
+ * the cluster resource namespace because this view has none to give (DESIGN.md §2.4.5).
+ *
+ * <p>Contract: reads are local (no request to the API server), never block and never fail; the
+ * view may lag the API server, and every change it shows is also announced to the core as an
+ * input, after the view already shows it.
+ */
+public interface InformerView {
+
+  /** Every ImageAlternative and ImageMirror, valid or not. */
+  Collection<Validated> routingResources();
+
+  Optional<Validated> routingResource(ResourceId id);
+
+  Collection<Namespace> namespaces();
+
+  Optional<Namespace> namespace(String name);
+
+  /** The pods of one namespace. */
+  Collection<Pod> pods(String namespace);
+
+  /** A Secret of the cluster resource namespace, where the secretRef Secrets live. */
+  Optional<Secret> clusterSecret(String name);
+}

@@ -1,0 +1,26 @@
+package io.kuik.syncer;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The hash of the content last applied per pair, to skip applies that would change nothing. Kept
+ * apart from decision state: dropping it changes no outcome, only the number of requests (the
+ * API server treats an identical apply as a no-op anyway).
+ */
+final class AppliedHashes {
+
+  private final Map<Pair, String> applied = new HashMap<>();
+
+  boolean needsApply(Pair pair, String hash) {
+    return !hash.equals(applied.get(pair));
+  }
+
+  void applied(Pair pair, String hash) {
+    applied.put(pair, hash);
+  }
+
+  void forget(Pair pair) {
+    applied.remove(pair);
+  }
+}

@@ -1,0 +1,92 @@
+package io.kuik.syncer;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.kuik.model.DockerConfig;
+import io.kuik.model.Entry;
+import io.kuik.model.InvalidDockerConfigException;
+import io.kuik.model.RegistryCredential;
+import io.kuik.model.RoutingResource;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ArrayList;
+import java.util.function.Function;
+
+/**
+ * The credential of each injecting entry of a resource: the one the kubelet would pick for the
+ * entry's path from the entry's secretRef Secret (DESIGN.md §2.4.2), or the reason it is left out.
+ *
+ * @param credentials by auths key, for the entries that resolved
+ * @param problems the entries left out, each with the reason, for a PullSecretInjectionFailed event
+ */
+record EntryCredentials(Map<String, RegistryCredential> credentials, List<Problem> problems) {
+
+  static final String DOCKER_CONFIG_JSON_TYPE = "kubernetes.io/dockerconfigjson";
+  static final String DOCKER_CONFIG_JSON_KEY = ".dockerconfigjson";
+
+  /** An entry left out of the Secret, and why, in words a user can act on. */
+  record Problem(Entry entry, String reason) {
+    String message() {
+      return entry.field() + " (" + entry.authsKey() + ") is left out of the pull secret: " + reason;
+    }
+  }
+
+  /** Resolves every entry whose auth injects; provider entries never inject (DESIGN.md §2.7). */
+  static EntryCredentials resolve(
+      RoutingResource resource, String clusterResourceNamespace, Function<String, Optional<Secret>> sources) {
+    Map<String, RegistryCredential> credentials = new LinkedHashMap<>();
+    List<Problem> problems = new ArrayList<>();
+    for (Entry entry : resource.entries()) {
+      if (entry.auth() == null || !entry.auth().injects()) {
+        continue;
+      }
+      String sourceName = entry.auth().secretRefName();
+      Optional<Secret> source = sources.apply(sourceName);
+      String where = "Secret " + clusterResourceNamespace + "/" + sourceName;
+      if (source.isEmpty()) {
+        problems.add(new Problem(entry, where + " does not exist"));
+        continue;
+      }
+      try {
+        DockerConfig config = dockerConfigOf(source.get(), where);
+        Optional<DockerConfig.CredentialMatch> match = config.credentialFor(entry.authsKey());
+        if (match.isEmpty()) {
+          problems.add(new Problem(entry, where + " holds no credential for " + entry.authsKey()));
+        } else {
+          credentials.putIfAbsent(entry.authsKey(), match.get().credential());
+        }
+      } catch (InvalidSource invalid) {
+        problems.add(new Problem(entry, invalid.getMessage()));
+      }
+    }
+    return new EntryCredentials(Map.copyOf(credentials), List.copyOf(problems));
+  }
+
+  private static DockerConfig dockerConfigOf(Secret source, String where) throws InvalidSource {
+    if (!DOCKER_CONFIG_JSON_TYPE.equals(source.getType())) {
+      throw new InvalidSource(
+          where + " is of type " + source.getType() + ", not " + DOCKER_CONFIG_JSON_TYPE);
+    }
+    String encoded = source.getData() == null ? null : source.getData().get(DOCKER_CONFIG_JSON_KEY);
+    if (encoded == null) {
+      throw new InvalidSource(where + " has no " + DOCKER_CONFIG_JSON_KEY + " key");
+    }
+    try {
+      String json = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
+      return DockerConfig.parse(json);
+    } catch (IllegalArgumentException notBase64) {
+      throw new InvalidSource(where + " has a " + DOCKER_CONFIG_JSON_KEY + " that is not base64");
+    } catch (InvalidDockerConfigException malformed) {
+      throw new InvalidSource(where + " is malformed: " + malformed.getMessage());
+    }
+  }
+
+  private static final class InvalidSource extends Exception {
+    InvalidSource(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package io.kuik.syncer;
+
+/**
+ * What the syncer has done since it started, for metrics and benchmarks. Plain counters: the core
+ * runs on one thread, and a driver that exports them reads them on that thread.
+ */
+public final class SyncerCounters {
+  long reconciles;
+  long appliesSent;
+  long appliesSkipped;
+  long applyFailures;
+
+  public long reconciles() {
+    return reconciles;
+  }
+
+  /** Server-side applies sent, successful or not. */
+  public long appliesSent() {
+    return appliesSent;
+  }
+
+  /** Applies not sent because the pair's content hash had not changed. */
+  public long appliesSkipped() {
+    return appliesSkipped;
+  }
+
+  public long applyFailures() {
+    return applyFailures;
+  }
+}

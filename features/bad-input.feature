@@ -1,0 +1,138 @@
+Feature: Bad input
+  Broken source Secrets, invalid routing resources, Secrets that would pass the 1 MiB limit, an
+  immutable Secret sitting at a reserved name, terminating namespaces and API outages each get a
+  clear event or log line, are retried without a tight loop where retrying can help, and never
+  cost another pair its work.
+  (DESIGN.md §2.4 and §5; seeds/kubernetes-secrets.txt for the limits the API server enforces)
+
+  Background:
+    Given kuik is installed in the namespace kuik-system
+    And the Secret acme-pull in kuik-system holds the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | s3cret   |
+    And the namespace team-a
+    And the namespace team-b
+
+  Scenario: A source Secret whose docker config is malformed should be left out with an event
+    Given the Secret broken-pull in kuik-system holds the docker config '{"auths": ["not", "an", "object"]}'
+    When the ImageAlternative acme is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+        - repositoryGroup: registry.example.com/acme
+          auth:
+            secretRef: {name: broken-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme must hold auths for exactly:
+      | quay.io/acme |
+    And the ImageAlternative acme must have a Warning event PullSecretInjectionFailed saying "Secret kuik-system/broken-pull is malformed"
+
+  Scenario: A resource that fails validation should get an event and cost no other resource its Secrets
+    When the ImageAlternative broken is created without admission checks:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/foo:1.0
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And the ImageAlternative acme is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    Then the ImageAlternative broken must have a Warning event InvalidRoutingResource saying "spec.alternatives[0].repository"
+    And team-a must not have the Secret kuik-inject-imagealternative-broken
+    And team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+
+  Scenario: A Secret that would pass 1 MiB should not be written, and the last good content should stay
+    Given the ImageAlternative big:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+        - repositoryGroup: registry.example.com/one
+          auth:
+            secretRef: {name: big-one}
+        - repositoryGroup: registry.example.com/two
+          auth:
+            secretRef: {name: big-two}
+      """
+    And 2 seconds pass
+    When the Secret big-one in kuik-system holds a 400 KiB password for registry.example.com
+    And the Secret big-two in kuik-system holds a 400 KiB password for registry.example.com
+    And 2 seconds pass
+    Then the ImageAlternative big must have a Warning event PullSecretTooLarge saying "over the 1 MiB limit"
+    And team-a's kuik-inject-imagealternative-big must hold auths for exactly:
+      | quay.io/acme |
+
+  Scenario: An immutable Secret already at the reserved name should get an event, a slow retry, and no effect on other namespaces
+    Given before kuik's admission policy existed, a person created in team-a the immutable Secret kuik-inject-imagealternative-acme holding '{"auths":{}}'
+    When the ImageAlternative acme is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 10 minutes pass
+    Then the ImageAlternative acme must have a Warning event PullSecretWriteRefused saying "team-a"
+    And team-b's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+    And the syncer must have sent at most 12 applies for kuik-inject-imagealternative-acme in team-a
+
+  Scenario: A terminating namespace should get no write and no retry
+    Given the ImageAlternative acme:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    And the namespace team-a has a finalizer that holds it in Terminating
+    When the namespace team-a is deleted
+    And the Secret acme-pull in kuik-system is changed to hold the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | rotated  |
+    And 10 minutes pass
+    Then the syncer must have sent no apply to team-a since the namespace was deleted
+    And team-b's kuik-inject-imagealternative-acme must hold acme:rotated for quay.io/acme
+
+  Scenario: An API outage should be retried with backoff, never in a tight loop, and converge when it ends
+    Given the ImageAlternative acme:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    When the Secret acme-pull in kuik-system is changed to hold the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | rotated  |
+    And the API server answers every request with 503 for 10 minutes
+    And 10 minutes pass
+    Then the syncer must have sent at most 30 applies during the outage
+    When 6 minutes pass
+    Then team-a's kuik-inject-imagealternative-acme must hold acme:rotated for quay.io/acme
+    And team-b's kuik-inject-imagealternative-acme must hold acme:rotated for quay.io/acme

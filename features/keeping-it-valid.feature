@@ -1,0 +1,95 @@
+Feature: Keeping it valid
+  The syncer writes with a server-side apply and never reads the Secrets it wrote. It writes again
+  when a secretRef Secret changes, when the resource changes or a namespace enters or leaves its
+  scope, when the pods of a namespace change what an OnFailure resource needs, and when the
+  informers resync, which restores a Secret someone else deleted. A write that changes nothing is
+  a no-op on the API server.
+  (seeds/injected-pull-secrets.txt, "Keeping it valid")
+
+  Background:
+    Given kuik is installed in the namespace kuik-system
+    And the Secret acme-pull in kuik-system holds the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | s3cret   |
+    And the namespace team-a labelled tier=prod
+    And the namespace team-b labelled tier=prod
+    And the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        namespaceSelector:
+          matchLabels: {tier: prod}
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+
+  Scenario: Rewriting a source Secret should rewrite every Secret that uses it
+    When the Secret acme-pull in kuik-system is changed to hold the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | rotated  |
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold acme:rotated for quay.io/acme/foo
+    And team-b's kuik-inject-imagealternative-acme-foo must hold acme:rotated for quay.io/acme/foo
+
+  Scenario: Creating a missing source Secret should fill the entry that was left out
+    When the ImageAlternative acme-foo is changed to:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        namespaceSelector:
+          matchLabels: {tier: prod}
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+        - repository: registry.example.com/acme/foo
+          auth:
+            secretRef: {name: late-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold auths for exactly:
+      | quay.io/acme/foo |
+    When the Secret late-pull in kuik-system holds the credentials:
+      | registry path        | username | password |
+      | registry.example.com | late     | l-pass   |
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold late:l-pass for registry.example.com/acme/foo
+
+  Scenario: A namespace entering the scope should get the Secret
+    Given the namespace team-c labelled tier=dev
+    And 2 seconds pass
+    Then team-c must not have the Secret kuik-inject-imagealternative-acme-foo
+    When the namespace team-c is labelled tier=prod
+    And 2 seconds pass
+    Then team-c must have the Secret kuik-inject-imagealternative-acme-foo
+
+  Scenario: A Secret deleted by a person should come back at the next resync
+    When a person deletes the Secret kuik-inject-imagealternative-acme-foo in team-a
+    And 2 seconds pass
+    Then team-a must not have the Secret kuik-inject-imagealternative-acme-foo
+    When the informers resync
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold acme:s3cret for quay.io/acme/foo
+
+  Scenario: A write that changes nothing should be a no-op on the API server
+    Given the resourceVersion of team-a's kuik-inject-imagealternative-acme-foo is noted
+    When the informers resync
+    And 2 seconds pass
+    Then the syncer must have applied kuik-inject-imagealternative-acme-foo in team-a again
+    And the resourceVersion of team-a's kuik-inject-imagealternative-acme-foo must be unchanged
+
+  Scenario: Events that change nothing should not cost a request
+    Given the number of applies the syncer sent is noted
+    When the namespace team-a is labelled owner=alice
+    And the Secret acme-pull in kuik-system is annotated note=unrelated
+    And 2 seconds pass
+    Then the syncer must have sent no new apply
+
+  Scenario: The syncer should never read a Secret outside the cluster resource namespace
+    When the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    And the informers resync
+    And 1 minute passes
+    Then the syncer must not have read any Secret outside kuik-system

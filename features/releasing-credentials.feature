@@ -1,0 +1,147 @@
+Feature: Releasing credentials
+  Under OnFailure an entry that no live pod uses any more stays 15 minutes before it is removed,
+  so the pods of a rollout or a scale-up during an outage come back and find it. The syncer never
+  deletes a Secret: with no entry left it holds {"auths":{}}. A namespace that leaves the scope of
+  an Always resource gets the same empty Secret. Deleting the resource deletes its Secrets in
+  every namespace, through their owner reference.
+  (seeds/injected-pull-secrets.txt, "When a credential is no longer needed", and DESIGN.md §2.4.3)
+
+  Background:
+    Given kuik is installed in the namespace kuik-system
+    And the Secret acme-pull in kuik-system holds the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | s3cret   |
+    And the namespace team-a labelled tier=prod
+
+  Scenario: An unused OnFailure entry should stay 15 minutes and then leave, leaving {"auths":{}}
+    Given the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    And 2 seconds pass
+    When the pod web-1 in team-a is deleted
+    And 14 minutes 59 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold acme:s3cret for quay.io/acme/foo
+    When 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}
+
+  Scenario: The grace should be a setting
+    Given the syncer is restarted with a grace period of 5 minutes
+    And the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    And 2 seconds pass
+    When the pod web-1 in team-a is deleted
+    And 4 minutes 59 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold acme:s3cret for quay.io/acme/foo
+    When 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}
+
+  Scenario: A rollout during an outage should find the entry kept by the grace
+    Given the registry quay.io serves quay.io/acme/foo:1.0 and quay.io/acme/foo:1.1 to acme:s3cret only
+    And the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    And the pod web-1 in team-a must be Running within 15 seconds
+    When the pod web-1 in team-a is deleted
+    And 10 minutes pass
+    And the pod web-2 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.1
+    Then the pod web-2 in team-a must be Running within 1 second
+    And the kubelet must have pulled for web-2 in team-a with no failed attempt
+
+  Scenario: A Pod that finished should no longer hold its entry after the grace
+    Given the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And the pod job-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    And 2 seconds pass
+    When the pod job-1 in team-a finishes as Succeeded
+    And 15 minutes 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}
+
+  Scenario: An entry removed from the resource should leave at once
+    Given the ImageAlternative acme:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+        - repository: quay.io/acme/bar
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    When the ImageAlternative acme is changed to:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme must hold auths for exactly:
+      | quay.io/acme/foo |
+
+  Scenario: A namespace leaving the scope of an Always resource should get the empty Secret
+    Given the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        namespaceSelector:
+          matchLabels: {tier: prod}
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    When the namespace team-a is labelled tier=dev
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}
+
+  Scenario: Deleting the resource should delete its Secrets in every namespace
+    Given the namespace team-b labelled tier=prod
+    And the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    When the ImageAlternative acme-foo is deleted
+    And 2 seconds pass
+    Then team-a must not have the Secret kuik-inject-imagealternative-acme-foo
+    And team-b must not have the Secret kuik-inject-imagealternative-acme-foo

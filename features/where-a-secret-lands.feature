@@ -1,0 +1,174 @@
+Feature: Where a Secret lands
+  One Secret exists per routing resource and namespace. Under Always the syncer writes it in every
+  namespace the namespaceSelector selects, before any pod exists; under OnFailure only in a
+  namespace once a pod there has been rewritten by the resource.
+  (seeds/injected-pull-secrets.txt: the opening paragraphs and "Where a Secret lands")
+
+  Background:
+    Given kuik is installed in the namespace kuik-system
+    And the Secret acme-pull in kuik-system holds the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | s3cret   |
+
+  Scenario: An Always resource should write its Secret in every selected namespace before any pod exists
+    Given the namespace team-a labelled tier=prod
+    And the namespace team-b labelled tier=dev
+    When the ImageAlternative acme-foo is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        namespaceSelector:
+          matchLabels: {tier: prod}
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    Then team-a must have the Secret kuik-inject-imagealternative-acme-foo
+    And team-a must have no pods
+    And team-b must not have the Secret kuik-inject-imagealternative-acme-foo
+
+  Scenario: The Secret should be a labelled dockerconfigjson Secret owned by its resource
+    Given the namespace team-a
+    When the ImageAlternative acme-foo is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must be of type kubernetes.io/dockerconfigjson
+    And team-a's kuik-inject-imagealternative-acme-foo must be labelled app.kubernetes.io/managed-by=kuik-secret-syncer
+    And team-a's kuik-inject-imagealternative-acme-foo must be owned by the ImageAlternative acme-foo
+
+  Scenario: Under Always the podSelector should not narrow where the Secret lands
+    Given the namespace team-a
+    When the ImageAlternative acme-foo is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        podSelector:
+          matchLabels: {app: web}
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    Then team-a must have the Secret kuik-inject-imagealternative-acme-foo
+    And team-a must have no pods
+
+  Scenario Outline: An Always resource with <selector> should put its Secret in every namespace of the cluster
+    Given the namespace team-a labelled tier=prod
+    And the namespace team-b
+    When the ImageAlternative acme-foo is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        <selector line>
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    Then team-a must have the Secret kuik-inject-imagealternative-acme-foo
+    And team-b must have the Secret kuik-inject-imagealternative-acme-foo
+    And default must have the Secret kuik-inject-imagealternative-acme-foo
+
+    Examples:
+      | selector                    | selector line           |
+      | no namespaceSelector        | podSelector: {}         |
+      | an empty namespaceSelector  | namespaceSelector: {}   |
+
+  Scenario: A namespace created later should get the Secret of an Always resource
+    Given the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        namespaceSelector:
+          matchLabels: {tier: prod}
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    When the namespace team-c labelled tier=prod is created
+    And 2 seconds pass
+    Then team-c must have the Secret kuik-inject-imagealternative-acme-foo
+
+  Scenario: A resource none of whose entries injects should write no Secret at all
+    Given the namespace team-a
+    When the ImageAlternative no-inject is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+            injectPullSecret: false
+        - repository: registry.example.com/acme/foo
+          auth:
+            provider: ecr
+            injectPullSecret: true
+      """
+    And 1 minute passes
+    Then team-a must not have the Secret kuik-inject-imagealternative-no-inject
+
+  Scenario: An ImageMirror with rewritePolicy None should write no Secret
+    Given the namespace team-a
+    When the ImageMirror copy-only is created:
+      """yaml
+      spec:
+        rewritePolicy: None
+        destination:
+          path: quay.io/acme/mirror/
+          pull:
+            auth:
+              secretRef: {name: acme-pull}
+      """
+    And 1 minute passes
+    Then team-a must not have the Secret kuik-inject-imagemirror-copy-only
+
+  Scenario: An OnFailure resource should write its Secret only where a pod was rewritten
+    Given the namespace team-a
+    And the namespace team-b
+    And the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    When 1 minute passes
+    Then team-a must not have the Secret kuik-inject-imagealternative-acme-foo
+    When the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    And 2 seconds pass
+    Then team-a must have the Secret kuik-inject-imagealternative-acme-foo
+    And team-b must not have the Secret kuik-inject-imagealternative-acme-foo
+
+  Scenario: The first rewritten pod should start a few seconds later and the next pods should find the Secret in place
+    Given the registry quay.io serves quay.io/acme/foo:1.0 to acme:s3cret only
+    And the namespace team-a
+    And the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    When the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    Then the kubelet's first pull for web-1 in team-a must fail for want of a credential
+    And the pod web-1 in team-a must be Running within 15 seconds
+    When the pod web-2 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    Then the pod web-2 in team-a must be Running within 1 second
+    And the kubelet must have pulled for web-2 in team-a with no failed attempt
