@@ -323,7 +323,7 @@ public final class SecretSyncer {
         auths.put(key, credential);
       }
     }
-    return DockerConfig.of(auths);
+    return new DockerConfig(auths);
   }
 
   private static Set<String> injectingKeys(RoutingResource resource) {
