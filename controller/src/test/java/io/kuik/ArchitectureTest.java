@@ -25,6 +25,7 @@ class ArchitectureTest {
 
   private final JavaClasses production =
       new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
           .importPackages("io.kuik");
 

@@ -1,6 +1,7 @@
 package io.kuik.model;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The identity of a routing resource: its kind and name (both kinds are cluster-scoped). Secret
@@ -20,5 +21,24 @@ public record ResourceId(RoutingKind kind, String name) {
   @Override
   public String toString() {
     return kind.kind() + "/" + name;
+  }
+
+  /** Reads {@code <Kind>/<name>}; empty for anything else, such as an annotation edited by hand. */
+  public static Optional<ResourceId> parse(String text) {
+    if (text == null) {
+      return Optional.empty();
+    }
+    int slash = text.indexOf('/');
+    if (slash <= 0 || slash == text.length() - 1) {
+      return Optional.empty();
+    }
+    String kind = text.substring(0, slash);
+    String name = text.substring(slash + 1);
+    for (RoutingKind candidate : RoutingKind.values()) {
+      if (candidate.kind().equals(kind)) {
+        return Optional.of(new ResourceId(candidate, name));
+      }
+    }
+    return Optional.empty();
   }
 }

@@ -12,9 +12,9 @@ import java.util.Optional;
  * What the informers hold: the syncer's only view of the cluster. It never reads a Secret outside
  * the cluster resource namespace because this view has none to give (DESIGN.md §2.4.5).
  *
- * <p>Contract: reads are local (no request to the API server), never block and never fail; the
- * view may lag the API server, and every change it shows is also announced to the core as an
- * input, after the view already shows it.
+ * <p>Contract: reads are local (no request to the API server), never block and never fail; the view
+ * may lag the API server, and every change it shows is also announced to the core as an input,
+ * after the view already shows it.
  */
 public interface InformerView {
 

@@ -4,8 +4,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 
 /**
  * Sends a server-side apply of a Secret as field manager {@code kuik-secret-syncer}, with force,
- * without reading the Secret first. The API server treats an apply that changes nothing as a
- * no-op.
+ * without reading the Secret first. The API server treats an apply that changes nothing as a no-op.
  *
  * <p>Contract: idempotent; may block while the driver rate-limits; never throws for an API error
  * but returns it, so that the core decides whether and when to retry.

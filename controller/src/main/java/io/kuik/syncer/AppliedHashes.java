@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * The hash of the content last applied per pair, to skip applies that would change nothing. Kept
- * apart from decision state: dropping it changes no outcome, only the number of requests (the
- * API server treats an identical apply as a no-op anyway).
+ * apart from decision state: dropping it changes no outcome, only the number of requests (the API
+ * server treats an identical apply as a no-op anyway).
  */
 final class AppliedHashes {
 

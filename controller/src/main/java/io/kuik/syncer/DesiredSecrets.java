@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds the Secret a pair should hold (DESIGN.md §2.4.2): pure, and with nothing that could
- * change between two runs (no timestamps), so identical content means an identical apply.
+ * Builds the Secret a pair should hold (DESIGN.md §2.4.2): pure, and with nothing that could change
+ * between two runs (no timestamps), so identical content means an identical apply.
  */
 final class DesiredSecrets {
 
@@ -64,12 +64,7 @@ final class DesiredSecrets {
    */
   static String hash(RoutingResource resource, String namespace, DockerConfig content) {
     String canonical =
-        String.join(
-            "\n",
-            namespace,
-            resource.id().toString(),
-            resource.uid(),
-            content.toJson());
+        String.join("\n", namespace, resource.id().toString(), resource.uid(), content.toJson());
     try {
       byte[] digest =
           MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));

@@ -7,12 +7,12 @@ import io.kuik.model.InvalidDockerConfigException;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.RoutingResource;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ArrayList;
 import java.util.function.Function;
 
 /**
@@ -30,13 +30,19 @@ record EntryCredentials(Map<String, RegistryCredential> credentials, List<Proble
   /** An entry left out of the Secret, and why, in words a user can act on. */
   record Problem(Entry entry, String reason) {
     String message() {
-      return entry.field() + " (" + entry.authsKey() + ") is left out of the pull secret: " + reason;
+      return entry.field()
+          + " ("
+          + entry.authsKey()
+          + ") is left out of the pull secret: "
+          + reason;
     }
   }
 
   /** Resolves every entry whose auth injects; provider entries never inject (DESIGN.md §2.7). */
   static EntryCredentials resolve(
-      RoutingResource resource, String clusterResourceNamespace, Function<String, Optional<Secret>> sources) {
+      RoutingResource resource,
+      String clusterResourceNamespace,
+      Function<String, Optional<Secret>> sources) {
     Map<String, RegistryCredential> credentials = new LinkedHashMap<>();
     List<Problem> problems = new ArrayList<>();
     for (Entry entry : resource.entries()) {

@@ -10,8 +10,8 @@ import java.util.TreeSet;
 
 /**
  * The grace of OnFailure entries (DESIGN.md §2.4.3): an auths key that no live pod uses any more
- * stays for the grace period after the last moment it was needed, so that the pods of a rollout
- * or a scale-up during an outage come back and find it.
+ * stays for the grace period after the last moment it was needed, so that the pods of a rollout or
+ * a scale-up during an outage come back and find it.
  *
  * <p>Memory only: a restart loses every clock, which can only shorten how long a credential
  * lingers.
@@ -30,8 +30,8 @@ final class GraceClocks {
   }
 
   /**
-   * Records which keys the pair needs now and returns the keys to keep: those needed now plus
-   * those released less than the grace ago. Only keys in {@code allowed} (the resource's injecting
+   * Records which keys the pair needs now and returns the keys to keep: those needed now plus those
+   * released less than the grace ago. Only keys in {@code allowed} (the resource's injecting
    * entries) are kept at all: an entry removed from the resource leaves at once.
    */
   Set<String> keep(Pair pair, Set<String> neededNow, Set<String> allowed, Instant now) {

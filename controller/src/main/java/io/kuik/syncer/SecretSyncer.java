@@ -34,9 +34,9 @@ import java.util.stream.Collectors;
  * desired Secret of each pair, and writes it blind with a server-side apply.
  *
  * <p>Sans-IO: it owns no thread and reads no clock of its own. The driver calls one handler at a
- * time, on one thread, and calls {@link #onWakeup()} when the {@link Scheduler} asked it to.
- * The only memory is what DESIGN.md allows: the pairs this process has written, the grace
- * clocks, the applied-content hashes, and the pending work.
+ * time, on one thread, and calls {@link #onWakeup()} when the {@link Scheduler} asked it to. The
+ * only memory is what DESIGN.md allows: the pairs this process has written, the grace clocks, the
+ * applied-content hashes, and the pending work.
  */
 public final class SecretSyncer {
 
@@ -140,8 +140,8 @@ public final class SecretSyncer {
   }
 
   /**
-   * The informers' periodic resync: every pair is applied again, bypassing the hash, which
-   * restores a Secret someone else deleted. Unchanged content is a no-op on the API server.
+   * The informers' periodic resync: every pair is applied again, bypassing the hash, which restores
+   * a Secret someone else deleted. Unchanged content is a no-op on the API server.
    */
   public void onResync() {
     enqueueEverything(true);
@@ -169,7 +169,8 @@ public final class SecretSyncer {
     return queue.size();
   }
 
-  private void reconcile(WorkQueue.Item item, Instant now, Map<ResourceId, EntryCredentials> resolved) {
+  private void reconcile(
+      WorkQueue.Item item, Instant now, Map<ResourceId, EntryCredentials> resolved) {
     Pair pair = item.pair();
     counters.reconciles++;
     Optional<Validated> found = view.routingResource(pair.resource());
@@ -197,7 +198,8 @@ public final class SecretSyncer {
       reportTooLarge(resource, pair, content);
       return;
     }
-    problems.report(resource.id(), resource.uid(), ProblemReports.SECRET_TOO_LARGE, pair.namespace(), Set.of());
+    problems.report(
+        resource.id(), resource.uid(), ProblemReports.SECRET_TOO_LARGE, pair.namespace(), Set.of());
     String hash = DesiredSecrets.hash(resource, pair.namespace(), content);
     if (!item.force() && !hashes.needsApply(pair, hash)) {
       counters.appliesSkipped++;
@@ -210,7 +212,8 @@ public final class SecretSyncer {
    * The auths keys the pair's Secret must hold now; empty when the pair needs no Secret. Under
    * OnFailure this also starts and ends the grace of keys no live pod uses any more.
    */
-  private Set<String> keysToHold(RoutingResource resource, Namespace namespace, Pair pair, Instant now) {
+  private Set<String> keysToHold(
+      RoutingResource resource, Namespace namespace, Pair pair, Instant now) {
     Map<String, String> labels = namespace.getMetadata().getLabels();
     boolean served = settings.targeting().serves(labels);
     Set<String> injecting = injectingKeys(resource);
@@ -234,7 +237,13 @@ public final class SecretSyncer {
     return Set.of(); // None: copy only, never routed, nothing to inject
   }
 
-  private void apply(WorkQueue.Item item, Pair pair, RoutingResource resource, DockerConfig content, String hash, Instant now) {
+  private void apply(
+      WorkQueue.Item item,
+      Pair pair,
+      RoutingResource resource,
+      DockerConfig content,
+      String hash,
+      Instant now) {
     Secret secret = DesiredSecrets.desiredSecret(resource, pair.namespace(), content);
     counters.appliesSent++;
     SecretWriter.Outcome outcome = writer.apply(secret);
@@ -261,14 +270,21 @@ public final class SecretSyncer {
             resource.uid(),
             ProblemReports.WRITE_REFUSED,
             pair.namespace(),
-            Set.of("writing " + secret.getMetadata().getName() + " in namespace " + pair.namespace() + " was refused: " + refused.message()));
+            Set.of(
+                "writing "
+                    + secret.getMetadata().getName()
+                    + " in namespace "
+                    + pair.namespace()
+                    + " was refused: "
+                    + refused.message()));
       }
       return;
     }
     written.add(pair);
     hashes.applied(pair, hash);
     if (failures.remove(pair) != null) {
-      problems.report(resource.id(), resource.uid(), ProblemReports.WRITE_REFUSED, pair.namespace(), Set.of());
+      problems.report(
+          resource.id(), resource.uid(), ProblemReports.WRITE_REFUSED, pair.namespace(), Set.of());
     }
   }
 
@@ -283,13 +299,16 @@ public final class SecretSyncer {
 
   private EntryCredentials resolveAndReport(RoutingResource resource) {
     EntryCredentials credentials =
-        EntryCredentials.resolve(resource, settings.clusterResourceNamespace(), view::clusterSecret);
+        EntryCredentials.resolve(
+            resource, settings.clusterResourceNamespace(), view::clusterSecret);
     problems.report(
         resource.id(),
         resource.uid(),
         ProblemReports.INJECTION_FAILED,
         "",
-        credentials.problems().stream().map(EntryCredentials.Problem::message).collect(Collectors.toCollection(LinkedHashSet::new)));
+        credentials.problems().stream()
+            .map(EntryCredentials.Problem::message)
+            .collect(Collectors.toCollection(LinkedHashSet::new)));
     return credentials;
   }
 

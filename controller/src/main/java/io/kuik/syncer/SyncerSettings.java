@@ -55,13 +55,15 @@ public record SyncerSettings(
   }
 
   public SyncerSettings withTargeting(Targeting value) {
-    return new SyncerSettings(clusterResourceNamespace, grace, debounce, retryBase, retryCap, value);
+    return new SyncerSettings(
+        clusterResourceNamespace, grace, debounce, retryBase, retryCap, value);
   }
 
   private static void requirePositive(Duration d, String name, boolean zeroAllowed) {
     Objects.requireNonNull(d, name);
     if (d.isNegative() || (!zeroAllowed && d.isZero())) {
-      throw new IllegalArgumentException(name + " must be " + (zeroAllowed ? "zero or more" : "positive") + ", got " + d);
+      throw new IllegalArgumentException(
+          name + " must be " + (zeroAllowed ? "zero or more" : "positive") + ", got " + d);
     }
   }
 }

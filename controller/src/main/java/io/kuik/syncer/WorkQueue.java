@@ -10,8 +10,8 @@ import java.util.Optional;
 
 /**
  * Pairs waiting to be reconciled, each with the time it is due. Enqueuing a pair already waiting
- * keeps the earlier time, so every event for one pair within the debounce window collapses into
- * one reconcile; a forced reconcile (a resync) stays forced until it runs.
+ * keeps the earlier time, so every event for one pair within the debounce window collapses into one
+ * reconcile; a forced reconcile (a resync) stays forced until it runs.
  */
 final class WorkQueue {
 
@@ -25,7 +25,10 @@ final class WorkQueue {
         pair,
         new Item(pair, due, force),
         (old, add) ->
-            new Item(pair, old.due().isBefore(add.due()) ? old.due() : add.due(), old.force() || add.force()));
+            new Item(
+                pair,
+                old.due().isBefore(add.due()) ? old.due() : add.due(),
+                old.force() || add.force()));
   }
 
   /** Removes and returns the pairs due at {@code now}, in a stable order. */
@@ -36,8 +39,7 @@ final class WorkQueue {
         due.add(item);
       }
     }
-    due.sort(
-        Comparator.comparing(Item::due).thenComparing(item -> item.pair().toString()));
+    due.sort(Comparator.comparing(Item::due).thenComparing(item -> item.pair().toString()));
     due.forEach(item -> waiting.remove(item.pair()));
     return due;
   }

@@ -40,13 +40,15 @@ class GraceClocksTest {
     Instant releasedAgain = T0.plusSeconds(700);
     clocks.keep(PAIR, Set.of(), ALLOWED, releasedAgain);
     Instant laterThanTheFirstGrace = T0.plusSeconds(60).plus(Duration.ofMinutes(16));
-    assertEquals(Set.of("quay.io/acme"), clocks.keep(PAIR, Set.of(), ALLOWED, laterThanTheFirstGrace));
+    assertEquals(
+        Set.of("quay.io/acme"), clocks.keep(PAIR, Set.of(), ALLOWED, laterThanTheFirstGrace));
   }
 
   @Test
   void aKeyNoLongerAllowedLeavesAtOnce() {
     clocks.keep(PAIR, Set.of("quay.io/acme", "quay.io/other"), ALLOWED, T0);
-    Set<String> kept = clocks.keep(PAIR, Set.of("quay.io/other"), Set.of("quay.io/other"), T0.plusSeconds(1));
+    Set<String> kept =
+        clocks.keep(PAIR, Set.of("quay.io/other"), Set.of("quay.io/other"), T0.plusSeconds(1));
     assertEquals(Set.of("quay.io/other"), kept);
   }
 

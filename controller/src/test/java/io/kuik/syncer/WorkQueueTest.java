@@ -25,7 +25,9 @@ class WorkQueueTest {
     queue.enqueue(A, T0.plusMillis(900), false);
     assertEquals(1, queue.size());
     assertEquals(Optional.of(T0.plusMillis(500)), queue.nextDue());
-    assertEquals(List.of(new WorkQueue.Item(A, T0.plusMillis(500), false)), queue.takeDue(T0.plusSeconds(1)));
+    assertEquals(
+        List.of(new WorkQueue.Item(A, T0.plusMillis(500), false)),
+        queue.takeDue(T0.plusSeconds(1)));
     assertEquals(0, queue.size());
   }
 
