@@ -1,0 +1,104 @@
+package io.kuik.sim.hosts;
+
+import io.kuik.sim.world.ApiServer;
+import io.kuik.sim.world.api.Identity;
+import io.kuik.syncer.SecretSyncer;
+import io.kuik.syncer.SyncerSettings;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Runs the production {@link SecretSyncer} in the simulated cluster, as a process under its
+ * ServiceAccount: start, stop, crash and restart it. A restart loses every piece of the syncer's
+ * memory (written set, grace clocks, hashes, queue), because each start builds a new incarnation
+ * from nothing but the API server.
+ */
+public final class SyncerHost {
+
+  private final ApiServer api;
+  private final Identity identity;
+  private SyncerSettings settings;
+  private final Duration resyncPeriod;
+  private SyncerProcess process;
+  private int incarnations;
+
+  public SyncerHost(
+      ApiServer api, Identity identity, SyncerSettings settings, Duration resyncPeriod) {
+    this.api = Objects.requireNonNull(api, "api");
+    this.identity = Objects.requireNonNull(identity, "identity");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.resyncPeriod = Objects.requireNonNull(resyncPeriod, "resyncPeriod");
+  }
+
+  /** Starts a new incarnation: informers list and watch, and the syncer starts once they synced. */
+  public void start() {
+    if (process != null) {
+      return;
+    }
+    incarnations++;
+    api.trace()
+        .note(
+            api.loop().now(),
+            api.trace().actorOf(identity),
+            "START",
+            "syncer",
+            "incarnation " + incarnations);
+    process = new SyncerProcess(api, identity, settings, resyncPeriod, "syncer#" + incarnations);
+    process.start();
+  }
+
+  /** A clean stop; for the syncer's memory it is the same as a crash. */
+  public void stop() {
+    halt("STOP");
+  }
+
+  /** Dies at this event boundary: nothing in memory survives. */
+  public void crash() {
+    halt("CRASH");
+  }
+
+  /** Restarts with other settings (the grace period, say), as a redeploy with new flags would. */
+  public void restartWith(SyncerSettings newSettings) {
+    halt("STOP");
+    this.settings = Objects.requireNonNull(newSettings, "newSettings");
+    start();
+  }
+
+  public boolean running() {
+    return process != null;
+  }
+
+  public SyncerSettings settings() {
+    return settings;
+  }
+
+  public Identity identity() {
+    return identity;
+  }
+
+  /** The running incarnation's syncer, once its informers have synced. */
+  public Optional<SecretSyncer> syncer() {
+    return process == null ? Optional.empty() : process.syncer();
+  }
+
+  /** The informers' periodic resync, now (a step of the features). */
+  public void resyncNow() {
+    syncer().ifPresent(SecretSyncer::onResync);
+  }
+
+  private void halt(String how) {
+    if (process == null) {
+      return;
+    }
+    api.trace()
+        .note(
+            api.loop().now(),
+            api.trace().actorOf(identity),
+            how,
+            "syncer",
+            "incarnation " + incarnations);
+    process.halt();
+    process = null;
+  }
+}

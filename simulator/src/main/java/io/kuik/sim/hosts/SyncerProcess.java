@@ -1,0 +1,208 @@
+package io.kuik.sim.hosts;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.kuik.model.ResourceId;
+import io.kuik.ports.EventRecorder;
+import io.kuik.ports.Scheduler;
+import io.kuik.ports.SecretWriter;
+import io.kuik.sim.client.Informer;
+import io.kuik.sim.world.ApiException;
+import io.kuik.sim.world.ApiServer;
+import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.Meta;
+import io.kuik.syncer.SecretSyncer;
+import io.kuik.syncer.SyncerSettings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One incarnation of the syncer process: its informers, its typed view of their caches, the ports
+ * the core calls, and the core itself. Nothing outlives {@link #halt()}: timers scheduled by a
+ * halted incarnation find it dead and do nothing.
+ */
+final class SyncerProcess implements Scheduler, SecretWriter, EventRecorder {
+
+  private static final Duration SYNC_POLL = Duration.ofMillis(100);
+
+  private final ApiServer api;
+  private final Identity identity;
+  private final SyncerSettings settings;
+  private final Duration resyncPeriod;
+  private final String name;
+  private final TypedCaches caches = new TypedCaches();
+  private final io.kuik.sim.world.EventRecorder events;
+  private final List<Informer> informers;
+  private SecretSyncer syncer;
+  private boolean alive = true;
+
+  SyncerProcess(
+      ApiServer api,
+      Identity identity,
+      SyncerSettings settings,
+      Duration resyncPeriod,
+      String name) {
+    this.api = api;
+    this.identity = identity;
+    this.settings = settings;
+    this.resyncPeriod = resyncPeriod;
+    this.name = name;
+    this.events = new io.kuik.sim.world.EventRecorder(api, api.loop());
+    this.informers =
+        List.of(
+            informer("imagealternatives", ResourceType.IMAGE_ALTERNATIVE, null),
+            informer("imagemirrors", ResourceType.IMAGE_MIRROR, null),
+            informer("namespaces", ResourceType.NAMESPACE, null),
+            informer("pods", ResourceType.POD, null),
+            informer("secrets", ResourceType.SECRET, settings.clusterResourceNamespace()));
+  }
+
+  void start() {
+    informers.forEach(Informer::start);
+    api.loop().schedule(SYNC_POLL, name + " waits for informers", this::startWhenSynced);
+  }
+
+  void halt() {
+    alive = false;
+    informers.forEach(Informer::stop);
+  }
+
+  Optional<SecretSyncer> syncer() {
+    return Optional.ofNullable(syncer);
+  }
+
+  private void startWhenSynced() {
+    if (!alive) {
+      return;
+    }
+    if (!informers.stream().allMatch(Informer::hasSynced)) {
+      api.loop().schedule(SYNC_POLL, name + " waits for informers", this::startWhenSynced);
+      return;
+    }
+    syncer = new SecretSyncer(settings, api.loop(), this, caches, this, this);
+    syncer.start();
+    if (!resyncPeriod.isZero()) {
+      api.loop().schedule(resyncPeriod, name + " resync", this::resync);
+    }
+  }
+
+  private void resync() {
+    if (!alive) {
+      return;
+    }
+    syncer.onResync();
+    api.loop().schedule(resyncPeriod, name + " resync", this::resync);
+  }
+
+  // ---- informers feed the caches, then the core -------------------------------------------
+
+  private Informer informer(String what, ResourceType type, String namespace) {
+    Informer informer =
+        new Informer(api, identity, name + "/" + what, type, namespace, null, Duration.ZERO);
+    informer.addHandler(
+        new Informer.Handler() {
+          @Override
+          public void onAdd(ObjectNode object) {
+            changed(type, null, object);
+          }
+
+          @Override
+          public void onUpdate(ObjectNode old, ObjectNode now) {
+            changed(type, old, now);
+          }
+
+          @Override
+          public void onDelete(ObjectNode last) {
+            changed(type, last, null);
+          }
+        });
+    return informer;
+  }
+
+  private void changed(ResourceType type, ObjectNode before, ObjectNode after) {
+    if (!alive) {
+      return;
+    }
+    TypedCaches.Change change = caches.apply(type, before, after);
+    if (syncer == null) {
+      return; // the first lists: start() reconciles everything they brought
+    }
+    if (type.equals(ResourceType.POD)) {
+      syncer.onPodChanged((Pod) change.before(), (Pod) change.after());
+    } else if (type.equals(ResourceType.NAMESPACE)) {
+      String ns = Meta.name(after != null ? after : before);
+      if (after == null) {
+        syncer.onNamespaceDeleted(ns);
+      } else {
+        syncer.onNamespaceChanged(ns);
+      }
+    } else if (type.equals(ResourceType.SECRET)) {
+      syncer.onClusterSecretChanged(Meta.name(after != null ? after : before));
+    } else {
+      ResourceId id = TypedCaches.resourceId(type, after != null ? after : before);
+      if (after == null) {
+        syncer.onResourceDeleted(id);
+      } else {
+        syncer.onResourceChanged(id);
+      }
+    }
+  }
+
+  // ---- ports -------------------------------------------------------------------------------
+
+  @Override
+  public void wakeAt(Instant at) {
+    Instant now = api.loop().now();
+    api.loop()
+        .scheduleAt(
+            at.isBefore(now) ? now : at,
+            name + " wakes",
+            () -> {
+              if (alive && syncer != null) {
+                syncer.onWakeup();
+              }
+            });
+  }
+
+  @Override
+  public Outcome apply(Secret secret) {
+    ObjectNode body = Json.MAPPER.valueToTree(secret);
+    Json.dropNulls(body);
+    try {
+      api.apply(identity, body, FIELD_MANAGER, true);
+      return new Applied();
+    } catch (ApiException refused) {
+      return new Refused(refused.code(), refused.reason(), refused.getMessage());
+    }
+  }
+
+  @Override
+  public void record(ResourceId resource, String uid, Type type, String reason, String message) {
+    ObjectNode involved = Json.object();
+    involved.put("apiVersion", "kuik.enix.io/v1alpha1");
+    involved.put("kind", resource.kind().kind());
+    ObjectNode meta = involved.putObject("metadata");
+    meta.put("name", resource.name());
+    if (uid != null) {
+      meta.put("uid", uid);
+    }
+    try {
+      events.record(
+          identity,
+          "kuik-secret-syncer",
+          involved,
+          type == Type.Warning
+              ? io.kuik.sim.world.EventRecorder.Type.WARNING
+              : io.kuik.sim.world.EventRecorder.Type.NORMAL,
+          reason,
+          message);
+    } catch (ApiException dropped) {
+      // As the production recorder: an Event that cannot be recorded is dropped, never retried.
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package io.kuik.sim.hosts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Trace;
+import io.kuik.sim.world.ApiServer;
+import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.object.Json;
+import io.kuik.syncer.SyncerSettings;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+class SyncerHostTest {
+
+  static final Identity ADMIN = Identity.person("admin", "system:masters");
+  static final Identity SYNCER = Identity.serviceAccount("kuik-system", "kuik-secret-syncer");
+
+  private final EventLoop loop = new EventLoop(7);
+  private final ApiServer api = new ApiServer(loop, new Trace(loop.now()));
+
+  @Test
+  void theHostedSyncerWritesAnAlwaysSecretAndARestartForgetsItsMemory() {
+    for (String ns : new String[] {"kuik-system", "team-a"}) {
+      api.create(ADMIN, Json.yaml("apiVersion: v1\nkind: Namespace\nmetadata: {name: " + ns + "}"));
+    }
+    String config =
+        "{\"auths\":{\"quay.io/acme\":{\"username\":\"acme\",\"password\":\"s3cret\"}}}";
+    api.create(
+        ADMIN,
+        Json.yaml(
+            "apiVersion: v1\nkind: Secret\nmetadata: {name: acme-pull, namespace: kuik-system}\n"
+                + "type: kubernetes.io/dockerconfigjson\nstringData: {.dockerconfigjson: '"
+                + config
+                + "'}"));
+    api.create(
+        ADMIN,
+        Json.yaml(
+            """
+            apiVersion: kuik.enix.io/v1alpha1
+            kind: ImageAlternative
+            metadata: {name: acme-foo}
+            spec:
+              rewritePolicy: Always
+              alternatives:
+              - repository: quay.io/acme/foo
+                auth: {secretRef: {name: acme-pull}}
+            """));
+    var host =
+        new SyncerHost(api, SYNCER, SyncerSettings.defaults("kuik-system"), Duration.ofMinutes(10));
+    host.start();
+    loop.runFor(Duration.ofSeconds(5));
+
+    ObjectNode secret =
+        api.get(ADMIN, ResourceType.SECRET, "team-a", "kuik-inject-imagealternative-acme-foo");
+    String json =
+        new String(
+            Base64.getDecoder().decode(Json.text(secret, "data", ".dockerconfigjson")),
+            StandardCharsets.UTF_8);
+    assertTrue(json.contains("\"quay.io/acme/foo\""), json);
+    assertTrue(json.contains("s3cret"), "holds the credential");
+    assertEquals("kubernetes.io/dockerconfigjson", Json.text(secret, "type"));
+
+    String resourceVersion = Json.text(secret, "metadata", "resourceVersion");
+    host.crash();
+    host.start();
+    loop.runFor(Duration.ofSeconds(5));
+    assertTrue(host.syncer().isPresent());
+    int namespaces = api.list(ADMIN, ResourceType.NAMESPACE, null).items().size();
+    assertEquals(
+        namespaces,
+        host.syncer().get().counters().appliesSent(),
+        "a new incarnation knows no hash: it applies every pair once");
+    ObjectNode again =
+        api.get(ADMIN, ResourceType.SECRET, "team-a", "kuik-inject-imagealternative-acme-foo");
+    assertEquals(
+        resourceVersion,
+        Json.text(again, "metadata", "resourceVersion"),
+        "and the API server treats the identical applies as no-ops");
+  }
+}
