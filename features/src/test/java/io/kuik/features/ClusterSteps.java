@@ -1,0 +1,120 @@
+package io.kuik.features;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cucumber.java.After;
+import io.cucumber.java.Scenario;
+import io.cucumber.java.en.Given;
+import io.cucumber.java.en.Then;
+import io.cucumber.java.en.When;
+import io.kuik.sim.dsl.KuikWorld;
+import java.time.Duration;
+import java.util.Map;
+
+/** Installation, namespaces, time, and the syncer process. */
+public class ClusterSteps {
+
+  private final ScenarioState state;
+
+  public ClusterSteps(ScenarioState state) {
+    this.state = state;
+  }
+
+  private KuikWorld world() {
+    return state.world();
+  }
+
+  @Given("kuik is installed in the namespace {word}")
+  public void kuikIsInstalled(String namespace) {
+    world().install(namespace);
+    world().pass(Duration.ofSeconds(1));
+  }
+
+  @Given("^the namespace ([a-z0-9-]+)(?: labelled ([^=\\s]+)=(\\S+))?(?: is created)?$")
+  public void theNamespace(String name, String key, String value) {
+    world().createNamespace(name, key == null ? Map.of() : Map.of(key, value));
+  }
+
+  @When("^the namespace ([a-z0-9-]+) is labelled ([^=\\s]+)=(\\S+)$")
+  public void theNamespaceIsLabelled(String name, String key, String value) {
+    world().labelNamespace(name, key, value);
+  }
+
+  @Given("the namespace {word} has a finalizer that holds it in Terminating")
+  public void heldInTerminating(String name) {
+    world().holdNamespaceInTerminating(name);
+  }
+
+  @When("the namespace {word} is deleted")
+  public void theNamespaceIsDeleted(String name) {
+    world().deleteNamespace(name);
+    state.namespaceDeletedAt = world().now();
+  }
+
+  @When("^(.+) pass(?:es)?$")
+  public void timePasses(String duration) {
+    world().pass(Durations.parse(duration));
+  }
+
+  @Given("the syncer is restarted with a grace period of {int} minutes")
+  public void restartedWithGrace(int minutes) {
+    world().restartSyncerWithGrace(Duration.ofMinutes(minutes));
+  }
+
+  @When("the syncer stops")
+  public void theSyncerStops() {
+    world().syncer().stop();
+  }
+
+  @When("the syncer crashes")
+  public void theSyncerCrashes() {
+    world().syncer().crash();
+  }
+
+  @When("the syncer starts")
+  public void theSyncerStarts() {
+    world().syncer().start();
+  }
+
+  @When("the informers resync")
+  public void theInformersResync() {
+    world().syncer().resyncNow();
+  }
+
+  @When("the API server answers every request with 503 for {int} minutes")
+  public void anOutage(int minutes) {
+    state.outageStart = world().now();
+    state.outageEnd = state.outageStart.plus(Duration.ofMinutes(minutes));
+    world().outage(Duration.ofMinutes(minutes));
+  }
+
+  @Then("the syncer must have sent at most {int} applies during the outage")
+  public void atMostAppliesDuringTheOutage(int most) {
+    long applies =
+        world().syncerRequests().stream()
+            .filter(r -> r.action().equals("APPLY"))
+            .filter(r -> !r.at().isBefore(state.outageStart) && r.at().isBefore(state.outageEnd))
+            .count();
+    assertTrue(applies > 0, "the syncer tried during the outage");
+    assertTrue(applies <= most, applies + " applies during the outage, expected at most " + most);
+  }
+
+  /**
+   * Every scenario also checks that the chart's policy refused none of the syncer's writes: the
+   * syncer's own writes must all pass in a healthy cluster.
+   */
+  @After
+  public void noSyncerWriteRefusedByThePolicy(Scenario scenario) {
+    if (!state.started()) {
+      return;
+    }
+    if (scenario.isFailed()) {
+      scenario.log(world().timeline());
+    }
+    assertEquals(
+        java.util.List.of(),
+        world().syncerWritesRefusedByThePolicy(),
+        "the admission policy refused a write of the syncer");
+  }
+}

@@ -1,0 +1,84 @@
+package io.kuik.features;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cucumber.java.en.Given;
+import io.cucumber.java.en.Then;
+import io.cucumber.java.en.When;
+import io.kuik.sim.dsl.KuikWorld;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/** Pods as the webhook leaves them, the kubelet's pulls, and the registries it pulls from. */
+public class PodSteps {
+
+  private final ScenarioState state;
+
+  public PodSteps(ScenarioState state) {
+    this.state = state;
+  }
+
+  private KuikWorld world() {
+    return state.world();
+  }
+
+  @Given("^the registry (\\S+) serves (.+) to ([^:\\s]+):(\\S+) only$")
+  public void theRegistryServes(String host, String images, String user, String password) {
+    List<String> list = Arrays.stream(images.split(",| and ")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    world().registryServes(host, list, user, password);
+  }
+
+  @When("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)$")
+  public void aRewrittenPod(String pod, String namespace, String rewriter, String image) {
+    world().rewrittenPod(namespace, pod, rewriter, image);
+  }
+
+  @When("the pod {word} in {word} is deleted")
+  public void thePodIsDeleted(String pod, String namespace) {
+    world().deletePod(namespace, pod);
+  }
+
+  @When("the pod {word} in {word} finishes as {word}")
+  public void thePodFinishes(String pod, String namespace, String phase) {
+    world().finishPod(namespace, pod, phase);
+  }
+
+  @Then("{word} must have no pods")
+  public void noPods(String namespace) {
+    assertEquals(List.of(), world().pods(namespace));
+  }
+
+  @Then("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) must be Running within (.+)$")
+  public void runningWithin(String pod, String namespace, String limit) {
+    Optional<Duration> took = world().runUntilRunning(namespace, pod, Durations.parse(limit));
+    assertTrue(took.isPresent(), pod + " in " + namespace + " is not Running after " + limit + "; pulls: " + world().pullsOf(namespace, pod));
+  }
+
+  @Then("the kubelet's first pull for {word} in {word} must fail for want of a credential")
+  public void theFirstPullFails(String pod, String namespace) {
+    world().pass(Duration.ofMillis(1));
+    List<KuikWorld.Pull> pulls = world().pullsOf(namespace, pod);
+    assertFalse(pulls.isEmpty(), "the kubelet has not pulled for " + pod);
+    assertFalse(pulls.get(0).succeeded(), "the first pull succeeded: " + pulls.get(0));
+    assertEquals("UNAUTHORIZED", pulls.get(0).outcome(), "first pull " + pulls.get(0));
+  }
+
+  @Then("the kubelet must have pulled for {word} in {word} with no failed attempt")
+  public void pulledWithNoFailedAttempt(String pod, String namespace) {
+    List<KuikWorld.Pull> pulls = world().pullsOf(namespace, pod);
+    assertFalse(pulls.isEmpty(), "the kubelet has not pulled for " + pod);
+    assertTrue(pulls.stream().allMatch(KuikWorld.Pull::succeeded), "failed pulls: " + pulls);
+  }
+
+  @Then("the kubelet must have pulled {word} for {word} in {word} as {word}")
+  public void pulledAs(String image, String pod, String namespace, String user) {
+    List<KuikWorld.Pull> pulls = world().pullsOf(namespace, pod);
+    assertTrue(
+        pulls.stream().anyMatch(p -> p.succeeded() && p.image().endsWith(image) && user.equals(p.username())),
+        "no successful pull of " + image + " as " + user + " among " + pulls);
+  }
+}

@@ -1,0 +1,70 @@
+package io.kuik.features;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cucumber.java.en.Given;
+import io.cucumber.java.en.Then;
+import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.trace.TraceRecord;
+import java.util.List;
+
+/** What the syncer asked of the API server, read from the simulator's trace. */
+public class RequestSteps {
+
+  private final ScenarioState state;
+
+  public RequestSteps(ScenarioState state) {
+    this.state = state;
+  }
+
+  private KuikWorld world() {
+    return state.world();
+  }
+
+  @Given("the number of applies the syncer sent is noted")
+  public void theNumberOfAppliesIsNoted() {
+    state.notedApplies = applies();
+  }
+
+  @Then("the syncer must have sent no new apply")
+  public void noNewApply() {
+    assertEquals(state.notedApplies, applies(), "applies sent since noted");
+  }
+
+  @Then("the syncer must have applied {word} in {word} again")
+  public void appliedAgain(String name, String namespace) {
+    List<TraceRecord.Request> applies = world().syncerApplies(namespace, name);
+    assertTrue(applies.size() >= 2, "applies of " + namespace + "/" + name + ": " + applies.size());
+  }
+
+  @Then("the syncer must have sent at most {int} applies for {word} in {word}")
+  public void atMostApplies(int most, String name, String namespace) {
+    int sent = world().syncerApplies(namespace, name).size();
+    assertTrue(sent >= 2, "the syncer retried: " + sent + " applies");
+    assertTrue(sent <= most, sent + " applies of " + namespace + "/" + name + ", expected at most " + most);
+  }
+
+  @Then("the syncer must have sent no apply to {word} since the namespace was deleted")
+  public void noApplySinceDeleted(String namespace) {
+    long sent =
+        world().syncerRequests().stream()
+            .filter(r -> r.action().equals("APPLY"))
+            .filter(r -> r.target().startsWith("secrets " + namespace + "/"))
+            .filter(r -> !r.at().isBefore(state.namespaceDeletedAt))
+            .count();
+    assertEquals(0, sent, "applies to " + namespace + " after its deletion");
+  }
+
+  @Then("the syncer must not have read any Secret outside {word}")
+  public void noSecretReadOutside(String namespace) {
+    assertEquals(List.of(), world().syncerSecretReadsOutside(namespace));
+    assertTrue(
+        world().syncerRequests().stream().anyMatch(r -> r.target().startsWith("secrets " + namespace)),
+        "the syncer does read the Secrets of " + namespace);
+  }
+
+  private long applies() {
+    return world().syncerRequests().stream().filter(r -> r.action().equals("APPLY")).count();
+  }
+}

@@ -1,0 +1,50 @@
+package io.kuik.features;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cucumber.java.en.Given;
+import io.cucumber.java.en.Then;
+import io.cucumber.java.en.When;
+import io.kuik.sim.dsl.KuikWorld;
+import java.util.List;
+
+/** ImageAlternatives and ImageMirrors, and the events recorded on them. */
+public class ResourceSteps {
+
+  private final ScenarioState state;
+
+  public ResourceSteps(ScenarioState state) {
+    this.state = state;
+  }
+
+  private KuikWorld world() {
+    return state.world();
+  }
+
+  /**
+   * The simulated API server does not run the CRD's schema and CEL rules, so "without admission
+   * checks" stands for a resource stored before the CRD had them, or by an older version.
+   */
+  @Given("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)(?: is created)?(?: without admission checks)?:$")
+  public void theResource(String kind, String name, String yaml) {
+    world().createResource(kind, name, yaml);
+  }
+
+  @When("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is changed to:$")
+  public void theResourceIsChanged(String kind, String name, String yaml) {
+    world().changeResource(kind, name, yaml);
+  }
+
+  @When("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is deleted$")
+  public void theResourceIsDeleted(String kind, String name) {
+    world().deleteResource(kind, name);
+  }
+
+  @Then("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) must have a (Warning|Normal) event (\\w+) saying \"(.*)\"$")
+  public void mustHaveAnEvent(String kind, String name, String type, String reason, String text) {
+    List<String> events = world().eventsOn(kind, name, type);
+    assertTrue(
+        events.stream().anyMatch(e -> e.startsWith(reason + ": ") && e.contains(text)),
+        "no " + type + " event " + reason + " saying \"" + text + "\" on " + kind + "/" + name + " among " + events);
+  }
+}

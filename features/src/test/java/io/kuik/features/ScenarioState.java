@@ -1,0 +1,34 @@
+package io.kuik.features;
+
+import io.kuik.sim.dsl.KuikWorld;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What one scenario shares between its step classes: the simulated world, and the values a step
+ * noted for a later one to compare with. A new instance per scenario (picocontainer).
+ */
+public final class ScenarioState {
+
+  /** Every scenario runs on the same seed: the same script gives the same trace. */
+  static final long SEED = 20261129L;
+
+  private KuikWorld world;
+  final Map<String, String> noted = new HashMap<>();
+  long notedApplies;
+  Instant namespaceDeletedAt;
+  Instant outageStart;
+  Instant outageEnd;
+
+  KuikWorld world() {
+    if (world == null) {
+      world = new KuikWorld(SEED);
+    }
+    return world;
+  }
+
+  boolean started() {
+    return world != null;
+  }
+}

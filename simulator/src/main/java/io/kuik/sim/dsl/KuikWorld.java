@@ -1,0 +1,409 @@
+package io.kuik.sim.dsl;
+
+import io.kuik.model.DockerConfig;
+import io.kuik.model.InvalidDockerConfigException;
+import io.kuik.model.RegistryCredential;
+import io.kuik.model.RewriteAnnotations;
+import io.kuik.model.RoutingKind;
+import io.kuik.model.SecretNames;
+import io.kuik.sim.Cluster;
+import io.kuik.sim.chart.Release;
+import io.kuik.sim.hosts.SyncerHost;
+import io.kuik.sim.trace.TraceRecord;
+import io.kuik.sim.world.ApiServer;
+import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.object.Json;
+import io.kuik.syncer.SyncerSettings;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A kuik installation in a simulated cluster, driven with kubectl-level verbs. The features' steps
+ * call this and nothing below it; it acts through API requests under real identities, so RBAC and
+ * the chart's admission policy apply to everything it does.
+ */
+public final class KuikWorld {
+
+  /** A cluster administrator, as a person running kubectl. */
+  public static final Identity ADMIN = Identity.person("alice", "system:masters");
+
+  /** Creates pods as the ReplicaSet controller does. */
+  public static final Identity REPLICASET_CONTROLLER =
+      Identity.serviceAccount("kube-system", "replicaset-controller");
+
+  public static final Duration RESYNC_PERIOD = Duration.ofMinutes(10);
+
+  private final Cluster cluster;
+  private Release release;
+  private SyncerHost syncer;
+
+  public KuikWorld(long seed) {
+    this.cluster = Cluster.create(seed);
+  }
+
+  public Cluster cluster() {
+    return cluster;
+  }
+
+  public ApiServer api() {
+    return cluster.api();
+  }
+
+  public Instant now() {
+    return cluster.loop().now();
+  }
+
+  // ---- installation and the syncer process ------------------------------------------------
+
+  /** Installs the chart's RBAC and policy for a release in {@code namespace} and starts the syncer. */
+  public void install(String namespace) {
+    release = new Release("kuik", namespace);
+    cluster.install(release);
+    syncer =
+        new SyncerHost(
+            api(),
+            Identity.serviceAccount(namespace, release.syncerServiceAccount()),
+            SyncerSettings.defaults(namespace),
+            RESYNC_PERIOD);
+    syncer.start();
+  }
+
+  public String installNamespace() {
+    return requireInstalled().namespace();
+  }
+
+  public SyncerHost syncer() {
+    requireInstalled();
+    return syncer;
+  }
+
+  public void restartSyncerWithGrace(Duration grace) {
+    syncer().restartWith(syncer.settings().withGrace(grace));
+  }
+
+  // ---- time ---------------------------------------------------------------------------------
+
+  public void pass(Duration duration) {
+    cluster.loop().runFor(duration);
+  }
+
+  // ---- namespaces -----------------------------------------------------------------------------
+
+  public void createNamespace(String name, Map<String, String> labels) {
+    ObjectNode ns = Json.object();
+    ns.put("apiVersion", "v1");
+    ns.put("kind", "Namespace");
+    ObjectNode meta = ns.putObject("metadata");
+    meta.put("name", name);
+    labels.forEach(meta.putObject("labels")::put);
+    api().create(ADMIN, ns);
+  }
+
+  public void labelNamespace(String name, String key, String value) {
+    ObjectNode patch = Json.object();
+    patch.putObject("metadata").putObject("labels").put(key, value);
+    api().mergePatch(ADMIN, ResourceType.NAMESPACE, null, name, patch, "kubectl-label");
+  }
+
+  /** A finalizer that nobody removes keeps the namespace in Terminating once it is deleted. */
+  public void holdNamespaceInTerminating(String name) {
+    ObjectNode patch = Json.object();
+    patch.putObject("metadata").putArray("finalizers").add("example.com/hold");
+    api().mergePatch(ADMIN, ResourceType.NAMESPACE, null, name, patch, "kubectl-patch");
+  }
+
+  public void deleteNamespace(String name) {
+    api().delete(ADMIN, ResourceType.NAMESPACE, null, name);
+  }
+
+  // ---- Secrets ---------------------------------------------------------------------------------
+
+  /** Creates or replaces a docker-registry Secret holding these credentials by registry path. */
+  public void dockerRegistrySecret(String namespace, String name, Map<String, RegistryCredential> auths) {
+    putSecret(namespace, name, "kubernetes.io/dockerconfigjson", Map.of(".dockerconfigjson", new DockerConfig(auths).toJson()));
+  }
+
+  /** A docker-registry Secret whose .dockerconfigjson is this text exactly. */
+  public void dockerConfigSecret(String namespace, String name, String dockerConfigJson) {
+    putSecret(namespace, name, "kubernetes.io/dockerconfigjson", Map.of(".dockerconfigjson", dockerConfigJson));
+  }
+
+  public void opaqueSecret(String namespace, String name, Map<String, String> data) {
+    putSecret(namespace, name, "Opaque", data);
+  }
+
+  public void annotateSecret(String namespace, String name, String key, String value) {
+    ObjectNode patch = Json.object();
+    patch.putObject("metadata").putObject("annotations").put(key, value);
+    api().mergePatch(ADMIN, ResourceType.SECRET, namespace, name, patch, "kubectl-annotate");
+  }
+
+  public void deleteSecret(String namespace, String name) {
+    api().delete(ADMIN, ResourceType.SECRET, namespace, name);
+  }
+
+  /**
+   * Creates an immutable Secret under a reserved name as if before kuik's admission policy existed:
+   * the policy's binding is taken away for the write and put back after it.
+   */
+  public void immutableSecretBeforeThePolicy(String namespace, String name, String dockerConfigJson) {
+    String binding = release.name() + "-pull-secrets";
+    ObjectNode stored =
+        api().get(ADMIN, ResourceType.VALIDATING_ADMISSION_POLICY_BINDING, null, binding);
+    api().delete(ADMIN, ResourceType.VALIDATING_ADMISSION_POLICY_BINDING, null, binding);
+    ObjectNode secret = secretObject(namespace, name, "kubernetes.io/dockerconfigjson", Map.of(".dockerconfigjson", dockerConfigJson));
+    secret.put("immutable", true);
+    api().create(ADMIN, secret);
+    api().create(ADMIN, withoutServerFields(stored));
+  }
+
+  public Optional<ObjectNode> secret(String namespace, String name) {
+    return api().find(ADMIN, ResourceType.SECRET, namespace, name);
+  }
+
+  /** The docker config a Secret holds; fails when the Secret is missing or holds none. */
+  public DockerConfig dockerConfigOf(String namespace, String name) {
+    ObjectNode secret =
+        secret(namespace, name)
+            .orElseThrow(() -> new AssertionError("no Secret " + namespace + "/" + name));
+    String encoded = Json.text(secret, "data", ".dockerconfigjson");
+    if (encoded == null) {
+      throw new AssertionError(namespace + "/" + name + " has no .dockerconfigjson");
+    }
+    try {
+      return DockerConfig.parse(new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
+    } catch (InvalidDockerConfigException e) {
+      throw new AssertionError(namespace + "/" + name + ": " + e.getMessage());
+    }
+  }
+
+  public String decodedDockerConfig(String namespace, String name) {
+    ObjectNode secret =
+        secret(namespace, name)
+            .orElseThrow(() -> new AssertionError("no Secret " + namespace + "/" + name));
+    return new String(
+        Base64.getDecoder().decode(Json.text(secret, "data", ".dockerconfigjson")),
+        StandardCharsets.UTF_8);
+  }
+
+  // ---- routing resources ----------------------------------------------------------------------
+
+  public void createResource(String kind, String name, String specYaml) {
+    api().create(ADMIN, resourceObject(kind, name, specYaml));
+  }
+
+  public void changeResource(String kind, String name, String specYaml) {
+    ObjectNode live = api().get(ADMIN, typeOf(kind), null, name);
+    ObjectNode changed = resourceObject(kind, name, specYaml);
+    changed.set("metadata", live.get("metadata"));
+    api().update(ADMIN, changed);
+  }
+
+  public void deleteResource(String kind, String name) {
+    api().delete(ADMIN, typeOf(kind), null, name);
+  }
+
+  /** Warning or Normal events recorded on a routing resource, as "reason: message". */
+  public List<String> eventsOn(String kind, String name, String type) {
+    List<String> out = new ArrayList<>();
+    for (ObjectNode event : api().list(ADMIN, ResourceType.EVENT, "default").items()) {
+      if (kind.equals(Json.text(event, "involvedObject", "kind"))
+          && name.equals(Json.text(event, "involvedObject", "name"))
+          && type.equals(Json.text(event, "type"))) {
+        out.add(Json.text(event, "reason") + ": " + Json.text(event, "message"));
+      }
+    }
+    return out;
+  }
+
+  // ---- pods -------------------------------------------------------------------------------------
+
+  /**
+   * A pod as kuik's webhook leaves it after rewriting its only container {@code app} to {@code
+   * image}: the annotations and the pull-secret reference.
+   */
+  public void rewrittenPod(String namespace, String pod, String rewriter, String image) {
+    String[] kindAndName = rewriter.split("/", 2);
+    RoutingKind kind = "ImageMirror".equals(kindAndName[0]) ? RoutingKind.IMAGE_MIRROR : RoutingKind.IMAGE_ALTERNATIVE;
+    ObjectNode object = Json.object();
+    object.put("apiVersion", "v1");
+    object.put("kind", "Pod");
+    ObjectNode meta = object.putObject("metadata");
+    meta.put("name", pod);
+    meta.put("namespace", namespace);
+    ObjectNode annotations = meta.putObject("annotations");
+    annotations.put(RewriteAnnotations.ORIGINAL_IMAGES, RewriteAnnotations.writeMap(Map.of("app", "original.example/app:1")));
+    annotations.put(RewriteAnnotations.REWRITTEN_BY, RewriteAnnotations.writeMap(Map.of("app", rewriter)));
+    annotations.put(RewriteAnnotations.REASON, RewriteAnnotations.writeMap(Map.of("app", "the original was unavailable")));
+    ObjectNode spec = object.putObject("spec");
+    ObjectNode container = spec.putArray("containers").addObject();
+    container.put("name", "app");
+    container.put("image", image);
+    spec.putArray("imagePullSecrets").addObject().put("name", SecretNames.injected(kind.kind(), kindAndName[1]));
+    api().create(REPLICASET_CONTROLLER, object);
+  }
+
+  public void deletePod(String namespace, String pod) {
+    api().delete(REPLICASET_CONTROLLER, ResourceType.POD, namespace, pod);
+  }
+
+  /** The pod's containers exited: its phase becomes Succeeded or Failed, as the kubelet reports. */
+  public void finishPod(String namespace, String pod, String phase) {
+    ObjectNode live = api().get(ADMIN, ResourceType.POD, namespace, pod);
+    ObjectNode status = live.putObject("status");
+    status.put("phase", phase);
+    api().updateStatus(Identity.node("node-1"), live);
+  }
+
+  public Optional<String> podPhase(String namespace, String pod) {
+    return api()
+        .find(ADMIN, ResourceType.POD, namespace, pod)
+        .map(p -> Json.text(p, "status", "phase"));
+  }
+
+  /** Runs the world until the pod is Running; returns how long that took, or empty past the limit. */
+  public Optional<Duration> runUntilRunning(String namespace, String pod, Duration limit) {
+    Instant start = now();
+    Instant end = start.plus(limit);
+    Duration step = Duration.ofMillis(100);
+    while (!now().isAfter(end)) {
+      if (podPhase(namespace, pod).filter("Running"::equals).isPresent()) {
+        return Optional.of(Duration.between(start, now()));
+      }
+      pass(step);
+    }
+    return Optional.empty();
+  }
+
+  public List<ObjectNode> pods(String namespace) {
+    return api().list(ADMIN, ResourceType.POD, namespace).items();
+  }
+
+  // ---- faults -----------------------------------------------------------------------------------
+
+  public void outage(Duration duration) {
+    cluster.outages().outage(duration);
+  }
+
+  // ---- what happened ----------------------------------------------------------------------------
+
+  /** The syncer's requests, from the trace. */
+  public List<TraceRecord.Request> syncerRequests() {
+    String actor = cluster.trace().actorOf(syncer().identity());
+    List<TraceRecord.Request> out = new ArrayList<>();
+    for (TraceRecord.Request r : cluster.trace().requests()) {
+      if (actor.equals(r.actor())) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /** The syncer's applies of one Secret, successful or not. */
+  public List<TraceRecord.Request> syncerApplies(String namespace, String secret) {
+    String target = "secrets " + namespace + "/" + secret;
+    return syncerRequests().stream()
+        .filter(r -> r.action().equals("APPLY") && r.target().equals(target))
+        .toList();
+  }
+
+  public long syncerAppliesSince(Instant since) {
+    return syncerRequests().stream()
+        .filter(r -> r.action().equals("APPLY") && !r.at().isBefore(since))
+        .count();
+  }
+
+  /** Reads of Secrets (get, list, watch) the syncer made outside the install namespace. */
+  public List<TraceRecord.Request> syncerSecretReadsOutside(String namespace) {
+    return syncerRequests().stream()
+        .filter(r -> List.of("GET", "LIST", "WATCH").contains(r.action()))
+        .filter(r -> r.target().startsWith("secrets"))
+        .filter(r -> !r.target().startsWith("secrets " + namespace + "/"))
+        .toList();
+  }
+
+  /** Syncer writes the chart's admission policy refused: any of them fails a healthy scenario. */
+  public List<TraceRecord.Request> syncerWritesRefusedByThePolicy() {
+    return syncerRequests().stream()
+        .filter(r -> !r.succeeded() && r.message() != null && r.message().contains("ValidatingAdmissionPolicy"))
+        .toList();
+  }
+
+  public String timeline() {
+    return cluster.trace().timeline();
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------------
+
+  private Release requireInstalled() {
+    if (release == null) {
+      throw new IllegalStateException("kuik is not installed: start with 'Given kuik is installed in the namespace ...'");
+    }
+    return release;
+  }
+
+  private void putSecret(String namespace, String name, String type, Map<String, String> data) {
+    ObjectNode secret = secretObject(namespace, name, type, data);
+    Optional<ObjectNode> live = secret(namespace, name);
+    if (live.isPresent()) {
+      secret.set("metadata", live.get().get("metadata"));
+      api().update(ADMIN, secret);
+    } else {
+      api().create(ADMIN, secret);
+    }
+  }
+
+  private static ObjectNode secretObject(String namespace, String name, String type, Map<String, String> data) {
+    ObjectNode secret = Json.object();
+    secret.put("apiVersion", "v1");
+    secret.put("kind", "Secret");
+    ObjectNode meta = secret.putObject("metadata");
+    meta.put("name", name);
+    meta.put("namespace", namespace);
+    secret.put("type", type);
+    ObjectNode encoded = secret.putObject("data");
+    new LinkedHashMap<>(data)
+        .forEach((k, v) -> encoded.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
+    return secret;
+  }
+
+  private static ObjectNode resourceObject(String kind, String name, String specYaml) {
+    ObjectNode body = Json.yaml(specYaml);
+    ObjectNode object = Json.object();
+    object.put("apiVersion", "kuik.enix.io/v1alpha1");
+    object.put("kind", kind);
+    object.putObject("metadata").put("name", name);
+    if (body.has("spec")) {
+      object.set("spec", body.get("spec"));
+    }
+    return object;
+  }
+
+  private static ResourceType typeOf(String kind) {
+    if (kind.equals("ImageAlternative")) {
+      return ResourceType.IMAGE_ALTERNATIVE;
+    }
+    if (kind.equals("ImageMirror")) {
+      return ResourceType.IMAGE_MIRROR;
+    }
+    throw new IllegalArgumentException("not a routing kind: " + kind);
+  }
+
+  private static ObjectNode withoutServerFields(ObjectNode stored) {
+    ObjectNode copy = stored.deepCopy();
+    ObjectNode meta = (ObjectNode) copy.get("metadata");
+    for (String field : List.of("uid", "resourceVersion", "creationTimestamp", "managedFields", "generation")) {
+      meta.remove(field);
+    }
+    return copy;
+  }
+}
