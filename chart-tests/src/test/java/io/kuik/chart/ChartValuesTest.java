@@ -1,0 +1,280 @@
+package io.kuik.chart;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.nio.file.Files;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.JsonNode;
+
+/** Each value reaches what it configures, and values the chart cannot honour are refused. */
+class ChartValuesTest {
+
+  @BeforeEach
+  void requireHelm() {
+    Helm.requireOnPath();
+  }
+
+  @ParameterizedTest(name = "if {0}, expect {1} to run with {2}")
+  @CsvSource({
+    "syncer.gracePeriod=20m,                 secret-syncer, --grace-period=20m",
+    "syncer.resyncPeriod=1h,                 secret-syncer, --resync-period=1h",
+    "syncer.debounce=2s,                     secret-syncer, --debounce=2s",
+    "syncer.namespacesByDefault=false,       secret-syncer, --namespaces-by-default=false",
+    "syncer.api.qps=5,                       secret-syncer, --api-qps=5",
+    "syncer.api.burst=7,                     secret-syncer, --api-burst=7",
+    "syncer.healthPort=9090,                 secret-syncer, --health-port=9090",
+    "logFormat=text,                         secret-syncer, --log-format=text",
+    "webhook.port=9443,                      webhook,       --port=9443",
+    "webhook.healthPort=9091,                webhook,       --health-port=9091",
+    "webhook.probeTimeout=1s,                webhook,       --probe-timeout=1s",
+    "logFormat=text,                         webhook,       --log-format=text",
+  })
+  void eachFlagFollowsItsValue(String set, String component, String expectedFlag) {
+    ValueSet values = ValueSet.DEFAULTS.with(set);
+
+    JsonNode deployment = Renders.of(values).one("Deployment", "kuik-" + component);
+
+    assertTrue(
+        ChartRenderTest.args(deployment).contains(expectedFlag),
+        () -> ChartRenderTest.args(deployment).toString());
+  }
+
+  @Test
+  void defaultFlagsAreTheDocumentedOnes() {
+    Manifests manifests = Renders.of(ValueSet.DEFAULTS);
+
+    assertAll(
+        () ->
+            assertEquals(
+                List.of(
+                    "syncer",
+                    "--cluster-resource-namespace=kuik",
+                    "--grace-period=15m",
+                    "--resync-period=10m",
+                    "--debounce=500ms",
+                    "--namespaces-by-default=true",
+                    "--api-qps=20",
+                    "--api-burst=50",
+                    "--leader-elect=true",
+                    "--health-port=8080",
+                    "--log-format=json"),
+                ChartRenderTest.args(manifests.one("Deployment", "kuik-secret-syncer"))),
+        () ->
+            assertEquals(
+                List.of(
+                    "webhook",
+                    "--cluster-resource-namespace=kuik",
+                    "--port=8443",
+                    "--tls-cert-file=/tls/tls.crt",
+                    "--tls-key-file=/tls/tls.key",
+                    "--health-port=8080",
+                    "--probe-timeout=2s",
+                    "--log-format=json"),
+                ChartRenderTest.args(manifests.one("Deployment", "kuik-webhook"))),
+        () ->
+            assertEquals(
+                2,
+                manifests
+                    .one("Deployment", "kuik-secret-syncer")
+                    .path("spec")
+                    .path("replicas")
+                    .asInt()));
+  }
+
+  @Test
+  void oneSyncerMayRunWithoutLeaderElection() {
+    ValueSet values =
+        ValueSet.DEFAULTS.with("syncer.replicas=1", "syncer.leaderElection.enabled=false");
+
+    JsonNode syncer = Renders.of(values).one("Deployment", "kuik-secret-syncer");
+
+    assertTrue(ChartRenderTest.args(syncer).contains("--leader-elect=false"));
+  }
+
+  @Test
+  void refusesSeveralSyncersWithoutLeaderElection() {
+    Helm.Result render =
+        Helm.template(ValueSet.DEFAULTS.with("syncer.leaderElection.enabled=false"), false);
+
+    assertFalse(render.succeeded(), render::describe);
+    assertTrue(render.stderr().contains("syncer.leaderElection.enabled"), render::describe);
+  }
+
+  @ParameterizedTest(name = "if {0}, expect the install to be refused")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "syncer.unknownKey=1          | unknownKey",
+        "webhook.timeoutSeconds=31    | webhook.timeoutSeconds",
+        "webhook.timeoutSeconds=0     | webhook.timeoutSeconds",
+        "logFormat=xml                | logFormat",
+        "syncer.gracePeriod=15minutes | syncer.gracePeriod",
+        "webhook.probeTimeout=2       | webhook.probeTimeout",
+        "syncer.replicas=0            | syncer.replicas",
+        "syncer.api.qps=0             | syncer.api.qps",
+        "syncer.api.burst=0           | syncer.api.burst",
+        "webhook.port=443             | webhook.port",
+        "image.pullPolicy=Sometimes   | image.pullPolicy",
+        "certManager.enabled=yes      | certManager.enabled",
+        "webhook.excludedNamespaces[0]=Not_A_Namespace | webhook.excludedNamespaces",
+      })
+  void refusesValuesOutsideTheSchema(String set, String reportedKey) {
+    Helm.Result render = Helm.template(ValueSet.DEFAULTS.with(set), false);
+
+    assertFalse(render.succeeded(), render::describe);
+    assertTrue(render.stderr().contains(reportedKey), render::describe);
+  }
+
+  @Test
+  void excludedNamespacesJoinTheInstallNamespaceInTheWebhookSelector() {
+    ValueSet values =
+        ValueSet.OTHER_NAMESPACE.with("webhook.excludedNamespaces={kube-system,kuik-other}");
+
+    JsonNode configuration = Renders.of(values).one("MutatingWebhookConfiguration", "kuik-webhook");
+
+    assertEquals(
+        List.of("kuik-other", "kube-system"),
+        ChartRenderTest.excludedNamespaces(configuration.path("webhooks").path(0)));
+  }
+
+  @Test
+  void imageTagDefaultsToTheChartAppVersion() throws Exception {
+    String chartYaml = Files.readString(Helm.chartDir().resolve("Chart.yaml"));
+    String appVersion =
+        chartYaml
+            .lines()
+            .filter(line -> line.startsWith("appVersion:"))
+            .map(line -> line.substring("appVersion:".length()).trim().replace("\"", ""))
+            .findFirst()
+            .orElseThrow();
+
+    Manifests manifests = Renders.of(ValueSet.DEFAULTS);
+    Manifests pinned = Renders.of(ValueSet.DEFAULTS.with("image.tag=1.2.3"));
+
+    for (String name : List.of("kuik-secret-syncer", "kuik-webhook")) {
+      assertEquals(
+          "ghcr.io/kuik-secret-syncer/kuik:" + appVersion,
+          ChartRenderTest.container(manifests.one("Deployment", name)).path("image").asString());
+      assertEquals(
+          "ghcr.io/kuik-secret-syncer/kuik:1.2.3",
+          ChartRenderTest.container(pinned.one("Deployment", name)).path("image").asString());
+    }
+  }
+
+  @Test
+  void generatedCertificateCoversTheServiceAndChainsToTheCaBundle() throws Exception {
+    ValueSet values = ValueSet.OTHER_NAMESPACE;
+    Manifests manifests = Renders.of(values);
+    JsonNode secret = manifests.one("Secret", "kuik-webhook-tls");
+    JsonNode webhook =
+        manifests.one("MutatingWebhookConfiguration", "kuik-webhook").path("webhooks").path(0);
+
+    X509Certificate ca = certificate(secret.path("data").path("ca.crt").asString());
+    X509Certificate serving = certificate(secret.path("data").path("tls.crt").asString());
+    List<String> dnsNames = new ArrayList<>();
+    for (List<?> san : serving.getSubjectAlternativeNames()) {
+      if (Integer.valueOf(2).equals(san.get(0))) {
+        dnsNames.add((String) san.get(1));
+      }
+    }
+
+    serving.verify(ca.getPublicKey());
+    assertAll(
+        () ->
+            assertEquals(
+                secret.path("data").path("ca.crt").asString(),
+                webhook.path("clientConfig").path("caBundle").asString()),
+        () -> assertTrue(dnsNames.contains("kuik-webhook.kuik-other.svc"), dnsNames::toString),
+        () -> assertTrue(dnsNames.contains("kuik-webhook.kuik-other.svc.cluster.local")),
+        () -> assertEquals("kubernetes.io/tls", secret.path("type").asString()),
+        () -> assertFalse(secret.path("data").path("tls.key").asString("").isEmpty()),
+        () ->
+            assertEquals(
+                "kuik-webhook-tls",
+                volumeSecret(manifests.one("Deployment", "kuik-webhook"), "tls")));
+  }
+
+  @Test
+  void certManagerIssuesTheCertificateAndInjectsItsCa() {
+    Manifests manifests = Renders.of(ValueSet.CERT_MANAGER);
+    JsonNode configuration = manifests.one("MutatingWebhookConfiguration", "kuik-webhook");
+    JsonNode certificate = manifests.only("Certificate");
+    JsonNode issuer = manifests.only("Issuer");
+
+    assertAll(
+        () ->
+            assertEquals(
+                "kuik/" + Manifests.name(certificate),
+                configuration
+                    .path("metadata")
+                    .path("annotations")
+                    .path("cert-manager.io/inject-ca-from")
+                    .asString()),
+        () ->
+            assertTrue(
+                configuration
+                    .path("webhooks")
+                    .path(0)
+                    .path("clientConfig")
+                    .path("caBundle")
+                    .isMissingNode(),
+                "cert-manager's CA injector fills the caBundle"),
+        () ->
+            assertEquals(
+                Manifests.name(issuer),
+                certificate.path("spec").path("issuerRef").path("name").asString()),
+        () -> assertFalse(issuer.path("spec").path("selfSigned").isMissingNode()),
+        () ->
+            assertTrue(
+                Manifests.strings(certificate.path("spec").path("dnsNames"))
+                    .contains("kuik-webhook.kuik.svc")),
+        () ->
+            assertEquals(
+                certificate.path("spec").path("secretName").asString(),
+                volumeSecret(manifests.one("Deployment", "kuik-webhook"), "tls")));
+  }
+
+  @Test
+  void notesTellHowToKeepTheSyncersSecretsOutOfBackupsAndHowToCheckTheSyncer() {
+    String notes = Helm.notes(ValueSet.OTHER_RELEASE.with("syncer.namespacesByDefault=false"));
+
+    assertAll(
+        () ->
+            assertTrue(
+                notes.contains(
+                    "--selector 'app.kubernetes.io/managed-by notin (kuik-secret-syncer)'"),
+                notes),
+        () -> assertTrue(notes.contains("rollout status deployment/images-secret-syncer"), notes),
+        () -> assertTrue(notes.contains("kubectl -n kuik "), notes),
+        () -> assertTrue(notes.contains("kuik.enix.io/pull-secrets-instance=kuik"), notes),
+        () -> assertTrue(notes.contains("none by default"), notes),
+        () -> assertFalse(notes.contains("{{"), notes));
+  }
+
+  private static X509Certificate certificate(String base64Pem) throws Exception {
+    byte[] pem = Base64.getDecoder().decode(base64Pem);
+    return (X509Certificate)
+        CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(pem));
+  }
+
+  private static String volumeSecret(JsonNode deployment, String volume) {
+    for (JsonNode candidate : ChartRenderTest.podSpec(deployment).path("volumes").values()) {
+      if (volume.equals(candidate.path("name").asString())) {
+        return candidate.path("secret").path("secretName").asString();
+      }
+    }
+    throw new AssertionError("no volume named " + volume);
+  }
+}
