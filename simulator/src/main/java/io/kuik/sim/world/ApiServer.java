@@ -1,0 +1,408 @@
+package io.kuik.sim.world;
+
+import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Trace;
+import io.kuik.sim.trace.TraceRecord;
+import io.kuik.sim.world.api.Authorizer;
+import io.kuik.sim.world.api.ClusterState;
+import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.api.RequestAttributes;
+import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.api.ValidatingAdmission;
+import io.kuik.sim.world.api.Verb;
+import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.LabelSelector;
+import io.kuik.sim.world.object.Meta;
+import io.kuik.sim.world.object.Timestamps;
+import io.kuik.sim.world.watch.Watch;
+import io.kuik.sim.world.watch.WatchEvent;
+import io.kuik.sim.world.watch.WatchHandler;
+import io.kuik.sim.world.watch.WatchInfo;
+import io.kuik.sim.world.watch.Watches;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The fake API server: every request carries an {@link Identity}, goes through the stages of {@link
+ * Pipeline} and {@link Writes}, is traced, and fails with an {@link ApiException} carrying the
+ * code, reason and message the real server would send. Objects are JSON trees exactly as the server
+ * would return them; callers always get copies.
+ *
+ * <p>It starts with the namespaces a cluster always has (default, kube-system, kube-public,
+ * kube-node-lease), and runs its garbage collector and namespace controller on the event loop.
+ */
+public final class ApiServer {
+
+  private final EventLoop loop;
+  private final Trace trace;
+  private final Storage storage;
+  private final Watches watches;
+  private final RequestFaults faults = new RequestFaults();
+  private final MutatingChain mutating;
+  private final Pipeline pipeline;
+  private final Writes writes;
+  private final GarbageCollector garbageCollector;
+
+  public ApiServer(EventLoop loop, Trace trace) {
+    this.loop = loop;
+    this.trace = trace;
+    this.storage = new Storage(loop.fork("storage"));
+    this.watches = new Watches(loop, trace);
+    this.mutating = new MutatingChain(trace, loop::now);
+    NamespaceLifecycle namespaces = new NamespaceLifecycle(storage, loop);
+    this.pipeline = new Pipeline(faults, namespaces, mutating);
+    this.writes = new Writes(storage, pipeline, loop);
+    this.garbageCollector = new GarbageCollector(storage, loop);
+    bootstrap();
+    storage.addListener(
+        c ->
+            watches.publish(
+                c.type(), WatchEvent.Type.valueOf(c.kind().name()), c.object(), c.previous()));
+    storage.addListener(garbageCollector);
+    storage.addListener(namespaces);
+    garbageCollector.attach(this);
+    namespaces.attach(this);
+  }
+
+  // ---- seams -------------------------------------------------------------------------------
+
+  /** The authorization stage (RBAC); {@link Authorizer#ALLOW_ALL} until set. */
+  public void setAuthorizer(Authorizer authorizer) {
+    pipeline.setAuthorizer(authorizer);
+  }
+
+  /** The validating admission stage; {@link ValidatingAdmission#ADMIT_ALL} until set. */
+  public void setValidatingAdmission(ValidatingAdmission validating) {
+    pipeline.setValidating(validating);
+  }
+
+  /** The mutating admission webhooks (e.g. the pod webhook). */
+  public MutatingChain mutatingAdmission() {
+    return mutating;
+  }
+
+  /** 429/503 faults of the server itself. */
+  public RequestFaults faults() {
+    return faults;
+  }
+
+  /** Watch delivery delay, faults and expiry. */
+  public Watches watches() {
+    return watches;
+  }
+
+  /** Untraced, identity-less reads for the server's own stages (authorizer, admission). */
+  public ClusterState state() {
+    return storage;
+  }
+
+  /** How long the garbage collector takes to react to a change (default 1 s). */
+  public void setGarbageCollectorDelay(Duration delay) {
+    garbageCollector.setDelay(delay);
+  }
+
+  /**
+   * As after a new encryption key: every stored object counts as stale, so the next update of each
+   * is written (a new resourceVersion) even when nothing changes, as a rewrite to re-encrypt.
+   */
+  public void rotateEncryptionKey() {
+    storage.markAllStale();
+  }
+
+  public EventLoop loop() {
+    return loop;
+  }
+
+  public Trace trace() {
+    return trace;
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  public ObjectNode get(Identity identity, ResourceType type, String namespace, String name) {
+    String ns = Writes.ns(type, namespace);
+    return traced(
+        identity,
+        "GET",
+        type.resource(),
+        target(ns, name),
+        () -> {
+          pipeline.authorize(new RequestAttributes(identity, Verb.GET, type, ns, name, null));
+          ObjectNode stored = storage.stored(type, ns, name);
+          if (stored == null) {
+            throw ApiException.notFound(type, name);
+          }
+          return stored.deepCopy();
+        },
+        o -> "");
+  }
+
+  /** {@link #get}, with 404 as empty. */
+  public Optional<ObjectNode> find(
+      Identity identity, ResourceType type, String namespace, String name) {
+    try {
+      return Optional.of(get(identity, type, namespace, name));
+    } catch (ApiException e) {
+      if (e.code() == 404) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  public ObjectList list(Identity identity, ResourceType type, String namespace) {
+    return list(identity, type, namespace, LabelSelector.EVERYTHING);
+  }
+
+  /** Objects of a type in one namespace (null: all), filtered by the selector, in key order. */
+  public ObjectList list(
+      Identity identity, ResourceType type, String namespace, LabelSelector selector) {
+    String ns = Writes.ns(type, namespace);
+    return traced(
+        identity,
+        "LIST",
+        type.resource(),
+        target(ns, "*") + (selector.isEverything() ? "" : " " + selector),
+        () -> {
+          pipeline.authorize(new RequestAttributes(identity, Verb.LIST, type, ns, null, null));
+          List<ObjectNode> items = new ArrayList<>();
+          for (ObjectNode o : storage.storedList(type, ns)) {
+            if (selector.matches(o)) {
+              items.add(o.deepCopy());
+            }
+          }
+          return new ObjectList(items, storage.resourceVersion());
+        },
+        l -> l.items().size() + " items");
+  }
+
+  /**
+   * Opens a watch from now on: the events of every later write, in commit order. A client that
+   * lists and then watches in the same loop step misses nothing, as a watch from the list's
+   * resourceVersion would.
+   */
+  public Watch watch(
+      Identity identity,
+      ResourceType type,
+      String namespace,
+      LabelSelector selector,
+      String watcher,
+      WatchHandler handler) {
+    String ns = Writes.ns(type, namespace);
+    return traced(
+        identity,
+        "WATCH",
+        type.resource(),
+        target(ns, "*"),
+        () -> {
+          pipeline.authorize(new RequestAttributes(identity, Verb.WATCH, type, ns, null, null));
+          return watches.open(new WatchInfo(watcher, identity, type, ns), selector, handler);
+        },
+        w -> "");
+  }
+
+  // ---- writes ------------------------------------------------------------------------------
+
+  public ObjectNode create(Identity identity, ObjectNode object) {
+    return create(identity, object, defaultManager(identity));
+  }
+
+  public ObjectNode create(Identity identity, ObjectNode object, String fieldManager) {
+    return write(identity, "CREATE", object, () -> writes.create(identity, object, fieldManager));
+  }
+
+  /** A PUT: replaces the object; a non-empty metadata.resourceVersion must be the current one. */
+  public ObjectNode update(Identity identity, ObjectNode object) {
+    return update(identity, object, defaultManager(identity));
+  }
+
+  public ObjectNode update(Identity identity, ObjectNode object, String fieldManager) {
+    return write(identity, "UPDATE", object, () -> writes.update(identity, object, fieldManager));
+  }
+
+  /** A PUT on the status subresource: only {@code status} changes. */
+  public ObjectNode updateStatus(Identity identity, ObjectNode object) {
+    return write(
+        identity,
+        "UPDATE",
+        "/status",
+        object,
+        () -> writes.updateStatus(identity, object, defaultManager(identity)));
+  }
+
+  /** Server-side apply as {@code fieldManager}; creates the object when missing. */
+  public ObjectNode apply(
+      Identity identity, ObjectNode configuration, String fieldManager, boolean force) {
+    return write(
+        identity,
+        "APPLY",
+        configuration,
+        () -> writes.apply(identity, configuration, fieldManager, force));
+  }
+
+  /** A JSON merge patch (RFC 7386) of an existing object. */
+  public ObjectNode mergePatch(
+      Identity identity,
+      ResourceType type,
+      String namespace,
+      String name,
+      JsonNode patch,
+      String fieldManager) {
+    String ns = Writes.ns(type, namespace);
+    return traced(
+        identity,
+        "PATCH",
+        type.resource(),
+        target(ns, name),
+        () -> writes.mergePatch(identity, type, ns, name, patch, fieldManager),
+        this::writeDetail);
+  }
+
+  public ObjectNode delete(Identity identity, ResourceType type, String namespace, String name) {
+    return delete(identity, type, namespace, name, DeleteOptions.background());
+  }
+
+  /**
+   * Deletes, or marks deleted when finalizers remain (Orphan adds the "orphan" finalizer that the
+   * garbage collector honours). Returns the object's last state.
+   */
+  public ObjectNode delete(
+      Identity identity, ResourceType type, String namespace, String name, DeleteOptions options) {
+    String ns = Writes.ns(type, namespace);
+    return traced(
+        identity,
+        "DELETE",
+        type.resource(),
+        target(ns, name),
+        () -> writes.delete(identity, type, ns, name, options),
+        this::writeDetail);
+  }
+
+  ObjectNode finalizeNamespace(Identity identity, String name, List<String> finalizers) {
+    return traced(
+        identity,
+        "UPDATE",
+        "namespaces/finalize",
+        name,
+        () -> writes.finalizeNamespace(identity, name, finalizers),
+        this::writeDetail);
+  }
+
+  // ---- tracing -----------------------------------------------------------------------------
+
+  private ObjectNode write(
+      Identity identity, String action, ObjectNode body, Supplier<ObjectNode> call) {
+    return write(identity, action, "", body, call);
+  }
+
+  private ObjectNode write(
+      Identity identity,
+      String action,
+      String subresource,
+      ObjectNode body,
+      Supplier<ObjectNode> call) {
+    String resource;
+    String ns;
+    boolean exists = false;
+    try {
+      ResourceType type = Decoding.typeOf(body);
+      resource = type.resource();
+      ns = Writes.ns(type, Meta.namespace(body));
+      exists = Meta.name(body) != null && storage.stored(type, ns, Meta.name(body)) != null;
+    } catch (ApiException e) {
+      resource = Json.text(body, "kind") == null ? "?" : Json.text(body, "kind");
+      ns = Meta.namespace(body);
+    }
+    boolean creates = action.equals("CREATE") || action.equals("APPLY") && !exists;
+    String name = Meta.name(body);
+    if (name == null || name.isEmpty()) {
+      String generate = Json.text(body, "metadata", "generateName");
+      name = generate == null ? "" : generate + "*";
+    }
+    return traced(
+        identity,
+        action,
+        resource + subresource,
+        target(ns, name),
+        creates,
+        call,
+        this::writeDetail);
+  }
+
+  private String writeDetail(ObjectNode result) {
+    return "rv=" + Meta.resourceVersion(result);
+  }
+
+  private <T> T traced(
+      Identity identity,
+      String action,
+      String resource,
+      String target,
+      Supplier<T> call,
+      java.util.function.Function<T, String> detail) {
+    return traced(identity, action, resource, target, false, call, detail);
+  }
+
+  private <T> T traced(
+      Identity identity,
+      String action,
+      String resource,
+      String target,
+      boolean created,
+      Supplier<T> call,
+      java.util.function.Function<T, String> detail) {
+    String before = storage.resourceVersion();
+    String actor = trace.actorOf(identity);
+    try {
+      T result = call.get();
+      boolean wrote = !before.equals(storage.resourceVersion());
+      int code = created ? 201 : 200;
+      String d = detail.apply(result);
+      if (!wrote && (action.equals("APPLY") || action.equals("UPDATE") || action.equals("PATCH"))) {
+        d += " unchanged";
+      }
+      trace.add(
+          new TraceRecord.Request(
+              loop.now(), actor, action, resource + " " + target, code, d, null));
+      return result;
+    } catch (ApiException e) {
+      trace.add(
+          new TraceRecord.Request(
+              loop.now(), actor, action, resource + " " + target, e.code(), "", e.getMessage()));
+      throw e;
+    }
+  }
+
+  private static String target(String namespace, String name) {
+    return namespace == null ? name : namespace + "/" + name;
+  }
+
+  /** The manager name a client gets when it names none: its service account or user name. */
+  static String defaultManager(Identity identity) {
+    String user = identity.user();
+    return user.startsWith("system:serviceaccount:")
+        ? user.substring(user.lastIndexOf(':') + 1)
+        : user;
+  }
+
+  private void bootstrap() {
+    for (String name : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
+      ObjectNode ns = Json.object();
+      ns.put("apiVersion", "v1");
+      ns.put("kind", "Namespace");
+      ObjectNode meta = ns.putObject("metadata");
+      meta.put("name", name);
+      meta.put("uid", storage.newUid());
+      meta.put("creationTimestamp", Timestamps.format(loop.now()));
+      meta.putObject("labels").put("kubernetes.io/metadata.name", name);
+      ns.putObject("spec").putArray("finalizers").add("kubernetes");
+      ns.putObject("status").put("phase", "Active");
+      storage.insert(ResourceType.NAMESPACE, ns);
+    }
+  }
+}

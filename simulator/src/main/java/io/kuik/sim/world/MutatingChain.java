@@ -1,0 +1,118 @@
+package io.kuik.sim.world;
+
+import io.kuik.sim.trace.Trace;
+import io.kuik.sim.world.api.AdmissionRequest;
+import io.kuik.sim.world.api.MutatingAdmission;
+import io.kuik.sim.world.api.MutatingAdmission.FailurePolicy;
+import io.kuik.sim.world.object.ObjectRef;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The mutating admission webhooks, called in registration order, each seeing the object as the
+ * previous one left it. A webhook that is down, throws, or answers later than its timeout has
+ * failed: Ignore goes on (and leaves a note in the trace), Fail refuses with 500.
+ */
+public final class MutatingChain {
+
+  private final List<MutatingAdmission> webhooks = new ArrayList<>();
+  private final Set<String> down = new TreeSet<>();
+  private final Trace trace;
+  private final Supplier<Instant> clock;
+
+  MutatingChain(Trace trace, Supplier<Instant> clock) {
+    this.trace = trace;
+    this.clock = clock;
+  }
+
+  /** Registers a webhook, replacing one of the same name. */
+  public void register(MutatingAdmission webhook) {
+    webhooks.removeIf(w -> w.name().equals(webhook.name()));
+    webhooks.add(webhook);
+  }
+
+  public void unregister(String name) {
+    webhooks.removeIf(w -> w.name().equals(name));
+  }
+
+  /** A webhook marked down cannot be reached: its failure policy decides. */
+  public void markDown(String name, boolean isDown) {
+    if (isDown) {
+      down.add(name);
+    } else {
+      down.remove(name);
+    }
+  }
+
+  ObjectNode admit(AdmissionRequest request) {
+    ObjectNode object = request.object();
+    for (MutatingAdmission w : webhooks) {
+      if (!w.intercepts(request.attributes().type(), request.operation())) {
+        continue;
+      }
+      AdmissionRequest call =
+          new AdmissionRequest(
+              request.attributes(),
+              request.operation(),
+              object == null ? null : object.deepCopy(),
+              request.oldObject() == null ? null : request.oldObject().deepCopy());
+      String failure = null;
+      MutatingAdmission.Response response = null;
+      if (down.contains(w.name())) {
+        failure = "dial tcp: connect: connection refused";
+      } else {
+        try {
+          response = w.handler().admit(call);
+          if (response.latency().compareTo(w.timeout()) > 0) {
+            failure = "context deadline exceeded";
+            response = null;
+          }
+        } catch (RuntimeException e) {
+          failure = "the webhook failed: " + e.getClass().getSimpleName();
+        }
+      }
+      if (failure != null) {
+        String message =
+            "failed calling webhook \""
+                + w.name()
+                + "\": failed to call webhook: Post \"https://"
+                + w.name()
+                + "/mutate?timeout="
+                + w.timeout().toSeconds()
+                + "s\": "
+                + failure;
+        if (w.failurePolicy() == FailurePolicy.FAIL) {
+          throw ApiException.internal(message);
+        }
+        trace.note(clock.get(), w.name(), "FAILED-OPEN", target(request), message);
+        continue;
+      }
+      if (!response.allowed()) {
+        throw new ApiException(
+            StatusReason.FORBIDDEN,
+            "admission webhook \""
+                + w.name()
+                + "\" denied the request"
+                + (response.message() == null
+                    ? " without explanation"
+                    : ": " + response.message()));
+      }
+      if (response.patched() != null) {
+        object = response.patched().deepCopy();
+      }
+    }
+    return object;
+  }
+
+  private static String target(AdmissionRequest request) {
+    var a = request.attributes();
+    return a.name() == null
+        ? a.type().resource()
+        : new ObjectRef(a.type(), a.namespace(), a.name()).toString();
+  }
+}

@@ -1,0 +1,112 @@
+package io.kuik.sim.world;
+
+import io.kuik.sim.world.api.AdmissionRequest;
+import io.kuik.sim.world.api.Authorizer;
+import io.kuik.sim.world.api.Operation;
+import io.kuik.sim.world.api.RequestAttributes;
+import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.api.ValidatingAdmission;
+import io.kuik.sim.world.object.Meta;
+import io.kuik.sim.world.validation.ObjectValidation;
+import java.util.List;
+import java.util.Objects;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The request stages in the API server's order: faults, authorization, mutating admission
+ * (namespace lifecycle first, then the webhooks), object validation, validating admission. The
+ * write flows in {@link Writes} call them and end in storage.
+ */
+final class Pipeline {
+
+  private final RequestFaults faults;
+  private final NamespaceLifecycle namespaces;
+  private final MutatingChain mutating;
+  private Authorizer authorizer = Authorizer.ALLOW_ALL;
+  private ValidatingAdmission validating = ValidatingAdmission.ADMIT_ALL;
+
+  Pipeline(RequestFaults faults, NamespaceLifecycle namespaces, MutatingChain mutating) {
+    this.faults = faults;
+    this.namespaces = namespaces;
+    this.mutating = mutating;
+  }
+
+  void setAuthorizer(Authorizer authorizer) {
+    this.authorizer = Objects.requireNonNull(authorizer, "authorizer");
+  }
+
+  void setValidating(ValidatingAdmission validating) {
+    this.validating = Objects.requireNonNull(validating, "validating");
+  }
+
+  /** Faults, then RBAC: 429/503 before anything, 403 before the body is even read. */
+  void authorize(RequestAttributes request) {
+    faults
+        .check(request)
+        .ifPresent(
+            e -> {
+              throw e;
+            });
+    Authorizer.Decision decision = authorizer.authorize(request);
+    if (!decision.allowed()) {
+      String reason = decision.reason();
+      throw ApiException.forbidden(
+          request.type(),
+          request.name(),
+          forbiddenMessage(request) + (reason == null || reason.isEmpty() ? "" : ": " + reason));
+    }
+  }
+
+  ObjectNode admitMutating(
+      RequestAttributes request, Operation operation, ObjectNode object, ObjectNode old) {
+    namespaces.admit(request, operation);
+    if (request.subresource() != null) {
+      return object;
+    }
+    return mutating.admit(new AdmissionRequest(request, operation, object, old));
+  }
+
+  void validate(ResourceType type, ObjectNode object, ObjectNode old) {
+    List<String> errors =
+        old == null
+            ? ObjectValidation.validateCreate(type, object)
+            : ObjectValidation.validateUpdate(type, object, old);
+    if (!errors.isEmpty()) {
+      throw ApiException.invalid(type, Meta.name(object), errors);
+    }
+  }
+
+  void admitValidating(
+      RequestAttributes request, Operation operation, ObjectNode object, ObjectNode old) {
+    ValidatingAdmission.Verdict verdict =
+        validating.validate(
+            new AdmissionRequest(
+                request,
+                operation,
+                object == null ? null : object.deepCopy(),
+                old == null ? null : old.deepCopy()));
+    if (!verdict.admitted()) {
+      throw new ApiException(StatusReason.INVALID, verdict.message());
+    }
+  }
+
+  static String forbiddenMessage(RequestAttributes r) {
+    String resource = r.type().resource();
+    if (r.subresource() != null && !r.subresource().isEmpty()) {
+      resource += "/" + r.subresource();
+    }
+    String subject =
+        "User \""
+            + r.identity().user()
+            + "\" cannot "
+            + r.verb().rbacName()
+            + " resource \""
+            + resource
+            + "\" in API group \""
+            + r.type().group()
+            + "\"";
+    return r.namespace() == null || r.namespace().isEmpty()
+        ? subject + " at the cluster scope"
+        : subject + " in the namespace \"" + r.namespace() + "\"";
+  }
+}

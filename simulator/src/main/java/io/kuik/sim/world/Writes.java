@@ -1,0 +1,353 @@
+package io.kuik.sim.world;
+
+import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.api.Operation;
+import io.kuik.sim.world.api.RequestAttributes;
+import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.api.Verb;
+import io.kuik.sim.world.apply.ApplyConflict;
+import io.kuik.sim.world.apply.MergePatch;
+import io.kuik.sim.world.apply.ServerSideApply;
+import io.kuik.sim.world.apply.UpdateOwnership;
+import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.Kinds;
+import io.kuik.sim.world.object.Meta;
+import io.kuik.sim.world.object.Timestamps;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The write verbs, each in the order the API server's handlers and registry run its stages:
+ *
+ * <ul>
+ *   <li>create: authorize, decode, mutating admission, system fields, validation, validating
+ *       admission, then storage (where an existing name is 409 AlreadyExists);
+ *   <li>update and patch: authorize, decode, 404 if missing, (apply: merge, 409 on field
+ *       conflicts), mutating admission, 409 on a stale resourceVersion, system fields, validation,
+ *       validating admission, storage; a result equal to the stored object is not written;
+ *   <li>delete: authorize, mutating admission, 404, preconditions, validating admission, then
+ *       finalizers decide between marking the object deleted and removing it.
+ * </ul>
+ */
+final class Writes {
+
+  /** The label the API server keeps on every namespace, equal to its name. */
+  static final String NAME_LABEL = "kubernetes.io/metadata.name";
+
+  private static final String APPLY_REQUIRES = "metadata.name is required for apply requests";
+
+  private final Storage storage;
+  private final Pipeline pipeline;
+  private final EventLoop loop;
+
+  Writes(Storage storage, Pipeline pipeline, EventLoop loop) {
+    this.storage = storage;
+    this.pipeline = pipeline;
+    this.loop = loop;
+  }
+
+  ObjectNode create(Identity identity, ObjectNode body, String manager) {
+    ResourceType type = Decoding.typeOf(body);
+    RequestAttributes request = request(identity, Verb.CREATE, type, body, null);
+    pipeline.authorize(request);
+    ObjectNode object = Decoding.decode(type, body);
+    return createDecoded(request, type, object, manager, false);
+  }
+
+  ObjectNode update(Identity identity, ObjectNode body, String manager) {
+    ResourceType type = Decoding.typeOf(body);
+    RequestAttributes request = request(identity, Verb.UPDATE, type, body, null);
+    pipeline.authorize(request);
+    ObjectNode object = Decoding.decode(type, body);
+    ObjectNode live = existing(type, request);
+    return updateDecoded(request, type, live, object, manager, false);
+  }
+
+  /** The status subresource: only {@code status} of the body is taken. */
+  ObjectNode updateStatus(Identity identity, ObjectNode body, String manager) {
+    ResourceType type = Decoding.typeOf(body);
+    RequestAttributes request = request(identity, Verb.UPDATE, type, body, "status");
+    pipeline.authorize(request);
+    ObjectNode live = existing(type, request);
+    ObjectNode candidate = live.deepCopy();
+    candidate.set("status", body.path("status").deepCopy());
+    String rv = Meta.resourceVersion(body);
+    Meta.metadata(candidate).put("resourceVersion", rv == null ? "" : rv);
+    return updateDecoded(request, type, live, candidate, manager, false);
+  }
+
+  /** The namespaces/finalize subresource: sets spec.finalizers of a namespace. */
+  ObjectNode finalizeNamespace(Identity identity, String name, List<String> finalizers) {
+    RequestAttributes request =
+        new RequestAttributes(
+            identity, Verb.UPDATE, ResourceType.NAMESPACE, null, name, "finalize");
+    pipeline.authorize(request);
+    ObjectNode live = existing(ResourceType.NAMESPACE, request);
+    ObjectNode candidate = live.deepCopy();
+    var array = Json.child(candidate, "spec").putArray("finalizers");
+    finalizers.forEach(array::add);
+    return updateDecoded(
+        request, ResourceType.NAMESPACE, live, candidate, "namespace-controller", false);
+  }
+
+  ObjectNode apply(Identity identity, ObjectNode body, String manager, boolean force) {
+    ResourceType type = Decoding.typeOf(body);
+    RequestAttributes request = request(identity, Verb.PATCH, type, body, null);
+    pipeline.authorize(request);
+    if (request.name() == null || request.name().isEmpty()) {
+      throw ApiException.badRequest(APPLY_REQUIRES);
+    }
+    if (manager == null || manager.isEmpty()) {
+      throw ApiException.badRequest(
+          "PATCH, application/apply-patch+yaml requests must specify a fieldManager");
+    }
+    ObjectNode applied = Decoding.configuration(type, body);
+    ObjectNode live = storage.stored(type, request.namespace(), request.name());
+    String now = Timestamps.format(loop.now());
+    if (live == null) {
+      ObjectNode created = ServerSideApply.apply(type, null, applied, manager, force, now);
+      Decoding.defaults(type, created);
+      return createDecoded(request, type, created, manager, true);
+    }
+    String precondition = Meta.resourceVersion(applied);
+    if (precondition != null
+        && !precondition.isEmpty()
+        && !precondition.equals(Meta.resourceVersion(live))) {
+      throw ApiException.stale(type, request.name());
+    }
+    ObjectNode merged;
+    try {
+      merged = ServerSideApply.apply(type, live, applied, manager, force, now);
+    } catch (ApplyConflict conflict) {
+      throw new ApiException(StatusReason.CONFLICT, conflict.getMessage());
+    }
+    Decoding.defaults(type, merged);
+    Meta.metadata(merged).put("resourceVersion", Meta.resourceVersion(live));
+    return updateDecoded(request, type, live, merged, manager, true);
+  }
+
+  ObjectNode mergePatch(
+      Identity identity,
+      ResourceType type,
+      String namespace,
+      String name,
+      JsonNode patch,
+      String manager) {
+    RequestAttributes request =
+        new RequestAttributes(identity, Verb.PATCH, type, ns(type, namespace), name, null);
+    pipeline.authorize(request);
+    ObjectNode live = existing(type, request);
+    JsonNode patched = MergePatch.apply(live, patch);
+    if (!(patched instanceof ObjectNode object)) {
+      throw ApiException.badRequest("the patch must be a JSON object");
+    }
+    if (!Objects.equals(Meta.name(object), name)
+        || !Objects.equals(Meta.namespace(object), request.namespace())) {
+      throw ApiException.invalid(
+          type,
+          name,
+          List.of(
+              "metadata.name: Invalid value: \"" + Meta.name(object) + "\": field is immutable"));
+    }
+    return updateDecoded(request, type, live, Decoding.decode(type, object), manager, false);
+  }
+
+  ObjectNode delete(
+      Identity identity, ResourceType type, String namespace, String name, DeleteOptions options) {
+    RequestAttributes request =
+        new RequestAttributes(identity, Verb.DELETE, type, ns(type, namespace), name, null);
+    pipeline.authorize(request);
+    pipeline.admitMutating(request, Operation.DELETE, null, null);
+    ObjectNode live = existing(type, request);
+    if (options.uid() != null && !options.uid().equals(Meta.uid(live))) {
+      throw ApiException.conflict(
+          type,
+          name,
+          "Precondition failed: UID in precondition: "
+              + options.uid()
+              + ", UID in object meta: "
+              + Meta.uid(live));
+    }
+    if (options.resourceVersion() != null
+        && !options.resourceVersion().equals(Meta.resourceVersion(live))) {
+      throw ApiException.stale(type, name);
+    }
+    pipeline.admitValidating(request, Operation.DELETE, null, live);
+    if (Meta.deleting(live)) {
+      return live.deepCopy();
+    }
+    List<String> finalizers = new ArrayList<>(Meta.finalizers(live));
+    if (options.propagation() == PropagationPolicy.ORPHAN && !finalizers.contains("orphan")) {
+      finalizers.add("orphan");
+    }
+    boolean namespaceFinalizers =
+        type.equals(ResourceType.NAMESPACE) && !live.path("spec").path("finalizers").isEmpty();
+    if (finalizers.isEmpty() && !namespaceFinalizers) {
+      return storage.remove(type, request.namespace(), name).deepCopy();
+    }
+    ObjectNode marked = live.deepCopy();
+    Meta.metadata(marked).put("deletionTimestamp", Timestamps.format(loop.now()));
+    Meta.metadata(marked).put("deletionGracePeriodSeconds", 0);
+    Meta.setFinalizers(marked, finalizers);
+    if (type.equals(ResourceType.NAMESPACE)) {
+      Json.child(marked, "status").put("phase", "Terminating");
+    }
+    return storage.replace(type, marked).deepCopy();
+  }
+
+  private ObjectNode createDecoded(
+      RequestAttributes request,
+      ResourceType type,
+      ObjectNode object,
+      String manager,
+      boolean owned) {
+    object = pipeline.admitMutating(request, Operation.CREATE, object, null);
+    prepareCreate(type, object);
+    if (!owned) {
+      UpdateOwnership.attribute(type, null, object, manager, Timestamps.format(loop.now()));
+    }
+    pipeline.validate(type, object, null);
+    pipeline.admitValidating(request, Operation.CREATE, object, null);
+    String rv = Meta.resourceVersion(object);
+    if (rv != null && !rv.isEmpty()) {
+      throw ApiException.internal("resourceVersion should not be set on objects to be created");
+    }
+    if (storage.stored(type, Meta.namespace(object), Meta.name(object)) != null) {
+      throw ApiException.alreadyExists(type, Meta.name(object));
+    }
+    return storage.insert(type, object).deepCopy();
+  }
+
+  private ObjectNode updateDecoded(
+      RequestAttributes request,
+      ResourceType type,
+      ObjectNode live,
+      ObjectNode candidate,
+      String manager,
+      boolean owned) {
+    candidate = pipeline.admitMutating(request, Operation.UPDATE, candidate, live);
+    String rv = Meta.resourceVersion(candidate);
+    if (rv != null && !rv.isEmpty() && !rv.equals(Meta.resourceVersion(live))) {
+      throw ApiException.stale(type, request.name());
+    }
+    prepareUpdate(type, candidate, live, request.subresource());
+    if (!owned) {
+      UpdateOwnership.attribute(type, live, candidate, manager, Timestamps.format(loop.now()));
+    }
+    pipeline.validate(type, candidate, live);
+    pipeline.admitValidating(request, Operation.UPDATE, candidate, live);
+    if (candidate.equals(live) && !storage.stale(type, request.namespace(), request.name())) {
+      return live.deepCopy();
+    }
+    if (Meta.deleting(candidate) && finalizersDone(type, candidate)) {
+      return storage.remove(type, request.namespace(), request.name()).deepCopy();
+    }
+    return storage.replace(type, candidate).deepCopy();
+  }
+
+  private void prepareCreate(ResourceType type, ObjectNode object) {
+    ObjectNode meta = Meta.metadata(object);
+    String name = Meta.name(object);
+    String generateName = Json.text(object, "metadata", "generateName");
+    if ((name == null || name.isEmpty()) && generateName != null && !generateName.isEmpty()) {
+      meta.put("name", generateName + storage.generatedSuffix());
+    }
+    meta.put("uid", storage.newUid());
+    meta.put("creationTimestamp", Timestamps.format(loop.now()));
+    meta.remove("deletionTimestamp");
+    meta.remove("deletionGracePeriodSeconds");
+    meta.remove("generation");
+    if (Kinds.hasGeneration(type)) {
+      meta.put("generation", 1);
+    }
+    if (type.equals(ResourceType.POD)) {
+      object.putObject("status").put("phase", "Pending");
+    } else if (type.equals(ResourceType.NAMESPACE)) {
+      Json.child(object, "spec").putArray("finalizers").add("kubernetes");
+      object.putObject("status").put("phase", "Active");
+      Json.child(meta, "labels").put(NAME_LABEL, Meta.name(object));
+    }
+  }
+
+  private static void prepareUpdate(
+      ResourceType type, ObjectNode candidate, ObjectNode live, String subresource) {
+    ObjectNode meta = Meta.metadata(candidate);
+    ObjectNode liveMeta = (ObjectNode) live.get("metadata");
+    meta.put("name", Meta.name(live));
+    if (Meta.namespace(live) != null) {
+      meta.put("namespace", Meta.namespace(live));
+    }
+    if (Meta.uid(candidate) == null || Meta.uid(candidate).isEmpty()) {
+      meta.put("uid", Meta.uid(live));
+    }
+    meta.put("resourceVersion", Meta.resourceVersion(live));
+    for (String field :
+        new String[] {"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds"}) {
+      copyField(liveMeta, meta, field);
+    }
+    if (subresource == null) {
+      if (Kinds.hasStatusSubresource(type)) {
+        copyField(live, candidate, "status");
+      }
+      if (type.equals(ResourceType.NAMESPACE)) {
+        copyField(live, candidate, "spec");
+      }
+    }
+    if (type.equals(ResourceType.NAMESPACE)) {
+      Json.child(meta, "labels").put(NAME_LABEL, Meta.name(live));
+    }
+    copyField(liveMeta, meta, "generation");
+    if (Kinds.hasGeneration(type) && specChanged(candidate, live)) {
+      meta.put("generation", live.path("metadata").path("generation").asLong(0) + 1);
+    }
+    Decoding.omitEmpty(candidate);
+  }
+
+  private static boolean specChanged(ObjectNode candidate, ObjectNode live) {
+    ObjectNode a = candidate.deepCopy();
+    ObjectNode b = live.deepCopy();
+    for (ObjectNode o : List.of(a, b)) {
+      o.remove("metadata");
+      o.remove("status");
+    }
+    return !a.equals(b);
+  }
+
+  private static void copyField(ObjectNode from, ObjectNode to, String field) {
+    JsonNode value = from.get(field);
+    if (value == null) {
+      to.remove(field);
+    } else {
+      to.set(field, value.deepCopy());
+    }
+  }
+
+  private static boolean finalizersDone(ResourceType type, ObjectNode object) {
+    if (!Meta.finalizers(object).isEmpty()) {
+      return false;
+    }
+    return !type.equals(ResourceType.NAMESPACE) || object.path("spec").path("finalizers").isEmpty();
+  }
+
+  private ObjectNode existing(ResourceType type, RequestAttributes request) {
+    ObjectNode live = storage.stored(type, request.namespace(), request.name());
+    if (live == null) {
+      throw ApiException.notFound(type, request.name());
+    }
+    return live;
+  }
+
+  private static RequestAttributes request(
+      Identity identity, Verb verb, ResourceType type, JsonNode body, String subresource) {
+    return new RequestAttributes(
+        identity, verb, type, ns(type, Meta.namespace(body)), Meta.name(body), subresource);
+  }
+
+  static String ns(ResourceType type, String namespace) {
+    return type.namespaced() ? namespace : null;
+  }
+}

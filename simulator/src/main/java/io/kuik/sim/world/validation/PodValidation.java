@@ -1,0 +1,82 @@
+package io.kuik.sim.world.validation;
+
+import java.util.HashSet;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The Pod rules the simulated stories rely on: containers are required, named and have an image;
+ * once created, a pod's spec may change only in its images, activeDeadlineSeconds and tolerations.
+ */
+public final class PodValidation {
+
+  private PodValidation() {}
+
+  public static FieldErrors validate(ObjectNode pod) {
+    FieldErrors errors = new FieldErrors();
+    JsonNode containers = pod.path("spec").path("containers");
+    if (!containers.isArray() || containers.isEmpty()) {
+      errors.required("spec.containers", "");
+    }
+    containers(pod.path("spec").path("containers"), "spec.containers", errors);
+    containers(pod.path("spec").path("initContainers"), "spec.initContainers", errors);
+    return errors;
+  }
+
+  public static FieldErrors validateUpdate(ObjectNode pod, ObjectNode old) {
+    FieldErrors errors = validate(pod);
+    if (!mutableFieldsBlanked(pod).equals(mutableFieldsBlanked(old))) {
+      errors.forbidden(
+          "spec",
+          "pod updates may not change fields other than `spec.containers[*].image`,"
+              + "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
+              + "`spec.tolerations` (only additions to existing tolerations),"
+              + "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was"
+              + " previously negative)");
+    }
+    return errors;
+  }
+
+  private static void containers(JsonNode list, String path, FieldErrors errors) {
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < list.size(); i++) {
+      JsonNode c = list.get(i);
+      String at = path + "[" + i + "]";
+      String name = c.path("name").asString("");
+      if (name.isEmpty()) {
+        errors.required(at + ".name", "");
+      } else {
+        Names.dnsLabel(name).forEach(m -> errors.invalid(at + ".name", name, m));
+        if (!names.add(name)) {
+          errors.invalid(at + ".name", name, "Duplicate value");
+        }
+      }
+      if (c.path("image").asString("").isEmpty()) {
+        errors.required(at + ".image", "");
+      }
+    }
+  }
+
+  private static JsonNode mutableFieldsBlanked(ObjectNode pod) {
+    JsonNode spec = pod.path("spec");
+    if (!(spec instanceof ObjectNode)) {
+      return spec;
+    }
+    ObjectNode copy = ((ObjectNode) spec).deepCopy();
+    for (String list : new String[] {"containers", "initContainers"}) {
+      if (copy.get(list) instanceof ArrayNode array) {
+        for (JsonNode c : array) {
+          if (c instanceof ObjectNode container) {
+            container.remove("image");
+          }
+        }
+      }
+    }
+    copy.remove("activeDeadlineSeconds");
+    copy.remove("tolerations");
+    copy.remove("terminationGracePeriodSeconds");
+    return copy;
+  }
+}
