@@ -1,0 +1,117 @@
+package io.kuik.sim;
+
+import io.kuik.sim.chart.ChartFiles;
+import io.kuik.sim.chart.Release;
+import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Trace;
+import io.kuik.sim.world.ApiServer;
+import io.kuik.sim.world.admission.PolicyAdmission;
+import io.kuik.sim.world.admission.RbacAuthorizer;
+import io.kuik.sim.world.admission.SystemRbac;
+import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.kubelet.Kubelet;
+import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.registry.Registries;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One simulated world, assembled from a seed: the event loop and trace, the API server with RBAC
+ * over the built-in roles and validating admission by the stored policies, the registries, and a
+ * started kubelet. The API server starts with the namespaces every cluster has ({@code default},
+ * {@code kube-system}, ...). It only wires; the behaviour lives in the parts.
+ */
+public final class Cluster {
+
+  /** The administrator who installs things: a person in {@code system:masters}. */
+  public static final Identity ADMIN = Identity.person("admin", "system:masters");
+
+  private final EventLoop loop;
+  private final Trace trace;
+  private final ApiServer api;
+  private final PolicyAdmission policy;
+  private final Registries registries;
+  private final Kubelet kubelet;
+
+  private Cluster(long seed) {
+    loop = new EventLoop(seed);
+    trace = new Trace(loop.start());
+    api = new ApiServer(loop, trace);
+    // Stored before RBAC is switched on: the bindings that give the administrator its power.
+    SystemRbac.objects().forEach(o -> api.create(ADMIN, o));
+    api.setAuthorizer(new RbacAuthorizer(api.state()));
+    policy = new PolicyAdmission(api.state());
+    api.setValidatingAdmission(policy);
+    registries = new Registries(loop, trace);
+    kubelet = new Kubelet(api, registries);
+    kubelet.start();
+  }
+
+  public static Cluster create(long seed) {
+    return new Cluster(seed);
+  }
+
+  /**
+   * {@code helm install}, reduced to what the simulated cluster enforces: the release namespace,
+   * the syncer's and the webhook's ServiceAccounts, and every object of the chart's RBAC and
+   * admission policy files rendered for the release, created as {@link #ADMIN}.
+   *
+   * @return the objects as stored, in creation order
+   */
+  public List<ObjectNode> install(Release release) {
+    List<ObjectNode> stored = new ArrayList<>();
+    stored.add(api.create(ADMIN, object("v1", "Namespace", null, release.namespace())));
+    for (String account :
+        List.of(release.syncerServiceAccount(), release.webhookServiceAccount())) {
+      stored.add(api.create(ADMIN, object("v1", "ServiceAccount", release.namespace(), account)));
+    }
+    ChartFiles chart = ChartFiles.locate();
+    for (String file :
+        List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC, ChartFiles.ADMISSION_POLICY)) {
+      chart.load(file, release).forEach(o -> stored.add(api.create(ADMIN, o)));
+    }
+    trace.alias(
+        Identity.serviceAccount(release.namespace(), release.syncerServiceAccount()), "syncer");
+    trace.alias(
+        Identity.serviceAccount(release.namespace(), release.webhookServiceAccount()), "webhook");
+    return stored;
+  }
+
+  public EventLoop loop() {
+    return loop;
+  }
+
+  public ApiServer api() {
+    return api;
+  }
+
+  public Trace trace() {
+    return trace;
+  }
+
+  /** The validating admission stage: the stored policies, and the switch to break one. */
+  public PolicyAdmission policy() {
+    return policy;
+  }
+
+  public Registries registries() {
+    return registries;
+  }
+
+  public Kubelet kubelet() {
+    return kubelet;
+  }
+
+  private static ObjectNode object(String apiVersion, String kind, String namespace, String name) {
+    ObjectNode object = Json.object();
+    object.put("apiVersion", apiVersion);
+    object.put("kind", kind);
+    ObjectNode meta = object.putObject("metadata");
+    meta.put("name", name);
+    if (namespace != null) {
+      meta.put("namespace", namespace);
+    }
+    return object;
+  }
+}

@@ -1,0 +1,89 @@
+package io.kuik.sim.world.registry;
+
+import io.kuik.model.ImageReference;
+import io.kuik.model.InvalidImageReferenceException;
+import io.kuik.model.RegistryCredential;
+import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Trace;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Every registry of the simulated world, one per {@code host[:port]}. A pull or probe is sent to
+ * the image's host; a host with no registry is {@link Availability#UNREACHABLE} (no such host), and
+ * that request is traced too.
+ */
+public final class Registries {
+
+  private final EventLoop loop;
+  private final Trace trace;
+  private final Map<String, Registry> registries = new TreeMap<>();
+
+  public Registries(EventLoop loop, Trace trace) {
+    this.loop = Objects.requireNonNull(loop, "loop");
+    this.trace = Objects.requireNonNull(trace, "trace");
+  }
+
+  /** The registry of {@code host} ({@code quay.io}, {@code localhost:5000}), created empty. */
+  public Registry registry(String host) {
+    return registries.computeIfAbsent(host, h -> new Registry(h, loop, trace));
+  }
+
+  public Optional<Registry> find(String host) {
+    return Optional.ofNullable(registries.get(host));
+  }
+
+  /**
+   * Pushes an image given as a pod would name it ({@code nginx:1.27} lands in {@code
+   * docker.io/library/nginx}) and returns its digest.
+   *
+   * @throws IllegalArgumentException for a reference that does not parse or has no tag
+   */
+  public String push(String reference) {
+    ImageReference image = parse(reference);
+    if (image.tag() == null) {
+      throw new IllegalArgumentException("push a tag, not a bare digest: " + reference);
+    }
+    return registry(image.registry()).push(image.path(), image.tag());
+  }
+
+  public Availability pull(ImageReference image, RegistryCredential credentialOrNull) {
+    Registry registry = registries.get(image.registry());
+    if (registry == null) {
+      return unknownHost("PULL", image, credentialOrNull);
+    }
+    return registry.pull(image, credentialOrNull);
+  }
+
+  public Availability probe(ImageReference image, RegistryCredential credentialOrNull) {
+    Registry registry = registries.get(image.registry());
+    if (registry == null) {
+      return unknownHost("PROBE", image, credentialOrNull);
+    }
+    return registry.probe(image, credentialOrNull);
+  }
+
+  private Availability unknownHost(
+      String action, ImageReference image, RegistryCredential credential) {
+    trace.note(
+        loop.now(),
+        image.registry(),
+        action,
+        image.toString(),
+        Availability.UNREACHABLE.specName()
+            + " as "
+            + Registry.who(credential)
+            + " (no such host)");
+    return Availability.UNREACHABLE;
+  }
+
+  private static ImageReference parse(String reference) {
+    try {
+      return ImageReference.parse(reference);
+    } catch (InvalidImageReferenceException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+}

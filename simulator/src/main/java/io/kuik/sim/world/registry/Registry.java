@@ -1,0 +1,244 @@
+package io.kuik.sim.world.registry;
+
+import io.kuik.model.ImageReference;
+import io.kuik.model.RegistryCredential;
+import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Trace;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * One registry host ({@code host[:port]}): repositories holding tags and digests, credentials
+ * required per path prefix, and outages.
+ *
+ * <p>How it answers a pull or a probe (a {@code HEAD} of the manifest, the same answers):
+ *
+ * <ol>
+ *   <li>down: {@link Availability#UNREACHABLE};
+ *   <li>a credential that is not one of this registry's users: {@link Availability#UNAUTHORIZED},
+ *       whatever the repository, as a token server refuses a wrong password before looking at the
+ *       scope;
+ *   <li>a repository under a prefix that requires a credential, asked anonymously or by a user not
+ *       granted that prefix: {@link Availability#UNAUTHORIZED}, whether the repository exists or
+ *       not, so that a registry never tells a stranger what it holds;
+ *   <li>no such repository, tag or digest: {@link Availability#NOT_FOUND} (a reference with a
+ *       digest is looked up by its digest alone, as containerd pulls it);
+ *   <li>otherwise {@link Availability#AVAILABLE}.
+ * </ol>
+ *
+ * A path with no required credential is public: anyone may pull it, and a known credential is
+ * accepted there too. Prefixes compare by whole path segments ({@code acme} covers {@code
+ * acme/foo}, never {@code acme-bar}). Every pull and probe is a note in the trace; credential
+ * values never appear there, only the user name.
+ */
+public final class Registry {
+
+  private record Grant(List<String> prefix, String username, String password) {
+    boolean covers(List<String> path) {
+      return prefix.size() <= path.size() && prefix.equals(path.subList(0, prefix.size()));
+    }
+
+    boolean accepts(RegistryCredential credential) {
+      return username.equals(credential.username()) && password.equals(credential.password());
+    }
+  }
+
+  private final String host;
+  private final EventLoop loop;
+  private final Trace trace;
+  private final Map<String, Map<String, String>> tags = new TreeMap<>();
+  private final Map<String, Set<String>> digests = new TreeMap<>();
+  private final List<Grant> grants = new ArrayList<>();
+  private boolean down;
+  // A timed outage ends by itself: reachability is decided by the clock, so nothing is cancelled.
+  private Instant downUntil;
+
+  Registry(String host, EventLoop loop, Trace trace) {
+    if (host == null || host.isEmpty()) {
+      throw new IllegalArgumentException("a registry needs a host");
+    }
+    this.host = host;
+    this.loop = Objects.requireNonNull(loop, "loop");
+    this.trace = Objects.requireNonNull(trace, "trace");
+  }
+
+  /** {@code host[:port]}, as normalized image references name it (Docker Hub is docker.io). */
+  public String host() {
+    return host;
+  }
+
+  // ---- content ------------------------------------------------------------------------------
+
+  /**
+   * Pushes {@code path:tag} (e.g. {@code acme/foo:1.0}) and returns its manifest digest, which is
+   * derived from the host, path and tag only, so the same push gives the same digest in every run.
+   */
+  public String push(String path, String tag) {
+    String repository = normalizedPath(path);
+    Objects.requireNonNull(tag, "tag");
+    String digest = digestOf(host + "/" + repository + ":" + tag);
+    tags.computeIfAbsent(repository, r -> new TreeMap<>()).put(tag, digest);
+    digests.computeIfAbsent(repository, r -> new TreeSet<>()).add(digest);
+    return digest;
+  }
+
+  /** Removes a tag (its manifest stays reachable by digest), as {@code crane delete} of a tag. */
+  public void untag(String path, String tag) {
+    Map<String, String> repository = tags.get(normalizedPath(path));
+    if (repository != null) {
+      repository.remove(tag);
+    }
+  }
+
+  /**
+   * From now on, repositories under {@code pathPrefix} (whole segments; empty for the whole
+   * registry) need this user's credential. Several users may be granted one prefix.
+   */
+  public Registry requireCredential(String pathPrefix, String username, String password) {
+    Objects.requireNonNull(username, "username");
+    Objects.requireNonNull(password, "password");
+    grants.add(new Grant(segments(pathPrefix), username, password));
+    return this;
+  }
+
+  // ---- outages ------------------------------------------------------------------------------
+
+  /** Down from now until {@link #up()}. */
+  public void down() {
+    down = true;
+    note("DOWN", "", "");
+  }
+
+  /** Back now, ending any outage, timed or not. */
+  public void up() {
+    down = false;
+    downUntil = null;
+    note("UP", "", "");
+  }
+
+  /** Down from now for {@code duration}, then back by itself (an earlier {@link #up()} ends it). */
+  public void downFor(Duration duration) {
+    Instant until = loop.now().plus(duration);
+    if (downUntil == null || until.isAfter(downUntil)) {
+      downUntil = until;
+    }
+    note("DOWN", "", "for " + duration);
+    Instant mine = downUntil;
+    loop.schedule(
+        duration,
+        "registry " + host + " back",
+        () -> {
+          // Only the outage that set this end notes it; a later up() or a longer outage owns it.
+          if (mine.equals(downUntil) && !down) {
+            downUntil = null;
+            note("UP", "", "");
+          }
+        });
+  }
+
+  /** Down at the virtual time {@code from}, for {@code duration}. */
+  public void downAt(Instant from, Duration duration) {
+    loop.scheduleAt(from, "registry " + host + " down", () -> downFor(duration));
+  }
+
+  public boolean reachable() {
+    return !down && (downUntil == null || !loop.now().isBefore(downUntil));
+  }
+
+  // ---- requests -----------------------------------------------------------------------------
+
+  /**
+   * A pull of the image's manifest with a credential (null or empty: anonymous).
+   *
+   * @throws IllegalArgumentException when the image is on another host
+   */
+  public Availability pull(ImageReference image, RegistryCredential credentialOrNull) {
+    return traced("PULL", image, credentialOrNull);
+  }
+
+  /** A {@code HEAD} of the image's manifest: the same answers as {@link #pull}. */
+  public Availability probe(ImageReference image, RegistryCredential credentialOrNull) {
+    return traced("PROBE", image, credentialOrNull);
+  }
+
+  private Availability traced(String action, ImageReference image, RegistryCredential credential) {
+    if (!image.registry().equals(host)) {
+      throw new IllegalArgumentException(image + " is not on " + host);
+    }
+    Availability answer = answer(image, credential);
+    note(action, image.toString(), answer.specName() + " as " + who(credential));
+    return answer;
+  }
+
+  private Availability answer(ImageReference image, RegistryCredential credential) {
+    if (!reachable()) {
+      return Availability.UNREACHABLE;
+    }
+    boolean anonymous = credential == null || credential.isEmpty();
+    if (!anonymous && grants.stream().noneMatch(g -> g.accepts(credential))) {
+      return Availability.UNAUTHORIZED;
+    }
+    List<String> path = segments(image.path());
+    List<Grant> covering = grants.stream().filter(g -> g.covers(path)).toList();
+    if (!covering.isEmpty()
+        && (anonymous || covering.stream().noneMatch(g -> g.accepts(credential)))) {
+      return Availability.UNAUTHORIZED;
+    }
+    String repository = image.path();
+    boolean found =
+        image.digest() != null
+            ? digests.getOrDefault(repository, Set.of()).contains(image.digest())
+            : tags.getOrDefault(repository, Map.of()).containsKey(image.tag());
+    return found ? Availability.AVAILABLE : Availability.NOT_FOUND;
+  }
+
+  static String who(RegistryCredential credential) {
+    if (credential == null || credential.isEmpty()) {
+      return "anonymous";
+    }
+    return credential.username() == null ? "a token" : credential.username();
+  }
+
+  private void note(String action, String target, String outcome) {
+    trace.note(loop.now(), host, action, target, outcome);
+  }
+
+  private static String normalizedPath(String path) {
+    List<String> segments = segments(path);
+    if (segments.isEmpty()) {
+      throw new IllegalArgumentException("a repository needs a path below the host");
+    }
+    return String.join("/", segments);
+  }
+
+  private static List<String> segments(String path) {
+    List<String> out = new ArrayList<>();
+    for (String segment : Objects.requireNonNull(path, "path").split("/")) {
+      if (!segment.isEmpty()) {
+        out.add(segment);
+      }
+    }
+    return out;
+  }
+
+  private static String digestOf(String text) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      return "sha256:"
+          + HexFormat.of().formatHex(sha.digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every JVM", e);
+    }
+  }
+}
