@@ -132,7 +132,7 @@ Feature: Bad input
       | quay.io/acme  | acme     | rotated  |
     And the API server answers every request with 503 for 10 minutes
     And 10 minutes pass
-    Then the syncer must have sent at most 30 applies during the outage
+    Then the syncer must have sent at most 12 applies of each Secret during the outage
     When 6 minutes pass
     Then team-a's kuik-inject-imagealternative-acme must hold acme:rotated for quay.io/acme
     And team-b's kuik-inject-imagealternative-acme must hold acme:rotated for quay.io/acme

@@ -70,7 +70,8 @@ Feature: Releasing credentials
     And the kubelet must have pulled for web-2 in team-a with no failed attempt
 
   Scenario: A Pod that finished should no longer hold its entry after the grace
-    Given the ImageAlternative acme-foo:
+    Given the registry quay.io serves quay.io/acme/foo:1.0 to acme:s3cret only
+    And the ImageAlternative acme-foo:
       """yaml
       spec:
         rewritePolicy: OnFailure
@@ -80,7 +81,7 @@ Feature: Releasing credentials
             secretRef: {name: acme-pull}
       """
     And the pod job-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
-    And 2 seconds pass
+    And the pod job-1 in team-a must be Running within 15 seconds
     When the pod job-1 in team-a finishes as Succeeded
     And 15 minutes 2 seconds pass
     Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}

@@ -53,6 +53,7 @@ public final class SecretSyncer {
   private final WorkQueue queue = new WorkQueue();
   private final Set<Pair> written = new HashSet<>();
   private final Map<Pair, Integer> failures = new HashMap<>();
+  private final Map<Pair, Instant> backoffUntil = new HashMap<>();
   private final SyncerCounters counters = new SyncerCounters();
   private Instant wakeRequested;
 
@@ -255,6 +256,7 @@ public final class SecretSyncer {
       }
       int attempts = failures.merge(pair, 1, Integer::sum);
       Duration delay = backoff(attempts);
+      backoffUntil.put(pair, now.plus(delay));
       queue.enqueue(pair, now.plus(delay), item.force());
       LOG.log(
           Level.WARNING,
@@ -282,6 +284,7 @@ public final class SecretSyncer {
     }
     written.add(pair);
     hashes.applied(pair, hash);
+    backoffUntil.remove(pair);
     if (failures.remove(pair) != null) {
       problems.report(
           resource.id(), resource.uid(), ProblemReports.WRITE_REFUSED, pair.namespace(), Set.of());
@@ -372,8 +375,14 @@ public final class SecretSyncer {
     }
   }
 
+  /**
+   * Due after the debounce, but never before a failing pair's backoff ends: events that keep coming
+   * must not turn the retry of a refused write into a tight loop.
+   */
   private void enqueue(Pair pair, boolean force) {
-    queue.enqueue(pair, clock.now().plus(settings.debounce()), force);
+    Instant due = clock.now().plus(settings.debounce());
+    Instant notBefore = backoffUntil.get(pair);
+    queue.enqueue(pair, notBefore != null && notBefore.isAfter(due) ? notBefore : due, force);
   }
 
   private void forget(Pair pair) {
@@ -381,6 +390,7 @@ public final class SecretSyncer {
     grace.forget(pair);
     hashes.forget(pair);
     failures.remove(pair);
+    backoffUntil.remove(pair);
     written.remove(pair);
   }
 

@@ -9,8 +9,10 @@ import io.cucumber.java.en.Given;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
 import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.trace.TraceRecord;
 import java.time.Duration;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** Installation, namespaces, time, and the syncer process. */
 public class ClusterSteps {
@@ -89,15 +91,18 @@ public class ClusterSteps {
     world().outage(Duration.ofMinutes(minutes));
   }
 
-  @Then("the syncer must have sent at most {int} applies during the outage")
+  @Then("the syncer must have sent at most {int} applies of each Secret during the outage")
   public void atMostAppliesDuringTheOutage(int most) {
-    long applies =
+    Map<String, Long> perSecret =
         world().syncerRequests().stream()
             .filter(r -> r.action().equals("APPLY"))
             .filter(r -> !r.at().isBefore(state.outageStart) && r.at().isBefore(state.outageEnd))
-            .count();
-    assertTrue(applies > 0, "the syncer tried during the outage");
-    assertTrue(applies <= most, applies + " applies during the outage, expected at most " + most);
+            .collect(Collectors.groupingBy(TraceRecord.Request::target, Collectors.counting()));
+    assertTrue(!perSecret.isEmpty(), "the syncer tried during the outage");
+    perSecret.forEach(
+        (secret, applies) ->
+            assertTrue(
+                applies <= most, applies + " applies of " + secret + ", expected at most " + most));
   }
 
   /**

@@ -28,11 +28,13 @@ public class PodSteps {
 
   @Given("^the registry (\\S+) serves (.+) to ([^:\\s]+):(\\S+) only$")
   public void theRegistryServes(String host, String images, String user, String password) {
-    List<String> list = Arrays.stream(images.split(",| and ")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    List<String> list =
+        Arrays.stream(images.split(",| and ")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     world().registryServes(host, list, user, password);
   }
 
-  @When("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)$")
+  @When(
+      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)$")
   public void aRewrittenPod(String pod, String namespace, String rewriter, String image) {
     world().rewrittenPod(namespace, pod, rewriter, image);
   }
@@ -55,12 +57,22 @@ public class PodSteps {
   @Then("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) must be Running within (.+)$")
   public void runningWithin(String pod, String namespace, String limit) {
     Optional<Duration> took = world().runUntilRunning(namespace, pod, Durations.parse(limit));
-    assertTrue(took.isPresent(), pod + " in " + namespace + " is not Running after " + limit + "; pulls: " + world().pullsOf(namespace, pod));
+    assertTrue(
+        took.isPresent(),
+        pod
+            + " in "
+            + namespace
+            + " is not Running after "
+            + limit
+            + "; pulls: "
+            + world().pullsOf(namespace, pod));
   }
 
   @Then("the kubelet's first pull for {word} in {word} must fail for want of a credential")
   public void theFirstPullFails(String pod, String namespace) {
-    world().pass(Duration.ofMillis(1));
+    for (int i = 0; i < 50 && world().pullsOf(namespace, pod).isEmpty(); i++) {
+      world().pass(Duration.ofMillis(100));
+    }
     List<KuikWorld.Pull> pulls = world().pullsOf(namespace, pod);
     assertFalse(pulls.isEmpty(), "the kubelet has not pulled for " + pod);
     assertFalse(pulls.get(0).succeeded(), "the first pull succeeded: " + pulls.get(0));
@@ -78,7 +90,8 @@ public class PodSteps {
   public void pulledAs(String image, String pod, String namespace, String user) {
     List<KuikWorld.Pull> pulls = world().pullsOf(namespace, pod);
     assertTrue(
-        pulls.stream().anyMatch(p -> p.succeeded() && p.image().endsWith(image) && user.equals(p.username())),
+        pulls.stream()
+            .anyMatch(p -> p.succeeded() && p.image().endsWith(image) && user.equals(p.username())),
         "no successful pull of " + image + " as " + user + " among " + pulls);
   }
 }

@@ -42,7 +42,9 @@ public class RequestSteps {
   public void atMostApplies(int most, String name, String namespace) {
     int sent = world().syncerApplies(namespace, name).size();
     assertTrue(sent >= 2, "the syncer retried: " + sent + " applies");
-    assertTrue(sent <= most, sent + " applies of " + namespace + "/" + name + ", expected at most " + most);
+    assertTrue(
+        sent <= most,
+        sent + " applies of " + namespace + "/" + name + ", expected at most " + most);
   }
 
   @Then("the syncer must have sent no apply to {word} since the namespace was deleted")
@@ -60,7 +62,8 @@ public class RequestSteps {
   public void noSecretReadOutside(String namespace) {
     assertEquals(List.of(), world().syncerSecretReadsOutside(namespace));
     assertTrue(
-        world().syncerRequests().stream().anyMatch(r -> r.target().startsWith("secrets " + namespace)),
+        world().syncerRequests().stream()
+            .anyMatch(r -> r.target().startsWith("secrets " + namespace)),
         "the syncer does read the Secrets of " + namespace);
   }
 

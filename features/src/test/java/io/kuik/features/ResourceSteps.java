@@ -25,7 +25,8 @@ public class ResourceSteps {
    * The simulated API server does not run the CRD's schema and CEL rules, so "without admission
    * checks" stands for a resource stored before the CRD had them, or by an older version.
    */
-  @Given("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)(?: is created)?(?: without admission checks)?:$")
+  @Given(
+      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)(?: is created)?(?: without admission checks)?:$")
   public void theResource(String kind, String name, String yaml) {
     world().createResource(kind, name, yaml);
   }
@@ -40,11 +41,23 @@ public class ResourceSteps {
     world().deleteResource(kind, name);
   }
 
-  @Then("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) must have a (Warning|Normal) event (\\w+) saying \"(.*)\"$")
+  @Then(
+      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) must have a (Warning|Normal) event (\\w+) saying \"(.*)\"$")
   public void mustHaveAnEvent(String kind, String name, String type, String reason, String text) {
     List<String> events = world().eventsOn(kind, name, type);
     assertTrue(
         events.stream().anyMatch(e -> e.startsWith(reason + ": ") && e.contains(text)),
-        "no " + type + " event " + reason + " saying \"" + text + "\" on " + kind + "/" + name + " among " + events);
+        "no "
+            + type
+            + " event "
+            + reason
+            + " saying \""
+            + text
+            + "\" on "
+            + kind
+            + "/"
+            + name
+            + " among "
+            + events);
   }
 }

@@ -37,7 +37,9 @@ public class SecretSteps {
   public void theSecretHoldsTheCredentials(String name, String namespace, DataTable table) {
     Map<String, RegistryCredential> auths = new LinkedHashMap<>();
     for (Map<String, String> row : table.asMaps()) {
-      auths.put(row.get("registry path"), RegistryCredential.basic(row.get("username"), row.get("password")));
+      auths.put(
+          row.get("registry path"),
+          RegistryCredential.basic(row.get("username"), row.get("password")));
     }
     world().dockerRegistrySecret(namespace, name, auths);
   }
@@ -54,7 +56,9 @@ public class SecretSteps {
 
   @Given("the Secret {word} in {word} holds a credential for {word} only")
   public void aCredentialForAnotherPath(String name, String namespace, String path) {
-    world().dockerRegistrySecret(namespace, name, Map.of(path, RegistryCredential.basic("someone", "elsewhere")));
+    world()
+        .dockerRegistrySecret(
+            namespace, name, Map.of(path, RegistryCredential.basic("someone", "elsewhere")));
   }
 
   @Given("the Secret {word} in {word} holds the docker config {string}")
@@ -65,7 +69,9 @@ public class SecretSteps {
   @When("the Secret {word} in {word} holds a {int} KiB password for {word}")
   public void aBigPassword(String name, String namespace, int kib, String path) {
     String password = "p".repeat(kib * 1024);
-    world().dockerRegistrySecret(namespace, name, Map.of(path, RegistryCredential.basic("big", password)));
+    world()
+        .dockerRegistrySecret(
+            namespace, name, Map.of(path, RegistryCredential.basic("big", password)));
   }
 
   @When("the Secret {word} in {word} is annotated {word}={word}")
@@ -106,7 +112,8 @@ public class SecretSteps {
     assertEquals(value, Json.text(live(namespace, name), "metadata", "labels", key));
   }
 
-  @Then("^([a-z0-9-]+)'s ([a-z0-9.-]+) must be owned by the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)$")
+  @Then(
+      "^([a-z0-9-]+)'s ([a-z0-9.-]+) must be owned by the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)$")
   public void mustBeOwnedBy(String namespace, String name, String kind, String owner) {
     JsonNode refs = live(namespace, name).path("metadata").path("ownerReferences");
     assertEquals(1, refs.size(), "one owner reference");
@@ -116,7 +123,14 @@ public class SecretSteps {
     assertEquals("kuik.enix.io/v1alpha1", ref.path("apiVersion").asString());
     assertTrue(ref.path("controller").asBoolean(), "the owner is the controller");
     ObjectNode resource =
-        world().api().get(KuikWorld.ADMIN, io.kuik.sim.world.api.ResourceType.ofKind("kuik.enix.io/v1alpha1", kind).orElseThrow(), null, owner);
+        world()
+            .api()
+            .get(
+                KuikWorld.ADMIN,
+                io.kuik.sim.world.api.ResourceType.ofKind("kuik.enix.io/v1alpha1", kind)
+                    .orElseThrow(),
+                null,
+                owner);
     assertEquals(Json.text(resource, "metadata", "uid"), ref.path("uid").asString());
   }
 
@@ -127,12 +141,23 @@ public class SecretSteps {
   }
 
   @Then("^([a-z0-9-]+)'s ([a-z0-9.-]+) must hold ([^:\\s]+):(\\S+) for (\\S+)$")
-  public void mustHoldTheCredential(String namespace, String name, String user, String password, String key) {
+  public void mustHoldTheCredential(
+      String namespace, String name, String user, String password, String key) {
     DockerConfig config = world().dockerConfigOf(namespace, name);
     RegistryCredential credential = config.auths().get(key);
-    assertNotNull(credential, name + " in " + namespace + " holds no auths for " + key + " but " + config.auths().keySet());
+    assertNotNull(
+        credential,
+        name
+            + " in "
+            + namespace
+            + " holds no auths for "
+            + key
+            + " but "
+            + config.auths().keySet());
     assertEquals(user, credential.username(), "user name for " + key);
-    assertTrue(password.equals(credential.password()), "the password for " + key + " is not the expected one");
+    assertTrue(
+        password.equals(credential.password()),
+        "the password for " + key + " is not the expected one");
   }
 
   @Then("^([a-z0-9-]+)'s ([a-z0-9.-]+) must hold \\{\"auths\":\\{\\}\\}$")
@@ -143,7 +168,8 @@ public class SecretSteps {
 
   @Given("the resourceVersion of {word}'s {word} is noted")
   public void theResourceVersionIsNoted(String namespace, String name) {
-    state.noted.put(namespace + "/" + name, Json.text(live(namespace, name), "metadata", "resourceVersion"));
+    state.noted.put(
+        namespace + "/" + name, Json.text(live(namespace, name), "metadata", "resourceVersion"));
   }
 
   @Then("the resourceVersion of {word}'s {word} must be unchanged")

@@ -1,7 +1,9 @@
 package io.kuik.sim.dsl;
 
 import io.kuik.model.DockerConfig;
+import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidDockerConfigException;
+import io.kuik.model.InvalidImageReferenceException;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RoutingKind;
@@ -11,9 +13,12 @@ import io.kuik.sim.chart.Release;
 import io.kuik.sim.hosts.SyncerHost;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.ApiServer;
+import io.kuik.sim.world.StatusReason;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.registry.Availability;
+import io.kuik.sim.world.registry.Registry;
 import io.kuik.syncer.SyncerSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -35,10 +40,6 @@ public final class KuikWorld {
 
   /** A cluster administrator, as a person running kubectl. */
   public static final Identity ADMIN = Identity.person("alice", "system:masters");
-
-  /** Creates pods as the ReplicaSet controller does. */
-  public static final Identity REPLICASET_CONTROLLER =
-      Identity.serviceAccount("kube-system", "replicaset-controller");
 
   public static final Duration RESYNC_PERIOD = Duration.ofMinutes(10);
 
@@ -64,7 +65,9 @@ public final class KuikWorld {
 
   // ---- installation and the syncer process ------------------------------------------------
 
-  /** Installs the chart's RBAC and policy for a release in {@code namespace} and starts the syncer. */
+  /**
+   * Installs the chart's RBAC and policy for a release in {@code namespace} and starts the syncer.
+   */
   public void install(String namespace) {
     release = new Release("kuik", namespace);
     cluster.install(release);
@@ -128,13 +131,22 @@ public final class KuikWorld {
   // ---- Secrets ---------------------------------------------------------------------------------
 
   /** Creates or replaces a docker-registry Secret holding these credentials by registry path. */
-  public void dockerRegistrySecret(String namespace, String name, Map<String, RegistryCredential> auths) {
-    putSecret(namespace, name, "kubernetes.io/dockerconfigjson", Map.of(".dockerconfigjson", new DockerConfig(auths).toJson()));
+  public void dockerRegistrySecret(
+      String namespace, String name, Map<String, RegistryCredential> auths) {
+    putSecret(
+        namespace,
+        name,
+        "kubernetes.io/dockerconfigjson",
+        Map.of(".dockerconfigjson", new DockerConfig(auths).toJson()));
   }
 
   /** A docker-registry Secret whose .dockerconfigjson is this text exactly. */
   public void dockerConfigSecret(String namespace, String name, String dockerConfigJson) {
-    putSecret(namespace, name, "kubernetes.io/dockerconfigjson", Map.of(".dockerconfigjson", dockerConfigJson));
+    putSecret(
+        namespace,
+        name,
+        "kubernetes.io/dockerconfigjson",
+        Map.of(".dockerconfigjson", dockerConfigJson));
   }
 
   public void opaqueSecret(String namespace, String name, Map<String, String> data) {
@@ -155,12 +167,18 @@ public final class KuikWorld {
    * Creates an immutable Secret under a reserved name as if before kuik's admission policy existed:
    * the policy's binding is taken away for the write and put back after it.
    */
-  public void immutableSecretBeforeThePolicy(String namespace, String name, String dockerConfigJson) {
+  public void immutableSecretBeforeThePolicy(
+      String namespace, String name, String dockerConfigJson) {
     String binding = release.name() + "-pull-secrets";
     ObjectNode stored =
         api().get(ADMIN, ResourceType.VALIDATING_ADMISSION_POLICY_BINDING, null, binding);
     api().delete(ADMIN, ResourceType.VALIDATING_ADMISSION_POLICY_BINDING, null, binding);
-    ObjectNode secret = secretObject(namespace, name, "kubernetes.io/dockerconfigjson", Map.of(".dockerconfigjson", dockerConfigJson));
+    ObjectNode secret =
+        secretObject(
+            namespace,
+            name,
+            "kubernetes.io/dockerconfigjson",
+            Map.of(".dockerconfigjson", dockerConfigJson));
     secret.put("immutable", true);
     api().create(ADMIN, secret);
     api().create(ADMIN, withoutServerFields(stored));
@@ -180,7 +198,8 @@ public final class KuikWorld {
       throw new AssertionError(namespace + "/" + name + " has no .dockerconfigjson");
     }
     try {
-      return DockerConfig.parse(new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
+      return DockerConfig.parse(
+          new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
     } catch (InvalidDockerConfigException e) {
       throw new AssertionError(namespace + "/" + name + ": " + e.getMessage());
     }
@@ -233,7 +252,10 @@ public final class KuikWorld {
    */
   public void rewrittenPod(String namespace, String pod, String rewriter, String image) {
     String[] kindAndName = rewriter.split("/", 2);
-    RoutingKind kind = "ImageMirror".equals(kindAndName[0]) ? RoutingKind.IMAGE_MIRROR : RoutingKind.IMAGE_ALTERNATIVE;
+    RoutingKind kind =
+        "ImageMirror".equals(kindAndName[0])
+            ? RoutingKind.IMAGE_MIRROR
+            : RoutingKind.IMAGE_ALTERNATIVE;
     ObjectNode object = Json.object();
     object.put("apiVersion", "v1");
     object.put("kind", "Pod");
@@ -241,19 +263,28 @@ public final class KuikWorld {
     meta.put("name", pod);
     meta.put("namespace", namespace);
     ObjectNode annotations = meta.putObject("annotations");
-    annotations.put(RewriteAnnotations.ORIGINAL_IMAGES, RewriteAnnotations.writeMap(Map.of("app", "original.example/app:1")));
-    annotations.put(RewriteAnnotations.REWRITTEN_BY, RewriteAnnotations.writeMap(Map.of("app", rewriter)));
-    annotations.put(RewriteAnnotations.REASON, RewriteAnnotations.writeMap(Map.of("app", "the original was unavailable")));
+    annotations.put(
+        RewriteAnnotations.ORIGINAL_IMAGES,
+        RewriteAnnotations.writeMap(Map.of("app", "original.example/app:1")));
+    annotations.put(
+        RewriteAnnotations.REWRITTEN_BY, RewriteAnnotations.writeMap(Map.of("app", rewriter)));
+    annotations.put(
+        RewriteAnnotations.REASON,
+        RewriteAnnotations.writeMap(Map.of("app", "the original was unavailable")));
     ObjectNode spec = object.putObject("spec");
     ObjectNode container = spec.putArray("containers").addObject();
     container.put("name", "app");
     container.put("image", image);
-    spec.putArray("imagePullSecrets").addObject().put("name", SecretNames.injected(kind.kind(), kindAndName[1]));
-    api().create(REPLICASET_CONTROLLER, object);
+    // Every start pulls, so each pod shows whether the credential was in place for it.
+    container.put("imagePullPolicy", "Always");
+    spec.putArray("imagePullSecrets")
+        .addObject()
+        .put("name", SecretNames.injected(kind.kind(), kindAndName[1]));
+    api().create(ADMIN, object);
   }
 
   public void deletePod(String namespace, String pod) {
-    api().delete(REPLICASET_CONTROLLER, ResourceType.POD, namespace, pod);
+    api().delete(ADMIN, ResourceType.POD, namespace, pod);
   }
 
   /** The pod's containers exited: its phase becomes Succeeded or Failed, as the kubelet reports. */
@@ -270,7 +301,9 @@ public final class KuikWorld {
         .map(p -> Json.text(p, "status", "phase"));
   }
 
-  /** Runs the world until the pod is Running; returns how long that took, or empty past the limit. */
+  /**
+   * Runs the world until the pod is Running; returns how long that took, or empty past the limit.
+   */
   public Optional<Duration> runUntilRunning(String namespace, String pod, Duration limit) {
     Instant start = now();
     Instant end = start.plus(limit);
@@ -290,8 +323,38 @@ public final class KuikWorld {
 
   // ---- faults -----------------------------------------------------------------------------------
 
+  /** Every request answered 503 ServiceUnavailable for the duration, starting now. */
   public void outage(Duration duration) {
-    cluster.outages().outage(duration);
+    api().faults().failWhile(request -> true, StatusReason.SERVICE_UNAVAILABLE);
+    cluster.loop().schedule(duration, "outage ends", () -> api().faults().clear());
+  }
+
+  // ---- registries and the kubelet ------------------------------------------------------------
+
+  /** The registry holds these images and serves them only to this credential. */
+  public void registryServes(String host, List<String> images, String username, String password) {
+    Registry registry = cluster.registries().registry(host);
+    for (String image : images) {
+      ImageReference reference = parseImage(image);
+      if (!reference.registry().equals(host)) {
+        throw new IllegalArgumentException(image + " is not on " + host);
+      }
+      registry.push(reference.path(), reference.tag());
+      registry.requireCredential(reference.path(), username, password);
+    }
+  }
+
+  /** One pull attempt of the kubelet; {@code username} null for an anonymous pull. */
+  public record Pull(Instant at, String image, String username, String outcome) {
+    public boolean succeeded() {
+      return outcome.equals(Availability.AVAILABLE.name());
+    }
+  }
+
+  public List<Pull> pullsOf(String namespace, String pod) {
+    return cluster.kubelet().pullAttempts(namespace, pod).stream()
+        .map(a -> new Pull(a.at(), a.image(), a.username(), a.outcome().name()))
+        .toList();
   }
 
   // ---- what happened ----------------------------------------------------------------------------
@@ -334,7 +397,11 @@ public final class KuikWorld {
   /** Syncer writes the chart's admission policy refused: any of them fails a healthy scenario. */
   public List<TraceRecord.Request> syncerWritesRefusedByThePolicy() {
     return syncerRequests().stream()
-        .filter(r -> !r.succeeded() && r.message() != null && r.message().contains("ValidatingAdmissionPolicy"))
+        .filter(
+            r ->
+                !r.succeeded()
+                    && r.message() != null
+                    && r.message().contains("ValidatingAdmissionPolicy"))
         .toList();
   }
 
@@ -342,11 +409,21 @@ public final class KuikWorld {
     return cluster.trace().timeline();
   }
 
-  // ---- helpers ------------------------------------------------------------------------------------
+  // ---- helpers
+  // ------------------------------------------------------------------------------------
+
+  private static ImageReference parseImage(String image) {
+    try {
+      return ImageReference.parse(image);
+    } catch (InvalidImageReferenceException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
 
   private Release requireInstalled() {
     if (release == null) {
-      throw new IllegalStateException("kuik is not installed: start with 'Given kuik is installed in the namespace ...'");
+      throw new IllegalStateException(
+          "kuik is not installed: start with 'Given kuik is installed in the namespace ...'");
     }
     return release;
   }
@@ -362,7 +439,8 @@ public final class KuikWorld {
     }
   }
 
-  private static ObjectNode secretObject(String namespace, String name, String type, Map<String, String> data) {
+  private static ObjectNode secretObject(
+      String namespace, String name, String type, Map<String, String> data) {
     ObjectNode secret = Json.object();
     secret.put("apiVersion", "v1");
     secret.put("kind", "Secret");
@@ -372,7 +450,10 @@ public final class KuikWorld {
     secret.put("type", type);
     ObjectNode encoded = secret.putObject("data");
     new LinkedHashMap<>(data)
-        .forEach((k, v) -> encoded.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
+        .forEach(
+            (k, v) ->
+                encoded.put(
+                    k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
     return secret;
   }
 
@@ -401,7 +482,8 @@ public final class KuikWorld {
   private static ObjectNode withoutServerFields(ObjectNode stored) {
     ObjectNode copy = stored.deepCopy();
     ObjectNode meta = (ObjectNode) copy.get("metadata");
-    for (String field : List.of("uid", "resourceVersion", "creationTimestamp", "managedFields", "generation")) {
+    for (String field :
+        List.of("uid", "resourceVersion", "creationTimestamp", "managedFields", "generation")) {
       meta.remove(field);
     }
     return copy;
