@@ -1,4 +1,4 @@
-package io.kuik.chart;
+package io.kuik.sim.chart.helm;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.kuik.chart;
+package io.kuik.sim.chart.helm;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 

@@ -1,0 +1,75 @@
+package io.kuik.sim.chart.helm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.kuik.sim.chart.ChartFiles;
+import io.kuik.sim.chart.Release;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The admission policy and RBAC the simulator enforces are the very objects Helm installs: for each
+ * value set, what {@code helm template} renders equals what {@link ChartFiles} loads for the same
+ * release name and namespace.
+ */
+class SimulatorLoadsWhatHelmRendersTest {
+
+  static final Set<String> ENFORCED_KINDS =
+      Set.of(
+          "ValidatingAdmissionPolicy",
+          "ValidatingAdmissionPolicyBinding",
+          "ClusterRole",
+          "ClusterRoleBinding",
+          "Role",
+          "RoleBinding");
+
+  @BeforeEach
+  void helmIsThere() {
+    Helm.requireOnPath();
+  }
+
+  static List<ValueSet> valueSets() {
+    return ValueSet.all();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("valueSets")
+  void helmRendersThePolicyAndRbacTheSimulatorLoads(ValueSet values) {
+    TreeMap<String, JsonNode> rendered = new TreeMap<>();
+    for (JsonNode object : Renders.of(values).all()) {
+      if (ENFORCED_KINDS.contains(Manifests.kind(object))) {
+        rendered.put(key(object), object);
+      }
+    }
+    ChartFiles chart = ChartFiles.at(Helm.chartDir());
+    Release release = new Release(values.release(), values.namespace());
+    TreeMap<String, JsonNode> loaded = new TreeMap<>();
+    for (String file :
+        List.of(ChartFiles.ADMISSION_POLICY, ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC)) {
+      for (JsonNode object : chart.load(file, release)) {
+        loaded.put(key(object), object);
+      }
+    }
+    assertFalse(loaded.isEmpty());
+    assertEquals(new ArrayList<>(loaded.keySet()), new ArrayList<>(rendered.keySet()));
+    loaded.forEach(
+        (key, object) ->
+            assertEquals(
+                object, rendered.get(key), key + " differs between Helm and the simulator"));
+  }
+
+  private static String key(JsonNode object) {
+    String namespace = Manifests.namespace(object);
+    return Manifests.kind(object)
+        + " "
+        + (namespace == null || namespace.isEmpty() ? "" : namespace + "/")
+        + Manifests.name(object);
+  }
+}
