@@ -31,6 +31,23 @@ Feature: Releasing credentials
     When 2 seconds pass
     Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}
 
+  Scenario: An entry whose pod lived only a moment should still get its grace
+    Given the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    When the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    And the pod web-1 in team-a is deleted
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold acme:s3cret for quay.io/acme/foo
+    When 15 minutes pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}
+
   Scenario: The grace should be a setting
     Given the syncer is restarted with a grace period of 5 minutes
     And the ImageAlternative acme-foo:

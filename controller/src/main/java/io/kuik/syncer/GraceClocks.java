@@ -58,6 +58,18 @@ final class GraceClocks {
     return keep;
   }
 
+  /**
+   * A pod that needed {@code key} was seen live until {@code now}, perhaps between two looks (a
+   * pod created and deleted within the debounce window): its grace runs from now at the latest.
+   */
+  void sawNeeded(Pair pair, String key, Instant now) {
+    releasedSince.computeIfAbsent(pair, p -> new HashMap<>()).merge(key, now, GraceClocks::later);
+  }
+
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+
   /** When the next released key of the pair expires, if any: the pair must be looked at then. */
   Optional<Instant> nextExpiry(Pair pair) {
     return releasedSince.getOrDefault(pair, Map.of()).values().stream()

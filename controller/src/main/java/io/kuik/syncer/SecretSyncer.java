@@ -125,9 +125,26 @@ public final class SecretSyncer {
     }
     String namespace = any.getMetadata().getNamespace();
     for (ResourceId id : rewriters) {
-      enqueue(new Pair(id, namespace), false);
+      Pair pair = new Pair(id, namespace);
+      if (before != null && RewrittenPods.isLive(before)) {
+        startGraceOf(pair, before);
+      }
+      enqueue(pair, false);
     }
     requestWake();
+  }
+
+  /** The entries a pod used until now keep their grace even if no reconcile saw the pod. */
+  private void startGraceOf(Pair pair, Pod pod) {
+    view.routingResource(pair.resource())
+        .filter(Validated.Valid.class::isInstance)
+        .map(v -> ((Validated.Valid) v).resource())
+        .filter(r -> r.rewritePolicy() == RewritePolicy.ON_FAILURE)
+        .ifPresent(
+            resource ->
+                RewrittenPods.entriesServing(resource, List.of(pod)).stream()
+                    .filter(Entry::injects)
+                    .forEach(entry -> grace.sawNeeded(pair, entry.authsKey(), clock.now())));
   }
 
   /** A Secret of the cluster resource namespace was created, changed or deleted. */

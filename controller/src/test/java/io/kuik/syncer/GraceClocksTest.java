@@ -64,4 +64,11 @@ class GraceClocksTest {
     clocks.forget(PAIR);
     assertEquals(Set.of(), clocks.keep(PAIR, Set.of(), ALLOWED, T0.plusSeconds(1)));
   }
+
+  @Test
+  void aKeyNeededOnlyBetweenTwoLooksStillGetsItsGrace() {
+    clocks.sawNeeded(PAIR, "quay.io/acme", T0);
+    assertEquals(Set.of("quay.io/acme"), clocks.keep(PAIR, Set.of(), ALLOWED, T0.plusMillis(500)));
+    assertEquals(Optional.of(T0.plus(Duration.ofMinutes(15))), clocks.nextExpiry(PAIR));
+  }
 }

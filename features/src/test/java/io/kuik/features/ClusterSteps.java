@@ -117,6 +117,7 @@ public class ClusterSteps {
     if (scenario.isFailed()) {
       scenario.log(world().timeline());
     }
+    Timelines.publish(scenario, world());
     assertEquals(
         java.util.List.of(),
         world().syncerWritesRefusedByThePolicy(),

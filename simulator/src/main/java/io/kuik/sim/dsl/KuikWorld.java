@@ -309,7 +309,7 @@ public final class KuikWorld {
     Instant end = start.plus(limit);
     Duration step = Duration.ofMillis(100);
     while (!now().isAfter(end)) {
-      if (podPhase(namespace, pod).filter("Running"::equals).isPresent()) {
+      if ("Running".equals(cluster.kubelet().phase(namespace, pod))) {
         return Optional.of(Duration.between(start, now()));
       }
       pass(step);
@@ -407,6 +407,24 @@ public final class KuikWorld {
 
   public String timeline() {
     return cluster.trace().timeline();
+  }
+
+  /**
+   * The timeline a person reads first: every write, read of a Secret, pull, admission decision and
+   * restart, without the informers' lists, watches and watch deliveries.
+   */
+  public String storyline() {
+    StringBuilder out = new StringBuilder();
+    for (TraceRecord record : cluster.trace().records()) {
+      boolean plumbing =
+          record instanceof TraceRecord.WatchDelivery
+              || (record instanceof TraceRecord.Request r
+                  && (r.action().equals("LIST") || r.action().equals("WATCH")));
+      if (!plumbing) {
+        out.append(cluster.trace().line(record)).append('\n');
+      }
+    }
+    return out.toString();
   }
 
   // ---- helpers
