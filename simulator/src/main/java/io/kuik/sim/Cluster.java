@@ -1,7 +1,14 @@
 package io.kuik.sim;
 
+import io.kuik.sim.actors.Deployments;
+import io.kuik.sim.actors.Helm;
+import io.kuik.sim.actors.KubectlReplace;
+import io.kuik.sim.actors.People;
+import io.kuik.sim.actors.Velero;
 import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.chart.Release;
+import io.kuik.sim.faults.Outages;
+import io.kuik.sim.faults.PolicyFailure;
 import io.kuik.sim.time.EventLoop;
 import io.kuik.sim.trace.Trace;
 import io.kuik.sim.world.ApiServer;
@@ -18,9 +25,11 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One simulated world, assembled from a seed: the event loop and trace, the API server with RBAC
- * over the built-in roles and validating admission by the stored policies, the registries, and a
- * started kubelet. The API server starts with the namespaces every cluster has ({@code default},
- * {@code kube-system}, ...). It only wires; the behaviour lives in the parts.
+ * over the built-in roles and validating admission by the stored policies, the registries, a
+ * started kubelet, the actors of the stories (a started Deployment controller, alice, kubectl,
+ * Velero with its ServiceAccount, Helm) and the faults. The API server starts with the namespaces
+ * every cluster has ({@code default}, {@code kube-system}, ...). It only wires; the behaviour lives
+ * in the parts.
  */
 public final class Cluster {
 
@@ -33,6 +42,13 @@ public final class Cluster {
   private final PolicyAdmission policy;
   private final Registries registries;
   private final Kubelet kubelet;
+  private final Deployments deployments;
+  private final People people;
+  private final KubectlReplace kubectl;
+  private final Velero velero;
+  private final Helm helm;
+  private final Outages outages;
+  private final PolicyFailure policyFailure;
 
   private Cluster(long seed) {
     loop = new EventLoop(seed);
@@ -40,12 +56,22 @@ public final class Cluster {
     api = new ApiServer(loop, trace);
     // Stored before RBAC is switched on: the bindings that give the administrator its power.
     SystemRbac.objects().forEach(o -> api.create(ADMIN, o));
+    Deployments.rbac().forEach(o -> api.create(ADMIN, o));
+    Velero.installObjects().forEach(o -> api.create(ADMIN, o));
     api.setAuthorizer(new RbacAuthorizer(api.state()));
     policy = new PolicyAdmission(api.state());
     api.setValidatingAdmission(policy);
     registries = new Registries(loop, trace);
     kubelet = new Kubelet(api, registries);
     kubelet.start();
+    deployments = new Deployments(api);
+    deployments.start();
+    people = new People(api);
+    kubectl = new KubectlReplace(api, ADMIN);
+    velero = new Velero(api);
+    helm = new Helm(api);
+    outages = new Outages(api);
+    policyFailure = new PolicyFailure(policy, loop, trace);
   }
 
   public static Cluster create(long seed) {
@@ -101,6 +127,39 @@ public final class Cluster {
 
   public Kubelet kubelet() {
     return kubelet;
+  }
+
+  /** The ReplicaSet controller's side of Deployments. */
+  public Deployments deployments() {
+    return deployments;
+  }
+
+  /** Alice, in {@code system:masters}. */
+  public People people() {
+    return people;
+  }
+
+  /** {@code kubectl replace} of every Secret, as {@link #ADMIN}. */
+  public KubectlReplace kubectl() {
+    return kubectl;
+  }
+
+  public Velero velero() {
+    return velero;
+  }
+
+  public Helm helm() {
+    return helm;
+  }
+
+  /** API-server outages (503). */
+  public Outages outages() {
+    return outages;
+  }
+
+  /** The admission policy failing to evaluate. */
+  public PolicyFailure policyFailure() {
+    return policyFailure;
   }
 
   private static ObjectNode object(String apiVersion, String kind, String namespace, String name) {

@@ -59,6 +59,19 @@ public final class Manifests {
     return dockerConfigSecret(namespace, name, new DockerConfig(auths).toJson());
   }
 
+  /**
+   * A Secret as the syncer writes it: {@code kubernetes.io/dockerconfigjson}, labelled {@code
+   * app.kubernetes.io/managed-by: kuik-secret-syncer}.
+   */
+  public static ObjectNode injectedSecret(
+      String namespace, String name, Map<String, RegistryCredential> auths) {
+    ObjectNode secret = pullSecret(namespace, name, auths);
+    ((ObjectNode) secret.get("metadata"))
+        .putObject("labels")
+        .put("app.kubernetes.io/managed-by", "kuik-secret-syncer");
+    return secret;
+  }
+
   public static ObjectNode dockerConfigSecret(String namespace, String name, String json) {
     ObjectNode secret =
         Json.yaml(
@@ -72,6 +85,21 @@ public final class Manifests {
         .put(
             ".dockerconfigjson",
             Base64.getEncoder().encodeToString(json.getBytes(StandardCharsets.UTF_8)));
+    return secret;
+  }
+
+  /** An Opaque Secret with one key. */
+  public static ObjectNode opaqueSecret(String namespace, String name, String key, String value) {
+    ObjectNode secret =
+        Json.yaml(
+            "apiVersion: v1\nkind: Secret\nmetadata: {name: "
+                + name
+                + ", namespace: "
+                + namespace
+                + "}\ntype: Opaque");
+    secret
+        .putObject("data")
+        .put(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
     return secret;
   }
 

@@ -1,0 +1,58 @@
+package io.kuik.sim.faults;
+
+import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Trace;
+import io.kuik.sim.world.ApiServer;
+import io.kuik.sim.world.StatusReason;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * API-server outages. Fault model: for a window of virtual time the API server answers every
+ * request, of every client, with 503 ServiceUnavailable before doing anything (a control-plane
+ * upgrade, an etcd leader election); nothing is lost, and once the window ends every request is
+ * served again. Clients must retry; a correct syncer converges after the window.
+ *
+ * <p>Each outage is a {@link io.kuik.sim.world.RequestFaults} rule that holds only inside its
+ * window, so it ends by itself and nothing is cancelled; timers at the window's edges only mark the
+ * trace.
+ */
+public final class Outages {
+
+  private final ApiServer api;
+  private final EventLoop loop;
+  private final Trace trace;
+
+  public Outages(ApiServer api) {
+    this.api = Objects.requireNonNull(api, "api");
+    this.loop = api.loop();
+    this.trace = api.trace();
+  }
+
+  /** 503 for every request from now for {@code window}. */
+  public void apiServerUnavailable(Duration window) {
+    apiServerUnavailableAt(loop.now(), window);
+  }
+
+  /** 503 for every request from {@code start} (now or later) for {@code window}. */
+  public void apiServerUnavailableAt(Instant start, Duration window) {
+    if (window.isNegative() || window.isZero()) {
+      throw new IllegalArgumentException("an outage needs a positive window, not " + window);
+    }
+    Instant from = start.isBefore(loop.now()) ? loop.now() : start;
+    Instant until = from.plus(window);
+    api.faults()
+        .failWhile(
+            request -> !loop.now().isBefore(from) && loop.now().isBefore(until),
+            StatusReason.SERVICE_UNAVAILABLE);
+    loop.scheduleAt(
+        from,
+        "api-server outage begins",
+        () -> trace.note(loop.now(), "fault", "OUTAGE", "api-server", "503 for " + window));
+    loop.scheduleAt(
+        until,
+        "api-server outage ends",
+        () -> trace.note(loop.now(), "fault", "RECOVERED", "api-server", "serving again"));
+  }
+}
