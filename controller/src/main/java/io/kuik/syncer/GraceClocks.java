@@ -59,8 +59,8 @@ final class GraceClocks {
   }
 
   /**
-   * A pod that needed {@code key} was seen live until {@code now}, perhaps between two looks (a
-   * pod created and deleted within the debounce window): its grace runs from now at the latest.
+   * A pod that needed {@code key} was seen live until {@code now}, perhaps between two looks (a pod
+   * created and deleted within the debounce window): its grace runs from now at the latest.
    */
   void sawNeeded(Pair pair, String key, Instant now) {
     releasedSince.computeIfAbsent(pair, p -> new HashMap<>()).merge(key, now, GraceClocks::later);
