@@ -10,9 +10,12 @@ import io.kuik.model.RoutingKind;
 import io.kuik.model.SecretNames;
 import io.kuik.sim.Cluster;
 import io.kuik.sim.chart.Release;
+import io.kuik.sim.faults.PolicyFailure;
 import io.kuik.sim.hosts.SyncerHost;
 import io.kuik.sim.trace.TraceRecord;
+import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.ApiServer;
+import io.kuik.sim.world.DeleteOptions;
 import io.kuik.sim.world.StatusReason;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
@@ -355,6 +358,63 @@ public final class KuikWorld {
     return cluster.kubelet().pullAttempts(namespace, pod).stream()
         .map(a -> new Pull(a.at(), a.image(), a.username(), a.outcome().name()))
         .toList();
+  }
+
+  // ---- other identities' writes, for the admission policy's stories ----------------------------
+
+  /** A request's answer: 2xx, or the API server's refusal. */
+  public record Answer(int code, String message) {
+    public boolean passed() {
+      return code < 400;
+    }
+  }
+
+  /** Runs a request and captures the API server's answer instead of throwing. */
+  public Answer attempt(Runnable request) {
+    try {
+      request.run();
+      return new Answer(200, "");
+    } catch (ApiException refused) {
+      return new Answer(refused.code(), refused.getMessage());
+    }
+  }
+
+  /** A docker-registry-shaped Secret manifest of any type, optionally with the managed-by label. */
+  public static ObjectNode secretManifest(
+      String namespace, String name, String type, Map<String, String> labels) {
+    ObjectNode secret =
+        secretObject(namespace, name, type, Map.of(".dockerconfigjson", "{\"auths\":{}}"));
+    if (!labels.isEmpty()) {
+      labels.forEach(((ObjectNode) secret.get("metadata")).putObject("labels")::put);
+    }
+    return secret;
+  }
+
+  /** Takes away the owner references of a Secret, as a person editing it would. */
+  public void removeOwnerReferences(Identity who, String namespace, String name) {
+    ObjectNode live = secret(namespace, name).orElseThrow();
+    ((ObjectNode) live.get("metadata")).remove("ownerReferences");
+    api().update(who, live);
+  }
+
+  /** Changes one byte of a Secret's data as {@code who}, keeping everything else. */
+  public void changeData(Identity who, String namespace, String name) {
+    ObjectNode live = secret(namespace, name).orElseThrow();
+    ((ObjectNode) live.get("data"))
+        .put(
+            ".dockerconfigjson",
+            Base64.getEncoder()
+                .encodeToString(
+                    "{\"auths\":{\"evil.example\":{}}}".getBytes(StandardCharsets.UTF_8)));
+    api().update(who, live);
+  }
+
+  public void deleteResourceOrphaning(String kind, String name) {
+    api().delete(ADMIN, typeOf(kind), null, name, DeleteOptions.orphan());
+  }
+
+  public String admissionPolicyName() {
+    return PolicyFailure.policyOf(requireInstalled());
   }
 
   // ---- what happened ----------------------------------------------------------------------------

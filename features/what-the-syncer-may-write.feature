@@ -1,0 +1,131 @@
+Feature: What the syncer may write
+  The syncer may create and patch Secrets in every namespace, which RBAC cannot narrow further. A
+  ValidatingAdmissionPolicy installed by the chart bounds it at the API server, reserves the names
+  kuik-inject-* and kuik-provider-* both ways, lets through the two harmless updates, never checks
+  deletions, and fails closed while its match conditions keep every other Secret write out of it.
+  The simulator enforces the chart's own policy and RBAC, rendered from chart/files.
+  (seeds/injected-pull-secrets.txt, "What the syncer may write"; DESIGN.md §2.5)
+
+  Background:
+    Given kuik is installed in the namespace kuik-system
+    And the Secret acme-pull in kuik-system holds the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | s3cret   |
+    And the namespace team-a
+    And the ImageAlternative acme:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+
+  @the-policy-refuses-the-syncer
+  Scenario Outline: A write by the syncer's identity that <breaks a rule> should be refused with the policy's message
+    When the syncer's identity applies in <namespace> a Secret <name> of type <type> <labelled>
+    Then the write must be refused saying "<message>"
+
+    Examples:
+      | breaks a rule                                   | namespace | name            | type                           | labelled                                          | message                                                         |
+      | is of another type                              | team-a    | kuik-inject-x   | Opaque                         | labelled app.kubernetes.io/managed-by=kuik-secret-syncer | may only write Secrets of type kubernetes.io/dockerconfigjson |
+      | lacks the managed-by label                      | team-a    | kuik-inject-x   | kubernetes.io/dockerconfigjson | unlabelled                                        | must carry the label app.kubernetes.io/managed-by: kuik-secret-syncer |
+      | uses a name outside the reserved ones           | team-a    | registry-creds  | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer | may only write Secrets named kuik-inject-*                |
+      | names a kuik-provider-* outside its namespace   | team-a    | kuik-provider-x | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer | kuik-provider-* (in kuik-system only)                     |
+
+  Scenario: A kuik-provider-* Secret in the install namespace should be let through for the syncer
+    When the syncer's identity applies in kuik-system a Secret kuik-provider-ecr of type kubernetes.io/dockerconfigjson labelled app.kubernetes.io/managed-by=kuik-secret-syncer
+    Then the write must have passed
+
+  Scenario: The syncer should not be able to read a Secret outside the install namespace
+    When the syncer's identity gets the Secret kuik-inject-imagealternative-acme in team-a
+    Then the request must be refused with 403 Forbidden
+    When the syncer's identity lists the Secrets of every namespace
+    Then the request must be refused with 403 Forbidden
+
+  Scenario Outline: <who> should be refused the creation of <name> in <namespace>
+    When <who> creates in <namespace> a Secret <name> of type kubernetes.io/dockerconfigjson
+    Then the write must be refused saying "are written only by the kuik secret-syncer"
+
+    Examples:
+      | who      | namespace   | name                     |
+      | a person | team-a      | kuik-inject-handmade     |
+      | a person | kuik-system | kuik-provider-handmade   |
+      | a CI bot | team-a      | kuik-provider-handmade   |
+      | a CI bot | kuik-system | kuik-inject-handmade     |
+      | Helm     | team-a      | kuik-inject-from-a-chart |
+
+  Scenario Outline: <who> should be refused a change of the data of a reserved Secret
+    When <who> changes the data of team-a's kuik-inject-imagealternative-acme
+    Then the write must be refused saying "may not change the type, data, labels or immutability"
+
+    Examples:
+      | who      |
+      | a person |
+      | a CI bot |
+      | Helm     |
+
+  Scenario: A kubectl replace of every Secret of the cluster should pass for the reserved names and change nothing
+    When a person replaces every Secret of the cluster with kubectl replace
+    Then every replace must have passed
+    And team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+    And the syncer must have sent no apply since the replace
+
+  Scenario: The garbage collector's removal of an owner reference should pass when a resource is deleted with orphan propagation
+    When the ImageAlternative acme is deleted with orphan propagation
+    And 2 seconds pass
+    Then team-a must have the Secret kuik-inject-imagealternative-acme
+    And team-a's kuik-inject-imagealternative-acme must have no owner reference
+
+  Scenario: Any other change of the owner references should be refused
+    When a person removes the owner references of team-a's kuik-inject-imagealternative-acme
+    Then the write must be refused saying "may not change the owner references"
+
+  Scenario: Deleting a managed Secret should not be checked, and the syncer should write it again at the next resync
+    When a person deletes the Secret kuik-inject-imagealternative-acme in team-a
+    Then team-a must not have the Secret kuik-inject-imagealternative-acme
+    When the informers resync
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+
+  Scenario: A Velero restore that includes these Secrets should end PartiallyFailed, and the syncer should write them again
+    Given a Velero backup named everything of every Secret
+    When the namespace team-a is deleted
+    And 5 seconds pass
+    And the namespace team-a is created
+    And Velero restores the backup everything
+    Then the restore must end PartiallyFailed with one error for team-a's kuik-inject-imagealternative-acme
+    And the restore errors must say "exclude the Secrets labelled app.kubernetes.io/managed-by=kuik-secret-syncer from the backup"
+    When 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+
+  Scenario: A restore of a backup that excludes these Secrets, as documented, should complete cleanly
+    Given a Velero backup named advised of every Secret except those labelled app.kubernetes.io/managed-by=kuik-secret-syncer
+    When the namespace team-a is deleted
+    And 5 seconds pass
+    And the namespace team-a is created
+    And Velero restores the backup advised
+    Then the restore must end Completed
+    When 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+
+  @the-policy-refuses-the-syncer
+  Scenario: While the policy cannot be evaluated, the syncer's writes and the reserved names should be refused, and every other Secret write should pass
+    When the admission policy cannot be evaluated
+    And Helm installs the release shop in team-a
+    Then the write must have passed
+    When a person creates in team-a a Secret app-config of type Opaque
+    Then the write must have passed
+    When a person creates in team-a a Secret kuik-inject-handmade of type kubernetes.io/dockerconfigjson
+    Then the write must be refused saying "could not be evaluated"
+    When the Secret acme-pull in kuik-system is changed to hold the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | rotated  |
+    And 2 seconds pass
+    Then the policy must have refused a write of the syncer
+    And team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+    When the admission policy can be evaluated again
+    And 10 minutes pass
+    Then team-a's kuik-inject-imagealternative-acme must hold acme:rotated for quay.io/acme
