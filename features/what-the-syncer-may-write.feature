@@ -48,6 +48,7 @@ Feature: What the syncer may write
   Scenario Outline: <who> should be refused the creation of <name> in <namespace>
     When <who> creates in <namespace> a Secret <name> of type kubernetes.io/dockerconfigjson
     Then the write must be refused saying "are written only by the kuik secret-syncer"
+    And the request must be refused with 403 Forbidden
 
     Examples:
       | who      | namespace   | name                     |

@@ -86,7 +86,10 @@ final class Pipeline {
                 object == null ? null : object.deepCopy(),
                 old == null ? null : old.deepCopy()));
     if (!verdict.admitted()) {
-      throw new ApiException(StatusReason.INVALID, verdict.message());
+      // The validation's reason decides the status, as the API server maps it: Forbidden is 403.
+      StatusReason status =
+          "Forbidden".equals(verdict.reason()) ? StatusReason.FORBIDDEN : StatusReason.INVALID;
+      throw new ApiException(status, verdict.message());
     }
   }
 

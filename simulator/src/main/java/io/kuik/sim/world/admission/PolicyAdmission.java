@@ -79,7 +79,7 @@ public final class PolicyAdmission implements ValidatingAdmission {
   public Verdict validate(AdmissionRequest request) {
     for (PolicyDecision decision : decisions(request)) {
       if (decision.refuses()) {
-        return Verdict.refuse(decision.refusalMessage());
+        return Verdict.refuse(decision.reason(), decision.refusalMessage());
       }
     }
     return Verdict.ADMIT;

@@ -14,14 +14,19 @@ public interface ValidatingAdmission {
   Verdict validate(AdmissionRequest request);
 
   /**
-   * Admitted, or refused with the API server's message (e.g. {@code ValidatingAdmissionPolicy 'x'
-   * with binding 'y' denied request: ...}).
+   * Admitted, or refused with the API server's status reason ({@code Invalid}, 422, unless the
+   * failing validation names another such as {@code Forbidden}, 403) and message (e.g. {@code
+   * ValidatingAdmissionPolicy 'x' with binding 'y' denied request: ...}).
    */
-  record Verdict(boolean admitted, String message) {
-    public static final Verdict ADMIT = new Verdict(true, null);
+  record Verdict(boolean admitted, String reason, String message) {
+    public static final Verdict ADMIT = new Verdict(true, null, null);
 
     public static Verdict refuse(String message) {
-      return new Verdict(false, message);
+      return new Verdict(false, "Invalid", message);
+    }
+
+    public static Verdict refuse(String reason, String message) {
+      return new Verdict(false, reason == null ? "Invalid" : reason, message);
     }
   }
 
