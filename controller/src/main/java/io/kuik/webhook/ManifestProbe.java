@@ -31,10 +31,10 @@ import tools.jackson.databind.json.JsonMapper;
  * authenticating (or with nothing to authenticate with) unauthorized, anything else (5xx, 429,
  * connection failures, timeouts) unreachable.
  *
- * <p>Once a registry has answered with a Bearer challenge, a probe with a token already cached for
- * its scope sends it on the first request, saving the round trip. A credential is never sent to a
- * token realm over plain HTTP unless that host could be a registry spoken to over HTTP (loopback or
- * listed insecure). Thread-safe.
+ * <p>Once a registry has challenged, the next probe authenticates its first request (Basic with the
+ * credential, or a Bearer token already cached for its scope), saving the round trip. A credential
+ * is never sent to a token realm over plain HTTP unless that host could be a registry spoken to
+ * over HTTP (loopback or listed insecure). Thread-safe.
  */
 final class ManifestProbe {
 
@@ -53,8 +53,8 @@ final class ManifestProbe {
   private final Set<String> insecureRegistries;
   private final BearerTokens tokens;
 
-  /** The Bearer challenge each registry last sent, to reuse its token on the first request. */
-  private final Map<URI, AuthChallenge> bearerChallenges = new ConcurrentHashMap<>();
+  /** The challenge each registry last sent, to authenticate the first request of the next probe. */
+  private final Map<URI, AuthChallenge> challenges = new ConcurrentHashMap<>();
 
   private final LongAdder requests = new LongAdder();
 
@@ -117,9 +117,12 @@ final class ManifestProbe {
 
   private Optional<String> earlyAuthorization(
       URI registry, String scope, RegistryCredential credential) {
-    AuthChallenge known = bearerChallenges.get(registry);
+    AuthChallenge known = challenges.get(registry);
     if (known == null) {
       return Optional.empty();
+    }
+    if (known.isBasic()) {
+      return basic(credential);
     }
     if (credential != null && credential.registryToken() != null) {
       return Optional.of("Bearer " + credential.registryToken());
@@ -130,10 +133,10 @@ final class ManifestProbe {
   private Optional<String> answer(
       URI registry, AuthChallenge challenge, String defaultScope, RegistryCredential credential)
       throws IOException, InterruptedException, TokenRefused {
+    challenges.put(registry, challenge);
     if (challenge.isBasic()) {
       return basic(credential);
     }
-    bearerChallenges.put(registry, challenge);
     if (credential != null && credential.registryToken() != null) {
       return Optional.of("Bearer " + credential.registryToken());
     }
