@@ -1,0 +1,23 @@
+package io.kuik.routing;
+
+import io.kuik.model.ImageReference;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The candidates of one container that some resource covers, in probe order (DESIGN.md §2.3 step
+ * 1): the original is among them, exactly once, and every other candidate comes from a resource
+ * that covers it.
+ */
+public record ContainerPlan(
+    ContainerSlot container, ImageReference original, List<Candidate> candidates) {
+
+  public ContainerPlan {
+    Objects.requireNonNull(container, "container");
+    Objects.requireNonNull(original, "original");
+    candidates = List.copyOf(candidates);
+    if (candidates.stream().filter(Candidate::isOriginal).count() != 1) {
+      throw new IllegalArgumentException("a plan holds the original exactly once");
+    }
+  }
+}

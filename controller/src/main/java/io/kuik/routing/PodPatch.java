@@ -1,0 +1,87 @@
+package io.kuik.routing;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kuik.model.RewriteAnnotations;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Turns a {@link RoutingDecision} into the JSON Patch of the admission response, a pure function:
+ * each rewritten container's image, the three annotations of {@link RewriteAnnotations} (each a
+ * JSON object by container name: the images as submitted, {@code <Kind>/<name>}, and the reason),
+ * and the {@code imagePullSecrets} references to add.
+ *
+ * <p>Annotations and {@code imagePullSecrets} are written whole, the pod's own values first: the
+ * fabric8 model reads an absent map or list as empty, so the patch cannot tell "absent" (where
+ * {@code add .../-} fails) from "empty", and an {@code add} of the whole member works for both.
+ */
+public final class PodPatch {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private PodPatch() {}
+
+  /** The operations, empty when the decision changes nothing. */
+  public static List<PatchOperation> operations(Pod pod, RoutingDecision decision) {
+    List<PatchOperation> operations = new ArrayList<>();
+    List<ContainerDecision> rewrites = decision.rewrites();
+    if (rewrites.isEmpty()) {
+      return operations;
+    }
+    Map<String, String> originals = new LinkedHashMap<>();
+    Map<String, String> rewrittenBy = new LinkedHashMap<>();
+    Map<String, String> reasons = new LinkedHashMap<>();
+    for (ContainerDecision rewrite : rewrites) {
+      ContainerSlot container = rewrite.container();
+      operations.add(
+          PatchOperation.replace(container.imagePointer(), rewrite.chosen().image().toString()));
+      originals.put(container.name(), container.image());
+      rewrittenBy.put(container.name(), rewrite.chosen().by().toString());
+      reasons.put(container.name(), rewrite.reason());
+    }
+    Map<String, String> annotations = new LinkedHashMap<>();
+    if (pod.getMetadata() != null && pod.getMetadata().getAnnotations() != null) {
+      annotations.putAll(pod.getMetadata().getAnnotations());
+    }
+    annotations.put(RewriteAnnotations.ORIGINAL_IMAGES, RewriteAnnotations.writeMap(originals));
+    annotations.put(RewriteAnnotations.REWRITTEN_BY, RewriteAnnotations.writeMap(rewrittenBy));
+    annotations.put(RewriteAnnotations.REASON, RewriteAnnotations.writeMap(reasons));
+    if (pod.getMetadata() == null) {
+      operations.add(PatchOperation.add("/metadata", Map.of("annotations", annotations)));
+    } else {
+      operations.add(PatchOperation.add("/metadata/annotations", annotations));
+    }
+    if (!decision.addedPullSecrets().isEmpty()) {
+      List<Map<String, String>> references = new ArrayList<>();
+      if (pod.getSpec().getImagePullSecrets() != null) {
+        pod.getSpec()
+            .getImagePullSecrets()
+            .forEach(
+                reference ->
+                    references.add(
+                        reference == null || reference.getName() == null
+                            ? Map.of()
+                            : Map.of("name", reference.getName())));
+      }
+      decision.addedPullSecrets().forEach(name -> references.add(Map.of("name", name)));
+      operations.add(PatchOperation.add("/spec/imagePullSecrets", references));
+    }
+    return operations;
+  }
+
+  /** The operations as the JSON array an AdmissionResponse carries (before base64). */
+  public static String toJson(List<PatchOperation> operations) {
+    List<Map<String, Object>> array = new ArrayList<>();
+    for (PatchOperation operation : operations) {
+      Map<String, Object> object = new LinkedHashMap<>();
+      object.put("op", operation.op());
+      object.put("path", operation.path());
+      object.put("value", operation.value());
+      array.add(object);
+    }
+    return JSON.writeValueAsString(array);
+  }
+}

@@ -1,0 +1,72 @@
+package io.kuik.routing;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.kuik.model.DockerConfig;
+import io.kuik.model.Entry;
+import io.kuik.model.InvalidDockerConfigException;
+import io.kuik.model.RegistryCredential;
+import io.kuik.ports.CredentialSource;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The credential a candidate is probed with: the one the kubelet would use for the entry's path,
+ * picked from the entry's {@code secretRef} Secret by {@link DockerConfig#credentialFor} on the
+ * entry's {@code auths} key, exactly as the syncer fills the injected Secret (DESIGN.md §2.4.2). So
+ * the probe asks with the credential the pod will pull with.
+ *
+ * <p>Anonymous ({@code null}) for the original, an entry without auth, a provider entry (providers
+ * are not implemented, §2.7), and a Secret that is missing, not a {@code
+ * kubernetes.io/dockerconfigjson}, malformed or without a credential for the path: the syncer
+ * reports those on the resource; the probe then usually answers {@code UNAUTHORIZED}.
+ *
+ * <p>One instance serves one admission: it remembers each Secret it parsed. Not thread-safe.
+ */
+public final class ProbeCredentials {
+
+  static final String DOCKER_CONFIG_JSON_TYPE = "kubernetes.io/dockerconfigjson";
+  static final String DOCKER_CONFIG_JSON_KEY = ".dockerconfigjson";
+
+  private final CredentialSource source;
+  private final Map<String, Optional<DockerConfig>> parsed = new HashMap<>();
+
+  public ProbeCredentials(CredentialSource source) {
+    this.source = source;
+  }
+
+  /** The credential for {@code candidate}, or {@code null} to probe anonymously. */
+  public RegistryCredential credentialFor(Candidate candidate) {
+    Entry entry = candidate.entry();
+    if (entry == null || entry.auth() == null || entry.auth().secretRefName() == null) {
+      return null;
+    }
+    Optional<DockerConfig> config =
+        parsed.computeIfAbsent(entry.auth().secretRefName(), this::dockerConfig);
+    return config
+        .flatMap(c -> c.credentialFor(entry.authsKey()))
+        .map(DockerConfig.CredentialMatch::credential)
+        .filter(credential -> !credential.isEmpty())
+        .orElse(null);
+  }
+
+  private Optional<DockerConfig> dockerConfig(String secretName) {
+    Optional<Secret> secret = source.clusterSecret(secretName);
+    if (secret.isEmpty() || !DOCKER_CONFIG_JSON_TYPE.equals(secret.get().getType())) {
+      return Optional.empty();
+    }
+    Map<String, String> data = secret.get().getData();
+    String encoded = data == null ? null : data.get(DOCKER_CONFIG_JSON_KEY);
+    if (encoded == null) {
+      return Optional.empty();
+    }
+    try {
+      String json = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
+      return Optional.of(DockerConfig.parse(json));
+    } catch (IllegalArgumentException | InvalidDockerConfigException unusable) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,247 @@
+package io.kuik.webhook;
+
+import io.fabric8.kubernetes.api.model.GroupVersionKind;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kuik.routing.ContainerDecision;
+import io.kuik.routing.Coverage;
+import io.kuik.routing.PatchOperation;
+import io.kuik.routing.PodPatch;
+import io.kuik.routing.Router;
+import io.kuik.routing.RoutingDecision;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The pod webhook's admission logic (DESIGN.md §2.3), without HTTP: an AdmissionReview v1 in, an
+ * AdmissionReview out whose response allows the pod, with a JSONPatch when routing rewrote it. It
+ * never refuses a pod and never throws: a request it cannot read, a pod it cannot route, a
+ * namespace it does not know yet, any error, all give "allowed, unchanged" and a log line (never
+ * with a credential). The HTTPS endpoint ({@link WebhookServer}) and the simulator both call it.
+ *
+ * <p>Only the creation of a pod is routed ({@code CREATE} of {@code pods}, no subresource, as the
+ * chart's webhook configuration sends them). Thread-safe when the router, the resource supplier and
+ * the namespace lookup are.
+ */
+public final class AdmissionHandler {
+
+  static final String API_VERSION = "admission.k8s.io/v1";
+  static final String KIND = "AdmissionReview";
+  static final String JSON_PATCH = "JSONPatch";
+
+  private static final System.Logger LOG = System.getLogger(AdmissionHandler.class.getName());
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+  private final Router router;
+  private final Supplier<? extends Coverage> resources;
+  private final Function<String, Optional<Map<String, String>>> namespaceLabels;
+
+  /**
+   * @param router routes a pod with the production prober, or the simulator's
+   * @param resources the current index of routing resources; called once per admission, so the
+   *     driver can swap in a new index whenever the resources change
+   * @param namespaceLabels the labels of a namespace, empty when the namespace is not known (the
+   *     pod is then left alone: its selectors and pull-secret override cannot be evaluated)
+   */
+  public AdmissionHandler(
+      Router router,
+      Supplier<? extends Coverage> resources,
+      Function<String, Optional<Map<String, String>>> namespaceLabels) {
+    this.router = Objects.requireNonNull(router, "router");
+    this.resources = Objects.requireNonNull(resources, "resources");
+    this.namespaceLabels = Objects.requireNonNull(namespaceLabels, "namespaceLabels");
+  }
+
+  /** The answer to one review; never throws, never refuses. */
+  public AdmissionReview handle(AdmissionReview review) {
+    AdmissionRequest request = review == null ? null : review.getRequest();
+    if (request == null) {
+      LOG.log(Level.WARNING, "admission review without a request: allowed unchanged");
+      return allowed(null, null);
+    }
+    String uid = request.getUid();
+    try {
+      return allowed(uid, patchFor(request));
+    } catch (RuntimeException failure) {
+      // A bug or an input we did not foresee: the pod must still be admitted. The message names
+      // the failure only; nothing routing handles carries a credential.
+      LOG.log(
+          Level.ERROR,
+          "admission uid={0} pod={1}/{2}: routing failed, allowed unchanged: {3}",
+          uid,
+          request.getNamespace(),
+          request.getName(),
+          failure.toString());
+      return allowed(uid, null);
+    }
+  }
+
+  /**
+   * The answer to a request body as the API server posts it; a body that is not an AdmissionReview
+   * in JSON gets an allowed response without a uid (which the API server treats as a failed call,
+   * and so as allowed under {@code failurePolicy: Ignore}).
+   */
+  public byte[] handle(byte[] body) {
+    AdmissionReview review = null;
+    String text = new String(body, StandardCharsets.UTF_8).strip();
+    if (text.startsWith("{")) {
+      try {
+        review = JSON.unmarshal(text, AdmissionReview.class);
+      } catch (RuntimeException malformed) {
+        // Jackson quotes input in its messages: log the type only.
+        LOG.log(
+            Level.WARNING,
+            "admission body is not an AdmissionReview ({0}): allowed unchanged",
+            malformed.getClass().getSimpleName());
+      }
+    } else {
+      LOG.log(Level.WARNING, "admission body is not a JSON object: allowed unchanged");
+    }
+    if (review != null && !KIND.equals(review.getKind())) {
+      LOG.log(Level.WARNING, "admission body of kind {0}: allowed unchanged", review.getKind());
+      review = null;
+    }
+    AdmissionReview answer = review == null ? allowed(null, null) : handle(review);
+    return JSON.asJson(answer).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The JSON Patch for the request, or {@code null} to leave the object as it is. */
+  private String patchFor(AdmissionRequest request) {
+    String where = request.getNamespace() + "/" + name(request);
+    if (!isPodCreation(request)) {
+      LOG.log(
+          Level.DEBUG,
+          "admission {0} {1} {2}: not a pod creation, allowed unchanged",
+          request.getOperation(),
+          kindOf(request.getKind()),
+          where);
+      return null;
+    }
+    Optional<Pod> pod = podOf(request.getObject());
+    if (pod.isEmpty()) {
+      LOG.log(Level.WARNING, "admission {0}: object is not a pod, allowed unchanged", where);
+      return null;
+    }
+    Optional<Map<String, String>> labels = namespaceLabels.apply(request.getNamespace());
+    if (labels.isEmpty()) {
+      LOG.log(
+          Level.WARNING, "admission {0}: namespace not known yet, pod allowed unchanged", where);
+      return null;
+    }
+    RoutingDecision decision = router.route(resources.get(), pod.get(), labels.get());
+    log(where, decision);
+    List<PatchOperation> operations = PodPatch.operations(pod.get(), decision);
+    if (operations.isEmpty()) {
+      return null;
+    }
+    return PodPatch.toJson(operations);
+  }
+
+  private static boolean isPodCreation(AdmissionRequest request) {
+    GroupVersionKind kind = request.getKind();
+    return "CREATE".equals(request.getOperation())
+        && kind != null
+        && "Pod".equals(kind.getKind())
+        && (kind.getGroup() == null || kind.getGroup().isEmpty())
+        && "v1".equals(kind.getVersion())
+        && (request.getSubResource() == null || request.getSubResource().isEmpty());
+  }
+
+  /** The object as a Pod, if it is one: a JSON object whose kind, when given, is Pod. */
+  private static Optional<Pod> podOf(Object object) {
+    if (object instanceof Pod) {
+      return Optional.of((Pod) object);
+    }
+    if (!(object instanceof Map)) {
+      return Optional.empty();
+    }
+    Object kind = ((Map<?, ?>) object).get("kind");
+    Object apiVersion = ((Map<?, ?>) object).get("apiVersion");
+    if ((kind != null && !"Pod".equals(kind)) || (apiVersion != null && !"v1".equals(apiVersion))) {
+      return Optional.empty();
+    }
+    try {
+      Pod pod = JSON.convertValue(object, Pod.class);
+      return pod.getSpec() == null ? Optional.empty() : Optional.of(pod);
+    } catch (RuntimeException notAPod) {
+      return Optional.empty();
+    }
+  }
+
+  private static void log(String where, RoutingDecision decision) {
+    if (decision.skipped() != null) {
+      LOG.log(Level.INFO, "admission {0}: left alone, {1}", where, decision.skipped());
+      return;
+    }
+    for (ContainerDecision container : decision.containers()) {
+      LOG.log(
+          Level.INFO,
+          "admission {0} container={1} image={2} chosen={3} reason={4}",
+          where,
+          container.container().name(),
+          container.container().image(),
+          container.chosen() == null ? "none" : container.chosen().image(),
+          container.reason());
+    }
+    decision
+        .notCovered()
+        .forEach(
+            (container, why) ->
+                LOG.log(
+                    Level.DEBUG,
+                    "admission {0} container={1} skipped: {2}",
+                    where,
+                    container,
+                    why));
+    if (!decision.addedPullSecrets().isEmpty()) {
+      LOG.log(
+          Level.INFO, "admission {0}: imagePullSecrets += {1}", where, decision.addedPullSecrets());
+    }
+  }
+
+  private static String name(AdmissionRequest request) {
+    if (request.getName() != null && !request.getName().isEmpty()) {
+      return request.getName();
+    }
+    // Pods of a ReplicaSet arrive without a name, only a generateName.
+    if (request.getObject() instanceof Map) {
+      Object metadata = ((Map<?, ?>) request.getObject()).get("metadata");
+      if (metadata instanceof Map) {
+        Object generateName = ((Map<?, ?>) metadata).get("generateName");
+        if (generateName != null) {
+          return generateName + "*";
+        }
+      }
+    }
+    return "?";
+  }
+
+  private static String kindOf(GroupVersionKind kind) {
+    return kind == null ? "?" : kind.getKind();
+  }
+
+  private static AdmissionReview allowed(String uid, String patch) {
+    AdmissionResponse response = new AdmissionResponse();
+    response.setUid(uid == null ? "" : uid);
+    response.setAllowed(true);
+    if (patch != null) {
+      response.setPatchType(JSON_PATCH);
+      response.setPatch(Base64.getEncoder().encodeToString(patch.getBytes(StandardCharsets.UTF_8)));
+    }
+    AdmissionReview review = new AdmissionReview();
+    review.setApiVersion(API_VERSION);
+    review.setKind(KIND);
+    review.setResponse(response);
+    return review;
+  }
+}

@@ -1,0 +1,228 @@
+package io.kuik.webhook;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+
+/**
+ * The pod webhook's HTTPS endpoint, a thin layer over {@link AdmissionHandler}: {@code POST
+ * /mutate-pods} (the path the chart's webhook configuration calls) with an AdmissionReview v1 body,
+ * {@code GET /healthz} and {@code GET /readyz}. TLS comes from the PEM files of {@code
+ * --tls-cert-file} and {@code --tls-key-file}, reloaded when they change ({@link
+ * ReloadingKeyManager}).
+ *
+ * <p>Limits: a body over {@link Settings#maxBodyBytes()} is answered 413 without being read; the
+ * JDK server's per-request read and write times ({@code sun.net.httpserver.maxReqTime} and {@code
+ * maxRspTime}) default here to 10 s when the JVM was started without them; admissions run on a
+ * bounded pool whose overflow the JDK server answers by closing the connection. Every failure of
+ * the API server's call (a closed connection, a 413, a timeout) admits the pod unchanged under the
+ * chart's {@code failurePolicy: Ignore}.
+ */
+public final class WebhookServer implements AutoCloseable {
+
+  public static final String MUTATE_PODS = "/mutate-pods";
+
+  private static final System.Logger LOG = System.getLogger(WebhookServer.class.getName());
+
+  static {
+    // Read once by the JDK's server when its first instance starts; a JVM flag still wins.
+    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+      System.setProperty("sun.net.httpserver.maxReqTime", "10");
+    }
+    if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
+      System.setProperty("sun.net.httpserver.maxRspTime", "10");
+    }
+  }
+
+  /**
+   * @param address where to listen, e.g. {@code 0.0.0.0:8443}
+   * @param certFile PEM certificate chain, leaf first
+   * @param keyFile PEM private key of the leaf
+   * @param reloadCheckInterval how often, at most, a handshake reads the files again
+   * @param maxBodyBytes the largest AdmissionReview accepted
+   * @param threads admissions handled at once
+   */
+  public record Settings(
+      InetSocketAddress address,
+      Path certFile,
+      Path keyFile,
+      Duration reloadCheckInterval,
+      int maxBodyBytes,
+      int threads) {
+
+    public static final Duration DEFAULT_RELOAD_CHECK_INTERVAL = Duration.ofSeconds(5);
+
+    /** Above the API server's 3 MiB request limit, so a legal pod is never refused for size. */
+    public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+    public static final int DEFAULT_THREADS = 16;
+
+    public Settings {
+      Objects.requireNonNull(address, "address");
+      Objects.requireNonNull(certFile, "certFile");
+      Objects.requireNonNull(keyFile, "keyFile");
+      Objects.requireNonNull(reloadCheckInterval, "reloadCheckInterval");
+      if (maxBodyBytes < 1 || threads < 1) {
+        throw new IllegalArgumentException("maxBodyBytes and threads must be positive");
+      }
+    }
+
+    public static Settings of(InetSocketAddress address, Path certFile, Path keyFile) {
+      return new Settings(
+          address,
+          certFile,
+          keyFile,
+          DEFAULT_RELOAD_CHECK_INTERVAL,
+          DEFAULT_MAX_BODY_BYTES,
+          DEFAULT_THREADS);
+    }
+  }
+
+  private final HttpsServer server;
+  private final ExecutorService workers;
+
+  private WebhookServer(HttpsServer server, ExecutorService workers) {
+    this.server = server;
+    this.workers = workers;
+  }
+
+  /**
+   * Starts serving.
+   *
+   * @param ready true once the resource and namespace views have synced
+   * @throws GeneralSecurityException naming the files when the certificate or key cannot be read
+   */
+  public static WebhookServer start(
+      Settings settings, AdmissionHandler handler, BooleanSupplier ready)
+      throws IOException, GeneralSecurityException {
+    ReloadingKeyManager keys =
+        new ReloadingKeyManager(
+            settings.certFile(),
+            settings.keyFile(),
+            settings.reloadCheckInterval(),
+            System::nanoTime);
+    SSLContext tls = SSLContext.getInstance("TLS");
+    tls.init(new KeyManager[] {keys}, null, new SecureRandom());
+    HttpsServer server = HttpsServer.create(settings.address(), 0);
+    server.setHttpsConfigurator(
+        new HttpsConfigurator(tls) {
+          @Override
+          public void configure(HttpsParameters parameters) {
+            parameters.setSSLParameters(tls.getDefaultSSLParameters());
+          }
+        });
+    ExecutorService workers = workers(settings.threads());
+    server.setExecutor(workers);
+    server.createContext(MUTATE_PODS, exchange -> mutate(exchange, handler, settings));
+    HealthEndpoints.mount(server, ready);
+    server.createContext(
+        "/",
+        exchange -> {
+          try (exchange) {
+            HealthEndpoints.text(exchange, 404, "not found\n");
+          }
+        });
+    server.start();
+    LOG.log(
+        Level.INFO,
+        "webhook serving {0} on {1} with the certificate of {2} (subject {3})",
+        MUTATE_PODS,
+        server.getAddress(),
+        settings.certFile(),
+        keys.servedCertificate().getSubjectX500Principal().getName());
+    return new WebhookServer(server, workers);
+  }
+
+  /**
+   * Starts the plain-HTTP health server the chart's probes call ({@code --health-port}): {@code
+   * /healthz} and {@code /readyz} only.
+   */
+  public static HttpServer startHealth(InetSocketAddress address, BooleanSupplier ready)
+      throws IOException {
+    HttpServer server = HttpServer.create(address, 0);
+    HealthEndpoints.mount(server, ready);
+    server.start();
+    return server;
+  }
+
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  @Override
+  public void close() {
+    server.stop(1);
+    workers.shutdownNow();
+  }
+
+  private static void mutate(HttpExchange exchange, AdmissionHandler handler, Settings settings)
+      throws IOException {
+    try (exchange) {
+      if (!exchange.getRequestURI().getPath().equals(MUTATE_PODS)) {
+        HealthEndpoints.text(exchange, 404, "not found\n");
+        return;
+      }
+      if (!exchange.getRequestMethod().equals("POST")) {
+        exchange.getResponseHeaders().add("Allow", "POST");
+        HealthEndpoints.text(exchange, 405, "POST an AdmissionReview\n");
+        return;
+      }
+      byte[] body = readAtMost(exchange.getRequestBody(), settings.maxBodyBytes());
+      if (body == null) {
+        LOG.log(
+            Level.WARNING,
+            "admission body over {0} bytes: refused with 413",
+            settings.maxBodyBytes());
+        HealthEndpoints.text(exchange, 413, "AdmissionReview too large\n");
+        return;
+      }
+      byte[] answer = handler.handle(body);
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, answer.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(answer);
+      }
+    }
+  }
+
+  /** The whole body, or {@code null} as soon as it passes {@code limit}. */
+  private static byte[] readAtMost(InputStream in, int limit) throws IOException {
+    byte[] body = in.readNBytes(limit + 1);
+    return body.length > limit ? null : body;
+  }
+
+  private static ExecutorService workers(int threads) {
+    AtomicInteger count = new AtomicInteger();
+    return new ThreadPoolExecutor(
+        threads,
+        threads,
+        60,
+        TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(threads * 4),
+        task -> {
+          Thread thread = new Thread(task, "kuik-admission-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+}

@@ -1,0 +1,130 @@
+package io.kuik.webhook;
+
+import static io.kuik.webhook.AdmissionFixtures.MIRROR_HAS_EVERYTHING;
+import static io.kuik.webhook.AdmissionFixtures.handler;
+import static io.kuik.webhook.AdmissionFixtures.recorded;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.zjsonpatch.JsonPatch;
+import io.kuik.ports.RegistryProber;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class AdmissionHandlerTest {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private static JsonNode answer(AdmissionHandler handler, String file) {
+    return JSON.readTree(handler.handle(recorded(file)));
+  }
+
+  /** The request's object with the response's patch applied, as the API server would. */
+  static JsonNode patched(String file, JsonNode answer) {
+    JsonNode object = JSON.readTree(recorded(file)).get("request").get("object");
+    String patch =
+        new String(
+            Base64.getDecoder().decode(answer.get("response").get("patch").asString()),
+            StandardCharsets.UTF_8);
+    return JsonPatch.apply(JSON.readTree(patch), object);
+  }
+
+  @Test
+  void answersARecordedPodCreationWithAPatchTheApiServerCanApply() {
+    JsonNode answer = answer(handler(MIRROR_HAS_EVERYTHING), "pod-create.json");
+
+    assertEquals("admission.k8s.io/v1", answer.get("apiVersion").asString());
+    assertEquals("AdmissionReview", answer.get("kind").asString());
+    JsonNode response = answer.get("response");
+    assertEquals("0df28fbd-5f5f-4b5e-9d3f-2f3c1c9b8a01", response.get("uid").asString());
+    assertTrue(response.get("allowed").asBoolean());
+    assertEquals("JSONPatch", response.get("patchType").asString());
+
+    JsonNode pod = patched("pod-create.json", answer);
+    assertEquals(
+        "registry.example.com/mirror/docker.io/library/nginx:1.27",
+        pod.at("/spec/containers/0/image").asString());
+    assertEquals("tool:dev", pod.at("/spec/containers/1/image").asString());
+    assertEquals(
+        "registry.example.com/mirror/quay.io/acme/migrate:2.1",
+        pod.at("/spec/initContainers/0/image").asString());
+    JsonNode annotations = pod.at("/metadata/annotations");
+    assertEquals(
+        "{\"nginx\":\"nginx:1.27\",\"migrate\":\"quay.io/acme/migrate:2.1\"}",
+        annotations.get("kuik.enix.io/original-images").asString());
+    assertEquals(
+        "{\"nginx\":\"ImageMirror/prod-mirror\",\"migrate\":\"ImageMirror/prod-mirror\"}",
+        annotations.get("kuik.enix.io/rewritten-by").asString());
+    assertTrue(
+        annotations.get("kuik.enix.io/reason").asString().contains("ImageMirror/prod-mirror"));
+    assertEquals(
+        "[{\"name\":\"kuik-inject-imagemirror-prod-mirror\"}]",
+        pod.at("/spec/imagePullSecrets").toString());
+    // Everything else is as submitted.
+    assertEquals("web-7c5ddbdf54", pod.at("/metadata/ownerReferences/0/name").asString());
+    assertEquals(30, pod.at("/spec/terminationGracePeriodSeconds").asInt());
+  }
+
+  @ParameterizedTest(name = "if the body is {0}, expect allowed unchanged with uid \"{1}\"")
+  @CsvSource({
+    "pod-already-routed.json, 5e5e-routed",
+    "pod-unknown-namespace.json, 3d3d-unknown-ns",
+    "pod-update.json, 6c1d7e0a-update",
+    "pod-ephemeral-containers.json, a3e9-ephemeral",
+    "configmap-create.json, 77aa-configmap",
+    "not-a-pod.json, 9f3b-not-a-pod",
+    "object-not-an-object.json, 2b7c-object-string",
+    "missing-request.json, ''",
+    "wrong-kind.json, ''",
+    "truncated.json, ''",
+    "not-json.txt, ''",
+  })
+  void allowsAnythingItCannotRouteUnchanged(String file, String uid) {
+    JsonNode response = answer(handler(MIRROR_HAS_EVERYTHING), file).get("response");
+
+    assertTrue(response.get("allowed").asBoolean());
+    assertEquals(uid, response.get("uid").asString());
+    assertNull(response.get("patch"));
+    assertNull(response.get("patchType"));
+  }
+
+  @Test
+  void allowsThePodUnchangedWhenRoutingFails() {
+    RegistryProber broken =
+        candidates -> {
+          throw new IllegalStateException("prober bug");
+        };
+
+    JsonNode response = answer(handler(broken), "pod-create.json").get("response");
+
+    assertTrue(response.get("allowed").asBoolean());
+    assertEquals("0df28fbd-5f5f-4b5e-9d3f-2f3c1c9b8a01", response.get("uid").asString());
+    assertNull(response.get("patch"));
+  }
+
+  @Test
+  void allowsThePodUnchangedWhenNothingAnswers() {
+    RegistryProber silent =
+        candidates ->
+            candidates.stream().map(c -> RegistryProber.Availability.UNREACHABLE).toList();
+
+    JsonNode response = answer(handler(silent), "pod-create.json").get("response");
+
+    assertTrue(response.get("allowed").asBoolean());
+    assertNull(response.get("patch"));
+  }
+
+  @Test
+  void answersAnEmptyBody() {
+    JsonNode response =
+        JSON.readTree(handler(MIRROR_HAS_EVERYTHING).handle(new byte[0])).get("response");
+
+    assertTrue(response.get("allowed").asBoolean());
+  }
+}

@@ -1,0 +1,185 @@
+package io.kuik.webhook;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kuik.model.ImageReference;
+import io.kuik.model.InvalidImageReferenceException;
+import io.kuik.model.RegistryCredential;
+import io.kuik.ports.RegistryProber.Availability;
+import io.kuik.ports.RegistryProber.Probe;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The Bearer flow and the answer mapping, against {@link FakeTokenRegistry}. */
+class BearerTokenFlowTest {
+
+  private static final RegistryCredential ALICE =
+      RegistryCredential.basic(FakeTokenRegistry.USER, FakeTokenRegistry.PASSWORD);
+
+  private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+  private FakeTokenRegistry registry;
+  private OciRegistryProber prober;
+
+  @BeforeEach
+  void start() throws IOException {
+    registry = new FakeTokenRegistry();
+    prober = prober(Duration.ofSeconds(5));
+  }
+
+  @AfterEach
+  void stop() {
+    prober.close();
+    registry.close();
+  }
+
+  private OciRegistryProber prober(Duration timeout) {
+    ProberSettings settings =
+        ProberSettings.defaults().withProbeTimeout(timeout).withCacheTtl(Duration.ofSeconds(30));
+    return new OciRegistryProber(settings, HttpClient.newHttpClient(), nanos::get);
+  }
+
+  private Availability probe(String repositoryAndTag, RegistryCredential credential) {
+    return prober.probe(List.of(probeOf(repositoryAndTag, credential))).get(0);
+  }
+
+  private Probe probeOf(String repositoryAndTag, RegistryCredential credential) {
+    try {
+      return new Probe(ImageReference.parse(registry.host() + "/" + repositoryAndTag), credential);
+    } catch (InvalidImageReferenceException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  @Test
+  void getsATokenFromTheRealmWithTheCredentialAndFindsTheManifest() {
+    assertEquals(Availability.AVAILABLE, probe("acme/app:1", ALICE));
+
+    assertEquals(
+        List.of("service=fake-registry&scope=repository:acme/app:pull"), registry.tokenQueries);
+    assertTrue(
+        registry.acceptHeaders.get(0).contains("application/vnd.oci.image.index.v1+json")
+            && registry.acceptHeaders.get(0).contains("manifest.list.v2+json"),
+        registry.acceptHeaders.get(0));
+  }
+
+  @Test
+  void answersNotFoundForAMissingTag() {
+    assertEquals(Availability.NOT_FOUND, probe("acme/app:2", ALICE));
+  }
+
+  @Test
+  void answersUnauthorizedWhenTheAnonymousTokenGrantsNothing() {
+    assertEquals(Availability.UNAUTHORIZED, probe("acme/app:1", null));
+  }
+
+  @Test
+  void answersUnauthorizedWhenTheTokenServiceRefusesTheCredential() {
+    assertEquals(
+        Availability.UNAUTHORIZED,
+        probe("acme/app:1", RegistryCredential.basic(FakeTokenRegistry.USER, "wrong")));
+  }
+
+  @Test
+  void answersUnauthorizedOnForbidden() {
+    assertEquals(Availability.UNAUTHORIZED, probe("acme/forbidden:1", ALICE));
+  }
+
+  @Test
+  void answersUnreachableOnAServerError() {
+    assertEquals(Availability.UNREACHABLE, probe("acme/broken:1", ALICE));
+  }
+
+  @Test
+  void answersUnreachableWhenNothingListens() throws IOException {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    Probe closed = new Probe(new ImageReference("127.0.0.1:" + port, "acme/app", "1", null), ALICE);
+
+    assertEquals(List.of(Availability.UNREACHABLE), prober.probe(List.of(closed)));
+  }
+
+  @Test
+  void givesUpOnASlowRegistryAfterTheProbeTimeout() {
+    try (OciRegistryProber impatient = prober(Duration.ofMillis(300))) {
+      List<Availability> answer =
+          impatient.probe(List.of(probeOf("acme/slow:1", ALICE), probeOf("acme/app:1", ALICE)));
+
+      assertEquals(List.of(Availability.UNREACHABLE, Availability.AVAILABLE), answer);
+    }
+  }
+
+  @Test
+  void reusesATokenForTheSameScopeUntilItExpires() {
+    registry.expiresIn = 60;
+    probe("acme/app:1", ALICE);
+    int manifestRequestsAfterFirst = registry.manifestRequests.get();
+
+    assertEquals(Availability.NOT_FOUND, probe("acme/app:2", ALICE));
+    assertEquals(1, registry.tokenRequests.get());
+    // The cached token goes with the first request: no second challenge.
+    assertEquals(manifestRequestsAfterFirst + 1, registry.manifestRequests.get());
+
+    nanos.addAndGet(Duration.ofSeconds(55).toNanos());
+    assertEquals(Availability.NOT_FOUND, probe("acme/app:3", ALICE));
+    assertEquals(2, registry.tokenRequests.get());
+  }
+
+  @Test
+  void readsAnAccessTokenField() {
+    registry.tokenField = "access_token";
+
+    assertEquals(Availability.AVAILABLE, probe("acme/app:1", ALICE));
+  }
+
+  @Test
+  void exchangesAnIdentityTokenByPost() {
+    RegistryCredential identity =
+        new RegistryCredential(null, null, FakeTokenRegistry.IDENTITY_TOKEN, null);
+
+    assertEquals(Availability.AVAILABLE, probe("acme/app:1", identity));
+    assertTrue(registry.tokenQueries.isEmpty(), "a POST, not a GET: " + registry.tokenQueries);
+  }
+
+  @Test
+  void stopsAtTheFirstAvailableInListOrder() {
+    List<Availability> answer =
+        prober.probe(
+            List.of(
+                probeOf("acme/app:9", ALICE),
+                probeOf("acme/app:1", ALICE),
+                probeOf("acme/broken:1", ALICE)));
+
+    assertEquals(List.of(Availability.NOT_FOUND, Availability.AVAILABLE), answer);
+  }
+
+  @Test
+  void answersFromTheCacheWithinTheTtlOnly() {
+    probe("acme/app:1", ALICE);
+    int requests = registry.manifestRequests.get() + registry.tokenRequests.get();
+
+    assertEquals(Availability.AVAILABLE, probe("acme/app:1", ALICE));
+    assertEquals(requests, registry.manifestRequests.get() + registry.tokenRequests.get());
+    assertEquals(1, prober.cacheHits());
+
+    nanos.addAndGet(Duration.ofSeconds(31).toNanos());
+    assertEquals(Availability.AVAILABLE, probe("acme/app:1", ALICE));
+    assertTrue(registry.manifestRequests.get() + registry.tokenRequests.get() > requests);
+  }
+
+  @Test
+  void keepsAnswersForDifferentCredentialsApart() {
+    assertEquals(Availability.AVAILABLE, probe("acme/app:1", ALICE));
+
+    assertEquals(Availability.UNAUTHORIZED, probe("acme/app:1", null));
+  }
+}

@@ -1,0 +1,237 @@
+package io.kuik.webhook;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real registry (the Debian package {@code docker-registry}, CNCF distribution 2.8) on a free
+ * loopback port, with htpasswd Basic auth, its data and log in a temporary directory. {@code
+ * .ci/install-registry.sh} installs it; tests skip when it is missing.
+ */
+final class LocalRegistry implements AutoCloseable {
+
+  static final String INSTALL_HINT =
+      "docker-registry or htpasswd is not on the PATH: run .ci/install-registry.sh to run the"
+          + " registry prober's integration tests";
+
+  private static final String OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
+
+  private final Process process;
+  private final int port;
+  private final String authorization;
+  private final Path log;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private LocalRegistry(Process process, int port, String authorization, Path log) {
+    this.process = process;
+    this.port = port;
+    this.authorization = authorization;
+    this.log = log;
+  }
+
+  static boolean installed() {
+    return onPath("docker-registry").isPresent() && onPath("htpasswd").isPresent();
+  }
+
+  /**
+   * Starts a registry that lets {@code user} in with {@code password}, and waits until it serves.
+   */
+  static LocalRegistry start(Path directory, String user, String password)
+      throws IOException, InterruptedException {
+    Path htpasswd = directory.resolve("htpasswd");
+    Process hash =
+        new ProcessBuilder("htpasswd", "-nbB", "-C", "4", user, password)
+            .redirectErrorStream(true)
+            .start();
+    String line = new String(hash.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    if (hash.waitFor() != 0 || !line.startsWith(user + ":$2")) {
+      throw new IOException("htpasswd failed: " + line.replace(password, "<password>"));
+    }
+    Files.writeString(htpasswd, line + "\n");
+    int port = freePort();
+    Path config = directory.resolve("config.yml");
+    Files.writeString(
+        config,
+        String.join(
+            "\n",
+            "version: 0.1",
+            "log:",
+            "  level: info",
+            "storage:",
+            "  filesystem:",
+            "    rootdirectory: " + directory.resolve("data"),
+            "  delete:",
+            "    enabled: true",
+            "http:",
+            "  addr: 127.0.0.1:" + port,
+            "  secret: kuik-test-only",
+            "auth:",
+            "  htpasswd:",
+            "    realm: basic-realm",
+            "    path: " + htpasswd,
+            ""));
+    Path log = directory.resolve("registry.log");
+    Process process =
+        new ProcessBuilder("docker-registry", "serve", config.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    String basic =
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    LocalRegistry registry = new LocalRegistry(process, port, basic, log);
+    registry.awaitServing();
+    return registry;
+  }
+
+  String host() {
+    return "127.0.0.1:" + port;
+  }
+
+  int port() {
+    return port;
+  }
+
+  /**
+   * Pushes an image of one config blob and no layers as {@code repository:tag}, with plain HTTP
+   * calls of the distribution API; returns the manifest's digest.
+   */
+  String push(String repository, String tag) throws IOException, InterruptedException {
+    byte[] config =
+        "{\"architecture\":\"amd64\",\"os\":\"linux\",\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[]}}"
+            .getBytes(StandardCharsets.UTF_8);
+    String configDigest = digest(config);
+    HttpResponse<String> started =
+        send(
+            HttpRequest.newBuilder(uri("/v2/" + repository + "/blobs/uploads/"))
+                .POST(HttpRequest.BodyPublishers.noBody()),
+            202);
+    String location = started.headers().firstValue("Location").orElseThrow();
+    URI upload = uri("/").resolve(location);
+    String separator = upload.getRawQuery() == null ? "?" : "&";
+    send(
+        HttpRequest.newBuilder(URI.create(upload + separator + "digest=" + configDigest))
+            .header("Content-Type", "application/octet-stream")
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(config)),
+        201);
+    byte[] manifest =
+        ("{\"schemaVersion\":2,\"mediaType\":\""
+                + OCI_MANIFEST
+                + "\",\"config\":{\"mediaType\":\"application/vnd.oci.image.config.v1+json\","
+                + "\"digest\":\""
+                + configDigest
+                + "\",\"size\":"
+                + config.length
+                + "},\"layers\":[]}")
+            .getBytes(StandardCharsets.UTF_8);
+    send(
+        HttpRequest.newBuilder(uri("/v2/" + repository + "/manifests/" + tag))
+            .header("Content-Type", OCI_MANIFEST)
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(manifest)),
+        201);
+    return digest(manifest);
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private HttpResponse<String> send(HttpRequest.Builder request, int expected)
+      throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(
+            request.header("Authorization", authorization).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != expected) {
+      throw new IOException(
+          response.request().method()
+              + " "
+              + response.request().uri()
+              + " answered "
+              + response.statusCode()
+              + ": "
+              + response.body());
+    }
+    return response;
+  }
+
+  private void awaitServing() throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IOException("docker-registry exited: " + Files.readString(log));
+      }
+      try {
+        HttpResponse<Void> answer =
+            http.send(
+                HttpRequest.newBuilder(uri("/v2/")).timeout(Duration.ofSeconds(1)).build(),
+                HttpResponse.BodyHandlers.discarding());
+        if (answer.statusCode() == 401) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // still starting
+      }
+      Thread.sleep(50);
+    }
+    throw new IOException("docker-registry did not serve within 20 s: " + Files.readString(log));
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://" + host() + path);
+  }
+
+  private static String digest(byte[] content) {
+    try {
+      return "sha256:"
+          + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static Optional<Path> onPath(String command) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return Optional.empty();
+    }
+    for (String directory : path.split(File.pathSeparator)) {
+      Path candidate = Path.of(directory, command);
+      if (Files.isExecutable(candidate)) {
+        return Optional.of(candidate);
+      }
+    }
+    return Optional.empty();
+  }
+}

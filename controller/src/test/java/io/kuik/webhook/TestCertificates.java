@@ -1,0 +1,139 @@
+package io.kuik.webhook;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * Self-signed certificates for the HTTPS tests, made by the JDK's {@code keytool} (for {@code
+ * localhost} and {@code 127.0.0.1}) and written out as PEM in each encoding the webhook reads.
+ */
+final class TestCertificates {
+
+  private static final String PASSWORD = "changeit";
+
+  record Pair(X509Certificate certificate, PrivateKey key) {}
+
+  private TestCertificates() {}
+
+  /** A new key pair and certificate; {@code keyAlgorithm} is {@code RSA} or {@code EC}. */
+  static Pair generate(Path directory, String name, String keyAlgorithm)
+      throws IOException, InterruptedException, GeneralSecurityException {
+    Path store = directory.resolve(name + ".p12");
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair",
+                "-alias",
+                name,
+                "-keyalg",
+                keyAlgorithm,
+                "-dname",
+                "CN=kuik-webhook-" + name,
+                "-ext",
+                "SAN=dns:localhost,ip:127.0.0.1",
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                PASSWORD,
+                "-keypass",
+                PASSWORD,
+                "-noprompt"));
+    if (keyAlgorithm.equals("EC")) {
+      command.addAll(List.of("-groupname", "secp256r1"));
+    } else {
+      command.addAll(List.of("-keysize", "2048"));
+    }
+    Process keytool = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (keytool.waitFor() != 0) {
+      throw new IOException("keytool failed: " + output);
+    }
+    KeyStore keys = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(store)) {
+      keys.load(in, PASSWORD.toCharArray());
+    }
+    return new Pair(
+        (X509Certificate) keys.getCertificate(name),
+        (PrivateKey) keys.getKey(name, PASSWORD.toCharArray()));
+  }
+
+  static String certificatePem(X509Certificate certificate) throws GeneralSecurityException {
+    return pem("CERTIFICATE", certificate.getEncoded());
+  }
+
+  static String pkcs8Pem(PrivateKey key) {
+    return pem("PRIVATE KEY", key.getEncoded());
+  }
+
+  /** An RSA key as {@code RSA PRIVATE KEY}: the PKCS#1 structure inside its PKCS#8 encoding. */
+  static String pkcs1Pem(PrivateKey rsa) {
+    return pem("RSA PRIVATE KEY", Der.sequence(rsa.getEncoded()).get(2).content());
+  }
+
+  /**
+   * An EC key as {@code EC PRIVATE KEY} (SEC1) with its named curve, as OpenSSL and cert-manager
+   * write it: the JDK's inner SEC1 structure, with the curve from the PKCS#8 algorithm added.
+   */
+  static String sec1Pem(PrivateKey ec) {
+    List<Der.Element> pkcs8 = Der.sequence(ec.getEncoded());
+    byte[] curve = Der.sequence(pkcs8.get(1).encoded()).get(1).encoded();
+    List<byte[]> parts = new ArrayList<>();
+    for (Der.Element element : Der.sequence(pkcs8.get(2).content())) {
+      if (element.tag() == Der.INTEGER || element.tag() == Der.OCTET_STRING) {
+        parts.add(element.encoded());
+      }
+    }
+    parts.add(Der.encode(Der.CONTEXT_0, curve));
+    return pem("EC PRIVATE KEY", Der.encode(Der.SEQUENCE, parts.toArray(new byte[0][])));
+  }
+
+  /** Writes the certificate and the key (in the given PEM text) where the server reads them. */
+  static void write(Path certFile, Path keyFile, Pair pair, String keyPem)
+      throws IOException, GeneralSecurityException {
+    Files.writeString(certFile, certificatePem(pair.certificate()));
+    Files.writeString(keyFile, keyPem);
+  }
+
+  /** A fresh client TLS context trusting exactly these certificates (no session to resume). */
+  static SSLContext trusting(X509Certificate... certificates)
+      throws IOException, GeneralSecurityException {
+    KeyStore trusted = KeyStore.getInstance("PKCS12");
+    trusted.load(null, null);
+    for (int i = 0; i < certificates.length; i++) {
+      trusted.setCertificateEntry("trusted-" + i, certificates[i]);
+    }
+    TrustManagerFactory factory =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    factory.init(trusted);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, factory.getTrustManagers(), null);
+    return context;
+  }
+
+  private static String pem(String type, byte[] der) {
+    return "-----BEGIN "
+        + type
+        + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + "\n-----END "
+        + type
+        + "-----\n";
+  }
+}
