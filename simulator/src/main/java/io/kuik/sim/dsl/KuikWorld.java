@@ -12,6 +12,7 @@ import io.kuik.sim.Cluster;
 import io.kuik.sim.chart.Release;
 import io.kuik.sim.faults.PolicyFailure;
 import io.kuik.sim.hosts.SyncerHost;
+import io.kuik.sim.hosts.WebhookHost;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.ApiServer;
@@ -32,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -46,9 +48,13 @@ public final class KuikWorld {
 
   public static final Duration RESYNC_PERIOD = Duration.ofMinutes(10);
 
+  /** The chart's default timeoutSeconds for the pod webhook. */
+  public static final Duration WEBHOOK_TIMEOUT = Duration.ofSeconds(3);
+
   private final Cluster cluster;
   private Release release;
   private SyncerHost syncer;
+  private WebhookHost webhook;
 
   public KuikWorld(long seed) {
     this.cluster = Cluster.create(seed);
@@ -81,6 +87,19 @@ public final class KuikWorld {
             SyncerSettings.defaults(namespace),
             RESYNC_PERIOD);
     syncer.start();
+    webhook =
+        new WebhookHost(
+            api(),
+            Identity.serviceAccount(namespace, release.webhookServiceAccount()),
+            namespace,
+            cluster.registries(),
+            WEBHOOK_TIMEOUT);
+    webhook.start();
+  }
+
+  public WebhookHost webhook() {
+    requireInstalled();
+    return webhook;
   }
 
   public String installNamespace() {
@@ -345,6 +364,60 @@ public final class KuikWorld {
       registry.push(reference.path(), reference.tag());
       registry.requireCredential(reference.path(), username, password);
     }
+  }
+
+  /** The registry holds these images and serves them to anyone. */
+  public void registryServesAnonymously(String host, List<String> images) {
+    Registry registry = cluster.registries().registry(host);
+    for (String image : images) {
+      ImageReference reference = parseImage(image);
+      registry.push(reference.path(), reference.tag());
+    }
+  }
+
+  public void registryDown(String host) {
+    cluster.registries().registry(host).down();
+  }
+
+  public void registryUp(String host) {
+    cluster.registries().registry(host).up();
+  }
+
+  /**
+   * A pod submitted as a person or a controller would: its containers by name and image, in order,
+   * pulled on every start. kuik's webhook sees it in the admission chain.
+   */
+  public void submitPod(
+      String namespace,
+      String pod,
+      Map<String, String> containers,
+      Map<String, String> annotations,
+      List<String> pullSecrets) {
+    ObjectNode object = Json.object();
+    object.put("apiVersion", "v1");
+    object.put("kind", "Pod");
+    ObjectNode meta = object.putObject("metadata");
+    meta.put("name", pod);
+    meta.put("namespace", namespace);
+    annotations.forEach(meta.putObject("annotations")::put);
+    ObjectNode spec = object.putObject("spec");
+    ArrayNode list = spec.putArray("containers");
+    containers.forEach(
+        (name, image) -> {
+          ObjectNode container = list.addObject();
+          container.put("name", name);
+          container.put("image", image);
+          container.put("imagePullPolicy", "Always");
+        });
+    if (!pullSecrets.isEmpty()) {
+      ArrayNode refs = spec.putArray("imagePullSecrets");
+      pullSecrets.forEach(name -> refs.addObject().put("name", name));
+    }
+    api().create(ADMIN, object);
+  }
+
+  public ObjectNode pod(String namespace, String pod) {
+    return api().get(ADMIN, ResourceType.POD, namespace, pod);
   }
 
   /** One pull attempt of the kubelet; {@code username} null for an anonymous pull. */

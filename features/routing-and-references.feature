@@ -1,0 +1,159 @@
+Feature: Routing and the pull-secret references
+  kuik's pod webhook, running in the simulated API server's admission chain, lists each
+  container's candidates in band order (Always ImageMirror, Always ImageAlternative, the original,
+  OnFailure ImageAlternative, OnFailure ImageMirror), probes the registries, rewrites to the first
+  available one, and adds kuik-inject-<kind>-<name> to the pod's imagePullSecrets when the winning
+  entry's auth injects. It never blocks a pod: when it is down, pods are admitted unchanged.
+  (DESIGN.md §2.3; seeds/injected-pull-secrets.txt, first paragraph)
+
+  Background:
+    Given kuik is installed in the namespace kuik-system
+    And the Secret quay-pull in kuik-system holds the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | s3cret   |
+    And the Secret mirror-read in kuik-system holds the credentials:
+      | registry path        | username | password |
+      | registry.example.com | mirror   | m-pass   |
+    And the registry docker.io serves docker.io/acme/app:1.0 to anyone
+    And the registry quay.io serves quay.io/acme/app:1.0 to acme:s3cret only
+    And the registry registry.example.com serves registry.example.com/mirror/docker.io/acme/app:1.0 to mirror:m-pass only
+    And the namespace team-a
+
+  Scenario Outline: With an <mirror policy> mirror and an <alternative policy> alternative, a pod should run <winner>
+    Given the ImageMirror mirror:
+      """yaml
+      spec:
+        rewritePolicy: <mirror policy>
+        destination:
+          path: registry.example.com/mirror/
+          pull:
+            auth:
+              secretRef: {name: mirror-read}
+      """
+    And the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: <alternative policy>
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And the registry docker.io is <original registry>
+    And 2 seconds pass
+    When a pod web-1 using docker.io/acme/app:1.0 is created in team-a
+    Then the pod web-1 in team-a must run <winner>
+
+    Examples:
+      | mirror policy | alternative policy | original registry | winner                                               |
+      | Always        | Always             | up                | registry.example.com/mirror/docker.io/acme/app:1.0   |
+      | Always        | OnFailure          | up                | registry.example.com/mirror/docker.io/acme/app:1.0   |
+      | OnFailure     | Always             | up                | quay.io/acme/app:1.0                                 |
+      | OnFailure     | OnFailure          | up                | docker.io/acme/app:1.0                               |
+      | OnFailure     | OnFailure          | down              | quay.io/acme/app:1.0                                 |
+
+  Scenario: An OnFailure alternative should route only while the original is unreachable, and the pod should start with the injected credential
+    Given the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And 2 seconds pass
+    When a pod web-1 using docker.io/acme/app:1.0 is created in team-a
+    Then the pod web-1 in team-a must run docker.io/acme/app:1.0
+    And the pod web-1 in team-a must not reference the Secret kuik-inject-imagealternative-quay
+    When the registry docker.io is down
+    And a pod web-2 using docker.io/acme/app:1.0 is created in team-a
+    Then the pod web-2 in team-a must run quay.io/acme/app:1.0
+    And the pod web-2 in team-a must reference the Secret kuik-inject-imagealternative-quay
+    And the pod web-2 in team-a must be annotated as rewritten by ImageAlternative/quay
+    And the pod web-2 in team-a must be Running within 15 seconds
+    And team-a's kuik-inject-imagealternative-quay must hold acme:s3cret for quay.io/acme/app
+
+  Scenario: A winner whose auth does not inject should get no reference
+    Given the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+            injectPullSecret: false
+      """
+    And 2 seconds pass
+    When a pod web-1 using docker.io/acme/app:1.0 is created in team-a
+    Then the pod web-1 in team-a must run quay.io/acme/app:1.0
+    And the pod web-1 in team-a must not reference the Secret kuik-inject-imagealternative-quay
+
+  Scenario: Two resources rewriting a pod's two containers should give two references, and the pod's own should stay
+    Given the registry docker.io serves docker.io/acme/side:1.0 to anyone
+    And the registry quay.io serves quay.io/acme/side:1.0 to acme:s3cret only
+    And the ImageAlternative app:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And the ImageAlternative side:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/side
+        - repository: quay.io/acme/side
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And 2 seconds pass
+    When a pod web-1 using docker.io/acme/app:1.0 and docker.io/acme/side:1.0 with its own pull secret team-creds is created in team-a
+    Then the pod web-1 in team-a must reference the Secret kuik-inject-imagealternative-app
+    And the pod web-1 in team-a must reference the Secret kuik-inject-imagealternative-side
+    And the pod web-1 in team-a must reference the Secret team-creds
+
+  Scenario: A pod already routed should not be routed again
+    Given the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And 2 seconds pass
+    When a pod web-1 using docker.io/acme/app:1.0 that kuik already routed is created in team-a
+    Then the pod web-1 in team-a must run docker.io/acme/app:1.0
+    And the pod web-1 in team-a must not reference the Secret kuik-inject-imagealternative-quay
+
+  Scenario: A webhook that is down should leave pods unchanged and admitted
+    Given the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And 2 seconds pass
+    When the webhook stops
+    And a pod web-1 using docker.io/acme/app:1.0 is created in team-a
+    Then the pod web-1 in team-a must run docker.io/acme/app:1.0
+    When the webhook starts
+    And 2 seconds pass
+    And a pod web-2 using docker.io/acme/app:1.0 is created in team-a
+    Then the pod web-2 in team-a must run quay.io/acme/app:1.0

@@ -1,0 +1,180 @@
+package io.kuik.sim.hosts;
+
+import io.fabric8.zjsonpatch.JsonPatch;
+import io.kuik.routing.Router;
+import io.kuik.routing.RoutingIndex;
+import io.kuik.sim.client.Informer;
+import io.kuik.sim.world.ApiServer;
+import io.kuik.sim.world.api.AdmissionRequest;
+import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.api.MutatingAdmission;
+import io.kuik.sim.world.api.Operation;
+import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.registry.Registries;
+import io.kuik.webhook.AdmissionHandler;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Runs the production pod webhook ({@link AdmissionHandler} over {@link Router}) in the simulated
+ * API server's admission chain, as the chart registers it: pods on CREATE, failurePolicy Ignore, a
+ * short timeout. Its informers run under the webhook's ServiceAccount, and it probes the
+ * simulator's registries. A stopped webhook leaves pods unchanged and admitted.
+ */
+public final class WebhookHost {
+
+  /** The chart's MutatingWebhookConfiguration name. */
+  public static final String NAME = "pods.routing.kuik.enix.io";
+
+  private final ApiServer api;
+  private final Identity identity;
+  private final String clusterResourceNamespace;
+  private final Registries registries;
+  private final Duration timeout;
+  private TypedCaches caches;
+  private List<Informer> informers = List.of();
+  private AdmissionHandler handler;
+  private boolean running;
+  private int incarnations;
+
+  public WebhookHost(
+      ApiServer api,
+      Identity identity,
+      String clusterResourceNamespace,
+      Registries registries,
+      Duration timeout) {
+    this.api = api;
+    this.identity = identity;
+    this.clusterResourceNamespace = clusterResourceNamespace;
+    this.registries = registries;
+    this.timeout = timeout;
+  }
+
+  public void start() {
+    if (running) {
+      return;
+    }
+    running = true;
+    incarnations++;
+    api.trace()
+        .note(
+            api.loop().now(),
+            api.trace().actorOf(identity),
+            "START",
+            "webhook",
+            "incarnation " + incarnations);
+    TypedCaches fresh = new TypedCaches();
+    caches = fresh;
+    informers =
+        List.of(
+            informer(fresh, "imagealternatives", ResourceType.IMAGE_ALTERNATIVE, null),
+            informer(fresh, "imagemirrors", ResourceType.IMAGE_MIRROR, null),
+            informer(fresh, "namespaces", ResourceType.NAMESPACE, null),
+            informer(fresh, "secrets", ResourceType.SECRET, clusterResourceNamespace));
+    informers.forEach(Informer::start);
+    Router router = new Router(new SimulatedProber(registries), fresh::clusterSecret);
+    handler =
+        new AdmissionHandler(
+            router,
+            () -> RoutingIndex.ofValidated(fresh.routingResources()),
+            ns ->
+                fresh
+                    .namespace(ns)
+                    .map(
+                        n ->
+                            n.getMetadata().getLabels() == null
+                                ? Map.<String, String>of()
+                                : n.getMetadata().getLabels()));
+    api.mutatingAdmission()
+        .register(
+            new MutatingAdmission(
+                NAME,
+                Set.of(ResourceType.POD),
+                Set.of(Operation.CREATE),
+                MutatingAdmission.FailurePolicy.IGNORE,
+                timeout,
+                this::admit));
+    api.mutatingAdmission().markDown(NAME, false);
+  }
+
+  /** The webhook's pods are gone: the API server's calls fail, and failurePolicy Ignore admits. */
+  public void stop() {
+    if (!running) {
+      return;
+    }
+    running = false;
+    api.trace()
+        .note(
+            api.loop().now(),
+            api.trace().actorOf(identity),
+            "STOP",
+            "webhook",
+            "incarnation " + incarnations);
+    informers.forEach(Informer::stop);
+    api.mutatingAdmission().markDown(NAME, true);
+  }
+
+  public boolean running() {
+    return running;
+  }
+
+  private MutatingAdmission.Response admit(AdmissionRequest request) {
+    ObjectNode review = Json.object();
+    review.put("apiVersion", "admission.k8s.io/v1");
+    review.put("kind", "AdmissionReview");
+    ObjectNode body = review.putObject("request");
+    body.put("uid", "sim-" + api.loop().now().toEpochMilli());
+    ObjectNode kind = body.putObject("kind");
+    kind.put("group", "");
+    kind.put("version", "v1");
+    kind.put("kind", "Pod");
+    ObjectNode resource = body.putObject("resource");
+    resource.put("group", "");
+    resource.put("version", "v1");
+    resource.put("resource", "pods");
+    body.put("namespace", request.attributes().namespace());
+    body.put("operation", request.operation().name());
+    body.putObject("userInfo").put("username", request.attributes().identity().user());
+    body.set("object", request.object());
+
+    byte[] answer = handler.handle(Json.write(review).getBytes(StandardCharsets.UTF_8));
+    JsonNode response = Json.parse(new String(answer, StandardCharsets.UTF_8)).path("response");
+    String patch = response.path("patch").asString(null);
+    if (patch == null || patch.isEmpty()) {
+      return MutatingAdmission.Response.allow();
+    }
+    JsonNode operations = Json.MAPPER.readTree(Base64.getDecoder().decode(patch));
+    ObjectNode patched = (ObjectNode) JsonPatch.apply(operations, request.object());
+    return new MutatingAdmission.Response(true, patched, null, Duration.ZERO);
+  }
+
+  private Informer informer(TypedCaches into, String what, ResourceType type, String namespace) {
+    Informer informer =
+        new Informer(api, identity, "webhook/" + what, type, namespace, null, Duration.ZERO);
+    informer.addHandler(
+        new Informer.Handler() {
+          @Override
+          public void onAdd(ObjectNode object) {
+            into.apply(type, null, object);
+          }
+
+          @Override
+          public void onUpdate(ObjectNode old, ObjectNode now) {
+            into.apply(type, old, now);
+          }
+
+          @Override
+          public void onDelete(ObjectNode last) {
+            into.apply(type, last, null);
+          }
+        });
+    return informer;
+  }
+}
