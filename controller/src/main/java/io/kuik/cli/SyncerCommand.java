@@ -1,5 +1,7 @@
 package io.kuik.cli;
 
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kuik.kube.ApiRate;
@@ -43,6 +45,7 @@ import picocli.CommandLine.Spec;
 public final class SyncerCommand implements KuikSubcommand {
 
   private static final Logger LOG = Logger.getLogger(SyncerCommand.class.getName());
+  private static final int CLIENT_RETRIES = 2;
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
   @Spec CommandSpec spec;
@@ -195,7 +198,8 @@ public final class SyncerCommand implements KuikSubcommand {
     SyncerRuntimeSettings settings = settings();
     LogSetup.configure(logFormat);
     LOG.info(describe(settings));
-    try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+    try (KubernetesClient client =
+        new KubernetesClientBuilder().withConfig(clientConfig()).build()) {
       SyncerRuntime runtime = SyncerRuntime.start(settings, client);
       Thread hook = new Thread(runtime::close, "kuik-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
@@ -265,6 +269,17 @@ public final class SyncerCommand implements KuikSubcommand {
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), "Invalid setting: " + invalid.getMessage());
     }
+  }
+
+  /**
+   * The in-cluster (or kubeconfig) configuration, with few retries inside the client: a failed
+   * apply goes back to the core, which retries it with its own backoff instead of holding the
+   * core's thread while fabric8 retries.
+   */
+  private static Config clientConfig() {
+    return new ConfigBuilder(Config.autoConfigure(null))
+        .withRequestRetryBackoffLimit(CLIENT_RETRIES)
+        .build();
   }
 
   private static String describe(SyncerRuntimeSettings s) {

@@ -69,17 +69,21 @@ final class ApplyingSecretWriter implements SecretWriter {
     return new Refused(0, "NotLeader", "this instance does not hold the lease; nothing was sent");
   }
 
-  /** The API server's Status when there is one; code 0 for a failure before any answer. */
+  /**
+   * The API server's Status when there is one; code 0 and reason {@code Transport} for a failure
+   * before any answer (fabric8 says -1 there).
+   */
   static Refused refusal(KubernetesClientException e) {
+    int code = Math.max(0, e.getCode());
     Status status = e.getStatus();
     String reason = status == null ? null : status.getReason();
     String message = status == null ? null : status.getMessage();
     if (reason == null || reason.isEmpty()) {
-      reason = e.getCode() == 0 ? "Transport" : "Unknown";
+      reason = code == 0 ? "Transport" : "Unknown";
     }
     if (message == null || message.isEmpty()) {
       message = e.getMessage();
     }
-    return new Refused(e.getCode(), reason, message);
+    return new Refused(code, reason, message);
   }
 }
