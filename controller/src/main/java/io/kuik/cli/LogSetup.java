@@ -11,6 +11,9 @@ import java.util.logging.Logger;
  */
 final class LogSetup {
 
+  private static final Logger QUIET =
+      Logger.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils");
+
   private LogSetup() {}
 
   static void configure(LogFormat format) {
@@ -23,5 +26,8 @@ final class LogSetup {
     handler.setFormatter(format.formatter());
     root.addHandler(handler);
     root.setLevel(Level.INFO);
+    // fabric8 warns at every start that v1alpha1 is an unstable version: it is kuik's own CRD
+    // version, so the warning tells an operator nothing. Kept in a field: JUL holds loggers weakly.
+    QUIET.setLevel(Level.SEVERE);
   }
 }
