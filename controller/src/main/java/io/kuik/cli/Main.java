@@ -18,6 +18,9 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    if (System.getProperty("java.util.logging.manager") == null) {
+      System.setProperty("java.util.logging.manager", ShutdownLogManager.class.getName());
+    }
     System.exit(execute(args));
   }
 

@@ -25,6 +25,7 @@ final class LeaseElection implements AutoCloseable {
   private final Runnable onStartLeading;
   private final Runnable onStopLeading;
   private final AtomicBoolean stopped = new AtomicBoolean();
+  private volatile boolean closing;
   private CompletableFuture<?> running;
 
   LeaseElection(
@@ -69,6 +70,7 @@ final class LeaseElection implements AutoCloseable {
   /** Stops standing; releases the lease when this process holds it. */
   @Override
   public synchronized void close() {
+    closing = true;
     if (running != null) {
       running.cancel(true);
       running = null;
@@ -82,7 +84,11 @@ final class LeaseElection implements AutoCloseable {
 
   private void stopped() {
     if (stopped.compareAndSet(false, true)) {
-      LOG.warning("no longer holds the lease " + namespace + "/" + settings.name());
+      if (closing) {
+        LOG.info("gave the lease " + namespace + "/" + settings.name() + " back");
+      } else {
+        LOG.warning("lost the lease " + namespace + "/" + settings.name() + ": writing stopped");
+      }
       onStopLeading.run();
     }
   }
