@@ -1,0 +1,313 @@
+package io.kuik.cli;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kuik.kube.ApiRate;
+import io.kuik.kube.ExitReason;
+import io.kuik.kube.LeaseSettings;
+import io.kuik.kube.SyncerRuntime;
+import io.kuik.kube.SyncerRuntimeSettings;
+import io.kuik.syncer.SyncerSettings;
+import io.kuik.syncer.Targeting;
+import java.time.Duration;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code kuik syncer}: the secret-syncer process (DESIGN.md §2.4). Every flag has an environment
+ * variable fallback and a default; the Helm chart passes them all (chart/templates/_helpers.tpl).
+ */
+@Command(
+    name = "syncer",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "Writes the kuik-inject-<kind>-<name> pull Secrets that pods rewritten by an ImageAlternative"
+          + " or ImageMirror need, with server-side apply, in the namespaces that need them.",
+      "Every flag falls back to the environment variable named in its description, then to its"
+          + " default. Durations are a whole number and one unit: ms, s, m or h (500ms, 15m).",
+      ""
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:stopped (SIGTERM)",
+      "1:failed to start, or lost the lease (Kubernetes restarts it as a standby)",
+      "2:bad command line"
+    })
+public final class SyncerCommand implements KuikSubcommand {
+
+  private static final Logger LOG = Logger.getLogger(SyncerCommand.class.getName());
+  private static final int CLIENT_RETRIES = 2;
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--cluster-resource-namespace",
+      paramLabel = "<namespace>",
+      defaultValue = "${env:KUIK_CLUSTER_RESOURCE_NAMESPACE}",
+      description = {
+        "Namespace of kuik's install, where the secretRef Secrets live: the only namespace whose"
+            + " Secrets the syncer reads. Also names this instance for namespace targeting"
+            + " (kuik.enix.io/pull-secrets-instance) and holds the leader-election Lease.",
+        "Env: KUIK_CLUSTER_RESOURCE_NAMESPACE. Default: the namespace of the pod's"
+            + " ServiceAccount; required outside a pod."
+      })
+  String clusterResourceNamespace;
+
+  @Option(
+      names = "--grace-period",
+      paramLabel = "<duration>",
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_GRACE_PERIOD:-15m}",
+      description = {
+        "How long an OnFailure entry that no live pod uses any more stays in its Secret.",
+        "Env: KUIK_GRACE_PERIOD. Default: ${DEFAULT-VALUE}."
+      })
+  Duration gracePeriod;
+
+  @Option(
+      names = "--resync-period",
+      paramLabel = "<duration>",
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_RESYNC_PERIOD:-10m}",
+      description = {
+        "How often every pair is applied again, bypassing the content hash: restores a Secret"
+            + " someone deleted. 0s never resyncs.",
+        "Env: KUIK_RESYNC_PERIOD. Default: ${DEFAULT-VALUE}."
+      })
+  Duration resyncPeriod;
+
+  @Option(
+      names = "--debounce",
+      paramLabel = "<duration>",
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_DEBOUNCE:-500ms}",
+      description = {
+        "Events for one pair within this window collapse into one reconcile.",
+        "Env: KUIK_DEBOUNCE. Default: ${DEFAULT-VALUE}."
+      })
+  Duration debounce;
+
+  @Option(
+      names = "--namespaces-by-default",
+      paramLabel = "<true|false>",
+      arity = "1",
+      defaultValue = "${env:KUIK_NAMESPACES_BY_DEFAULT:-true}",
+      description = {
+        "Serve namespaces that carry neither kuik.enix.io/pull-secrets-override nor"
+            + " kuik.enix.io/pull-secrets-instance.",
+        "Env: KUIK_NAMESPACES_BY_DEFAULT. Default: ${DEFAULT-VALUE}."
+      })
+  boolean namespacesByDefault;
+
+  @Option(
+      names = "--api-qps",
+      paramLabel = "<requests/s>",
+      defaultValue = "${env:KUIK_API_QPS:-20}",
+      description = {
+        "Client-side rate limit of the syncer's writes (Secret applies and Events), per second.",
+        "Env: KUIK_API_QPS. Default: ${DEFAULT-VALUE}."
+      })
+  double apiQps;
+
+  @Option(
+      names = "--api-burst",
+      paramLabel = "<requests>",
+      defaultValue = "${env:KUIK_API_BURST:-50}",
+      description = {
+        "Writes allowed at once above --api-qps.",
+        "Env: KUIK_API_BURST. Default: ${DEFAULT-VALUE}."
+      })
+  int apiBurst;
+
+  @Option(
+      names = "--leader-elect",
+      paramLabel = "<true|false>",
+      arity = "1",
+      defaultValue = "${env:KUIK_LEADER_ELECT:-true}",
+      description = {
+        "Elect one writer among the replicas with a Lease in the cluster resource namespace;"
+            + " the others stand by, warm. false: write at once (run one replica only).",
+        "Env: KUIK_LEADER_ELECT. Default: ${DEFAULT-VALUE}."
+      })
+  boolean leaderElect;
+
+  @Option(
+      names = "--health-port",
+      paramLabel = "<port>",
+      defaultValue = "${env:KUIK_HEALTH_PORT:-8080}",
+      description = {
+        "Port of /healthz (alive), /readyz (informers synced; a standby is ready too) and"
+            + " /metrics (Prometheus).",
+        "Env: KUIK_HEALTH_PORT. Default: ${DEFAULT-VALUE}."
+      })
+  int healthPort;
+
+  @Option(
+      names = "--log-format",
+      paramLabel = "<json|text>",
+      defaultValue = "${env:KUIK_LOG_FORMAT:-json}",
+      description = {
+        "One event per line, as JSON ({\"time\",\"level\",\"logger\",\"message\"}) or text.",
+        "Env: KUIK_LOG_FORMAT. Default: ${DEFAULT-VALUE}."
+      })
+  LogFormat logFormat;
+
+  // Leader-election timings: client-go's defaults suit every cluster; tests shorten them.
+  @Option(
+      names = "--lease-name",
+      hidden = true,
+      defaultValue = "${env:KUIK_LEASE_NAME:-" + LeaseSettings.DEFAULT_NAME + "}")
+  String leaseName;
+
+  @Option(
+      names = "--lease-duration",
+      hidden = true,
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_LEASE_DURATION:-15s}")
+  Duration leaseDuration;
+
+  @Option(
+      names = "--lease-renew-deadline",
+      hidden = true,
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_LEASE_RENEW_DEADLINE:-10s}")
+  Duration leaseRenewDeadline;
+
+  @Option(
+      names = "--lease-retry-period",
+      hidden = true,
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_LEASE_RETRY_PERIOD:-2s}")
+  Duration leaseRetryPeriod;
+
+  private volatile SyncerRuntime running;
+  private volatile boolean stopRequested;
+
+  @Override
+  public Integer call() throws Exception {
+    SyncerRuntimeSettings settings = settings();
+    LogSetup.configure(logFormat);
+    LOG.info(describe(settings));
+    try (KubernetesClient client =
+        new KubernetesClientBuilder().withConfig(clientConfig()).build()) {
+      SyncerRuntime runtime = SyncerRuntime.start(settings, client);
+      Thread hook = new Thread(runtime::close, "kuik-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      running = runtime;
+      if (stopRequested) {
+        runtime.requestExit(ExitReason.SHUTDOWN);
+      }
+      try {
+        ExitReason reason = runtime.awaitExit();
+        LOG.info("exiting: " + reason);
+        return reason.exitCode();
+      } finally {
+        runtime.close();
+        running = null;
+        removeHook(hook);
+      }
+    }
+  }
+
+  /** Ends a running {@code call()} as SIGTERM would; for running the command in-process. */
+  public void stop() {
+    stopRequested = true;
+    SyncerRuntime runtime = running;
+    if (runtime != null) {
+      runtime.requestExit(ExitReason.SHUTDOWN);
+    }
+  }
+
+  /** The running process, if any: for tests that check who writes. */
+  public SyncerRuntime runtime() {
+    return running;
+  }
+
+  SyncerRuntimeSettings settings() {
+    String namespace =
+        ClusterResourceNamespace.resolve(
+                clusterResourceNamespace, ClusterResourceNamespace.SERVICE_ACCOUNT_NAMESPACE)
+            .orElseThrow(
+                () ->
+                    new ParameterException(
+                        spec.commandLine(),
+                        "Missing the cluster resource namespace: pass"
+                            + " --cluster-resource-namespace=<kuik's install namespace> or set"
+                            + " KUIK_CLUSTER_RESOURCE_NAMESPACE"));
+    if (!DNS_LABEL.matcher(namespace).matches()) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid cluster resource namespace '" + namespace + "': not a namespace name");
+    }
+    try {
+      SyncerSettings defaults = SyncerSettings.defaults(namespace);
+      SyncerSettings syncer =
+          new SyncerSettings(
+              namespace,
+              gracePeriod,
+              debounce,
+              defaults.retryBase(),
+              defaults.retryCap(),
+              new Targeting(namespace, namespacesByDefault));
+      return new SyncerRuntimeSettings(
+          syncer,
+          resyncPeriod,
+          new ApiRate(apiQps, apiBurst),
+          new LeaseSettings(
+              leaderElect, leaseName, leaseDuration, leaseRenewDeadline, leaseRetryPeriod),
+          healthPort);
+    } catch (IllegalArgumentException invalid) {
+      throw new ParameterException(spec.commandLine(), "Invalid setting: " + invalid.getMessage());
+    }
+  }
+
+  /**
+   * The in-cluster (or kubeconfig) configuration, with few retries inside the client: a failed
+   * apply goes back to the core, which retries it with its own backoff instead of holding the
+   * core's thread while fabric8 retries.
+   */
+  private static Config clientConfig() {
+    return new ConfigBuilder(Config.autoConfigure(null))
+        .withRequestRetryBackoffLimit(CLIENT_RETRIES)
+        .build();
+  }
+
+  private static String describe(SyncerRuntimeSettings s) {
+    return "starting the secret-syncer: cluster resource namespace "
+        + s.syncer().clusterResourceNamespace()
+        + ", grace "
+        + s.syncer().grace()
+        + ", resync "
+        + s.resyncPeriod()
+        + ", debounce "
+        + s.syncer().debounce()
+        + ", namespaces by default "
+        + s.syncer().targeting().namespacesByDefault()
+        + ", API "
+        + s.apiRate().qps()
+        + " qps burst "
+        + s.apiRate().burst()
+        + ", leader election "
+        + (s.lease().enabled() ? "on (lease " + s.lease().name() + ")" : "off")
+        + ", health port "
+        + s.healthPort();
+  }
+
+  private static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // The JVM is already running the hook: nothing to remove.
+    }
+  }
+}

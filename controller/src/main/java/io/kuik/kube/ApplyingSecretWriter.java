@@ -1,0 +1,89 @@
+package io.kuik.kube;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kuik.ports.SecretWriter;
+
+/**
+ * The core's {@link SecretWriter} on fabric8: a server-side apply with field manager {@code
+ * kuik-secret-syncer} and force, never a read first (DESIGN.md §2.4.4), behind the write fence and
+ * the rate limit. Every failure comes back as {@link Refused}, so the core decides on the retry.
+ */
+final class ApplyingSecretWriter implements SecretWriter {
+
+  private final KubernetesClient client;
+  private final TokenBucket rateLimit;
+  private final WriteFence fence;
+  private final SyncerMetrics metrics;
+
+  ApplyingSecretWriter(
+      KubernetesClient client, TokenBucket rateLimit, WriteFence fence, SyncerMetrics metrics) {
+    this.client = client;
+    this.rateLimit = rateLimit;
+    this.fence = fence;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public Outcome apply(Secret secret) {
+    Outcome outcome = send(secret);
+    if (outcome instanceof Refused refused) {
+      metrics.applyFailed(refused.reason());
+    }
+    return outcome;
+  }
+
+  private Outcome send(Secret secret) {
+    if (!fence.isOpen()) {
+      return notLeader();
+    }
+    try {
+      rateLimit.acquire();
+    } catch (InterruptedException stopping) {
+      Thread.currentThread().interrupt();
+      return new Refused(0, "ShuttingDown", "the syncer is stopping; nothing was sent");
+    }
+    // Checked after the wait too: leadership may have been lost while this apply waited.
+    if (!fence.isOpen()) {
+      return notLeader();
+    }
+    try {
+      client
+          .secrets()
+          .inNamespace(secret.getMetadata().getNamespace())
+          .resource(secret)
+          .fieldManager(FIELD_MANAGER)
+          .forceConflicts()
+          .serverSideApply();
+      return new Applied();
+    } catch (KubernetesClientException refused) {
+      return refusal(refused);
+    } catch (RuntimeException broken) {
+      return new Refused(0, "ClientError", broken.getClass().getSimpleName());
+    }
+  }
+
+  private static Refused notLeader() {
+    return new Refused(0, "NotLeader", "this instance does not hold the lease; nothing was sent");
+  }
+
+  /**
+   * The API server's Status when there is one; code 0 and reason {@code Transport} for a failure
+   * before any answer (fabric8 says -1 there).
+   */
+  static Refused refusal(KubernetesClientException e) {
+    int code = Math.max(0, e.getCode());
+    Status status = e.getStatus();
+    String reason = status == null ? null : status.getReason();
+    String message = status == null ? null : status.getMessage();
+    if (reason == null || reason.isEmpty()) {
+      reason = code == 0 ? "Transport" : "Unknown";
+    }
+    if (message == null || message.isEmpty()) {
+      message = e.getMessage();
+    }
+    return new Refused(code, reason, message);
+  }
+}

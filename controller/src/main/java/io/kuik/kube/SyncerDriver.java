@@ -1,0 +1,153 @@
+package io.kuik.kube;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kuik.model.ResourceId;
+import io.kuik.model.Validated;
+import io.kuik.ports.Clock;
+import io.kuik.ports.EventRecorder;
+import io.kuik.ports.Scheduler;
+import io.kuik.ports.SecretWriter;
+import io.kuik.syncer.SecretSyncer;
+import io.kuik.syncer.SyncerSettings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
+
+/**
+ * Owns the {@link SecretSyncer} on the {@link CoreLoop}: every informer event becomes a task on the
+ * loop that updates the routing cache and calls the core's handler, and the core's wake-ups become
+ * timers on the same loop. The production twin of the simulator's {@code SyncerProcess}.
+ *
+ * <p>Before {@link #startSyncing()} (informers synced and, with leader election, the lease held)
+ * events only fill the routing cache; the core is built then and reconciles everything once.
+ */
+final class SyncerDriver implements ClusterEvents, Scheduler {
+
+  private static final Logger LOG = Logger.getLogger(SyncerDriver.class.getName());
+
+  private final CoreLoop loop;
+  private final SyncerSettings settings;
+  private final Duration resyncPeriod;
+  private final Clock clock;
+  private final RoutingCache routing;
+  private final InformerStores view;
+  private final SecretWriter writer;
+  private final EventRecorder events;
+  private final SyncerMetrics metrics;
+  private SecretSyncer syncer; // the loop's thread only
+
+  SyncerDriver(
+      CoreLoop loop,
+      SyncerSettings settings,
+      Duration resyncPeriod,
+      Clock clock,
+      RoutingCache routing,
+      InformerStores view,
+      SecretWriter writer,
+      EventRecorder events,
+      SyncerMetrics metrics) {
+    this.loop = loop;
+    this.settings = settings;
+    this.resyncPeriod = resyncPeriod;
+    this.clock = clock;
+    this.routing = routing;
+    this.view = view;
+    this.writer = writer;
+    this.events = events;
+    this.metrics = metrics;
+  }
+
+  /** Builds the core and reconciles every pair once; later calls do nothing. Any thread. */
+  void startSyncing() {
+    loop.execute(
+        "start",
+        () -> {
+          if (syncer != null) {
+            return;
+          }
+          syncer = new SecretSyncer(settings, clock, this, view, writer, events);
+          LOG.info(
+              "syncing "
+                  + routing.size()
+                  + " routing resources across "
+                  + view.namespaceCount()
+                  + " namespaces");
+          syncer.start();
+          if (!resyncPeriod.isZero()) {
+            loop.scheduleEvery("resync", resyncPeriod, () -> onCore(SecretSyncer::onResync));
+          }
+          publish();
+        });
+  }
+
+  // ---- informer events: any thread, handed to the loop --------------------------------------
+
+  @Override
+  public void routingResourceChanged(Validated resource) {
+    loop.execute(
+        "routing resource changed",
+        () -> {
+          routing.put(resource);
+          onCore(core -> core.onResourceChanged(resource.id()));
+        });
+  }
+
+  @Override
+  public void routingResourceDeleted(ResourceId id) {
+    loop.execute(
+        "routing resource deleted",
+        () -> {
+          routing.remove(id);
+          onCore(core -> core.onResourceDeleted(id));
+        });
+  }
+
+  @Override
+  public void namespaceChanged(String name) {
+    loop.execute("namespace changed", () -> onCore(core -> core.onNamespaceChanged(name)));
+  }
+
+  @Override
+  public void namespaceDeleted(String name) {
+    loop.execute("namespace deleted", () -> onCore(core -> core.onNamespaceDeleted(name)));
+  }
+
+  @Override
+  public void podChanged(Pod before, Pod after) {
+    loop.execute("pod changed", () -> onCore(core -> core.onPodChanged(before, after)));
+  }
+
+  @Override
+  public void clusterSecretChanged(String name) {
+    loop.execute(
+        "cluster resource Secret changed", () -> onCore(core -> core.onClusterSecretChanged(name)));
+  }
+
+  // ---- the core's scheduler -----------------------------------------------------------------
+
+  /** Called by the core, on the loop. A wake-up that fires a little early just asks again. */
+  @Override
+  public void wakeAt(Instant at) {
+    loop.schedule("wake-up", Duration.between(clock.now(), at), this::wakeUp);
+  }
+
+  private void wakeUp() {
+    long started = System.nanoTime();
+    onCore(SecretSyncer::onWakeup);
+    metrics.reconciled(Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  private void onCore(Consumer<SecretSyncer> handler) {
+    if (syncer == null) {
+      return; // not started: start() will see what the informers hold
+    }
+    handler.accept(syncer);
+    publish();
+  }
+
+  private void publish() {
+    long pairs = (long) routing.size() * view.namespaceCount();
+    metrics.publish(SyncerMetrics.CoreSnapshot.of(syncer.counters(), syncer.queueDepth(), pairs));
+  }
+}

@@ -1,0 +1,108 @@
+package io.kuik.kube;
+
+import io.kuik.syncer.SyncerCounters;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
+import java.util.function.ToLongFunction;
+
+/**
+ * The syncer's Prometheus metrics, served on {@code /metrics} of the health port. The core's
+ * counters live on the core's thread; that thread publishes a {@link CoreSnapshot} after each task
+ * and a scrape reads the last one, so no scrape ever touches the core.
+ */
+public final class SyncerMetrics {
+
+  /** What the core's thread last published. */
+  record CoreSnapshot(
+      long reconciles, long appliesSent, long appliesSkipped, int queueDepth, long pairs) {
+    static final CoreSnapshot NONE = new CoreSnapshot(0, 0, 0, 0, 0);
+
+    static CoreSnapshot of(SyncerCounters counters, int queueDepth, long pairs) {
+      return new CoreSnapshot(
+          counters.reconciles(),
+          counters.appliesSent(),
+          counters.appliesSkipped(),
+          queueDepth,
+          pairs);
+    }
+  }
+
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final Counter applyFailures;
+  private final Histogram reconcileDuration;
+  private final Gauge leader;
+  private volatile CoreSnapshot snapshot = CoreSnapshot.NONE;
+
+  public SyncerMetrics() {
+    counter("kuik_syncer_reconciles", "Pairs reconciled", CoreSnapshot::reconciles);
+    counter(
+        "kuik_syncer_applies_sent",
+        "Server-side applies of a Secret sent, successful or not",
+        CoreSnapshot::appliesSent);
+    counter(
+        "kuik_syncer_applies_skipped",
+        "Applies not sent because the pair's content hash had not changed",
+        CoreSnapshot::appliesSkipped);
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_pairs")
+        .help("Pairs (routing resource, namespace) that a resync reconciles")
+        .callback(callback -> callback.call(snapshot.pairs()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_queue_depth")
+        .help("Pairs waiting for a reconcile: debounced, retried, or waiting for a grace to end")
+        .callback(callback -> callback.call(snapshot.queueDepth()))
+        .register(registry);
+    applyFailures =
+        Counter.builder()
+            .name("kuik_syncer_apply_failures")
+            .help("Applies refused or failed, by the API server's reason (Transport: no answer)")
+            .labelNames("reason")
+            .register(registry);
+    reconcileDuration =
+        Histogram.builder()
+            .name("kuik_syncer_reconcile_duration_seconds")
+            .help("Time to process one batch of due pairs, applies included")
+            .classicOnly()
+            .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+            .register(registry);
+    leader =
+        Gauge.builder()
+            .name("kuik_syncer_leader")
+            .help("1 while this instance holds the lease and writes, 0 on a standby")
+            .register(registry);
+  }
+
+  public PrometheusRegistry registry() {
+    return registry;
+  }
+
+  void publish(CoreSnapshot latest) {
+    snapshot = latest;
+  }
+
+  void applyFailed(String reason) {
+    applyFailures.labelValues(reason).inc();
+  }
+
+  void reconciled(Duration took) {
+    reconcileDuration.observe(took.toNanos() / 1e9);
+  }
+
+  void leading(boolean leading) {
+    leader.set(leading ? 1 : 0);
+  }
+
+  private void counter(String name, String help, ToLongFunction<CoreSnapshot> value) {
+    CounterWithCallback.builder()
+        .name(name)
+        .help(help)
+        .callback(callback -> callback.call(value.applyAsLong(snapshot)))
+        .register(registry);
+  }
+}

@@ -1,0 +1,160 @@
+package io.kuik.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kuik.kube.SyncerRuntimeSettings;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/** {@code kuik syncer}'s command line: its help, its refusals, and the settings it builds. */
+class SyncerCommandLineTest {
+
+  /** The flags the Helm chart passes (chart/templates/_helpers.tpl, kuik.syncer.args). */
+  static final List<String> FLAGS =
+      List.of(
+          "--cluster-resource-namespace",
+          "--grace-period",
+          "--resync-period",
+          "--debounce",
+          "--namespaces-by-default",
+          "--api-qps",
+          "--api-burst",
+          "--leader-elect",
+          "--health-port",
+          "--log-format");
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  private final CommandLine commandLine = Main.commandLine();
+
+  private int run(String... args) {
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+    return commandLine.execute(args);
+  }
+
+  private SyncerCommand parsed(String... flags) {
+    String[] args = new String[flags.length + 1];
+    args[0] = "syncer";
+    System.arraycopy(flags, 0, args, 1, flags.length);
+    commandLine.parseArgs(args);
+    return (SyncerCommand) commandLine.getSubcommands().get("syncer").getCommand();
+  }
+
+  @Test
+  void helpExplainsEveryFlagWithItsEnvironmentVariable() {
+    assertEquals(0, run("syncer", "--help"));
+
+    String help = out.toString();
+    for (String flag : FLAGS) {
+      assertTrue(help.contains(flag), flag + " in\n" + help);
+      String env = "KUIK_" + flag.substring(2).replace('-', '_').toUpperCase();
+      assertTrue(help.contains("Env: " + env), env + " in\n" + help);
+    }
+    assertFalse(help.contains("--lease-duration"), "the lease timings are for tests only");
+  }
+
+  @Test
+  void theRootHelpListsTheSyncerCommand() {
+    assertEquals(0, run("--help"));
+
+    assertTrue(out.toString().contains("syncer"), out.toString());
+  }
+
+  @ParameterizedTest(name = "if {0}, expect exit 2 naming {1}")
+  @CsvSource({
+    "--grace-period=1h30m, '1h30m'",
+    "--debounce=fast, 'fast'",
+    "--resync-period=10, '10'",
+    "--api-qps=many, 'many'",
+    "--api-qps=0, 'qps'",
+    "--api-burst=0, 'burst'",
+    "--health-port=70000, 'health port'",
+    "--log-format=xml, 'xml'",
+    "--leader-elect=maybe, 'maybe'",
+    "--no-such-flag, '--no-such-flag'"
+  })
+  void aBadFlagExitsTwoWithAMessage(String flag, String named) {
+    int code = run("syncer", "--cluster-resource-namespace=kuik-system", flag);
+
+    assertEquals(2, code, err.toString());
+    assertTrue(err.toString().contains(named), err.toString());
+  }
+
+  @Test
+  void aClusterResourceNamespaceThatCannotBeANamespaceExitsTwo() {
+    assertEquals(2, run("syncer", "--cluster-resource-namespace=Kuik_System"));
+    assertTrue(err.toString().contains("Kuik_System"), err.toString());
+  }
+
+  @Test
+  void withoutAClusterResourceNamespaceOutsideAPodItExitsTwo() {
+    Assumptions.assumeFalse(
+        Files.exists(ClusterResourceNamespace.SERVICE_ACCOUNT_NAMESPACE), "running inside a pod");
+    Assumptions.assumeTrue(System.getenv("KUIK_CLUSTER_RESOURCE_NAMESPACE") == null);
+
+    assertEquals(2, run("syncer"));
+    assertTrue(err.toString().contains("--cluster-resource-namespace"), err.toString());
+  }
+
+  @Test
+  void noCommandExitsTwo() {
+    assertEquals(2, run());
+    assertTrue(err.toString().contains("Missing a command"), err.toString());
+  }
+
+  @Test
+  void theDefaultsAreTheSeedsAndTheCharts() {
+    SyncerRuntimeSettings settings = parsed("--cluster-resource-namespace=kuik-system").settings();
+
+    assertEquals("kuik-system", settings.syncer().clusterResourceNamespace());
+    assertEquals(Duration.ofMinutes(15), settings.syncer().grace());
+    assertEquals(Duration.ofMillis(500), settings.syncer().debounce());
+    assertEquals(Duration.ofMinutes(10), settings.resyncPeriod());
+    assertEquals("kuik-system", settings.syncer().targeting().instance());
+    assertTrue(settings.syncer().targeting().namespacesByDefault());
+    assertEquals(20.0, settings.apiRate().qps());
+    assertEquals(50, settings.apiRate().burst());
+    assertTrue(settings.lease().enabled());
+    assertEquals("kuik-system", settings.syncer().clusterResourceNamespace());
+    assertEquals(8080, settings.healthPort());
+  }
+
+  @Test
+  void everyFlagReachesTheSettings() {
+    SyncerRuntimeSettings settings =
+        parsed(
+                "--cluster-resource-namespace=shard-b",
+                "--grace-period=20m",
+                "--resync-period=0s",
+                "--debounce=1s",
+                "--namespaces-by-default=false",
+                "--api-qps=5.5",
+                "--api-burst=7",
+                "--leader-elect=false",
+                "--health-port=9090",
+                "--log-format=text")
+            .settings();
+
+    assertEquals("shard-b", settings.syncer().clusterResourceNamespace());
+    assertEquals(Duration.ofMinutes(20), settings.syncer().grace());
+    assertEquals(Duration.ZERO, settings.resyncPeriod());
+    assertEquals(Duration.ofSeconds(1), settings.syncer().debounce());
+    assertEquals("shard-b", settings.syncer().targeting().instance());
+    assertFalse(settings.syncer().targeting().namespacesByDefault());
+    assertEquals(5.5, settings.apiRate().qps());
+    assertEquals(7, settings.apiRate().burst());
+    assertFalse(settings.lease().enabled());
+    assertEquals(9090, settings.healthPort());
+  }
+}

@@ -1,0 +1,85 @@
+package io.kuik.kube;
+
+import static io.kuik.kube.ClusterFixtures.INSTALL_NAMESPACE;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The health port of a running syncer: liveness, readiness and the metrics a dashboard needs. */
+class HealthAndMetricsOnMockApiServerTest {
+
+  private static final Duration PATIENCE = Duration.ofSeconds(20);
+
+  private final MockCluster cluster = new MockCluster();
+  private final ClusterFixtures fixtures = new ClusterFixtures(cluster.client());
+  private RunningSyncer syncer;
+
+  @AfterEach
+  void stop() {
+    if (syncer != null) {
+      syncer.close();
+    }
+    cluster.close();
+  }
+
+  @Test
+  void metricsCountAppliesSentAndSkippedAndTheKnownPairs() {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    fixtures.namespace("team-a", Map.of());
+    fixtures.sourceSecret("alice");
+    fixtures.imageAlternative("Always", "{}");
+    syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--leader-elect=false",
+            "--debounce=50ms",
+            "--log-format=json");
+    await().atMost(PATIENCE).until(() -> fixtures.injectedUsers("team-a") != null);
+
+    // A label change that changes no Secret: reconciled again, and skipped by the hash.
+    fixtures.namespace("team-a", Map.of("unrelated", "label"));
+    await("an apply skipped by the hash")
+        .atMost(PATIENCE)
+        .until(() -> sample("kuik_syncer_applies_skipped_total") > 0);
+
+    String metrics = syncer.get("/metrics").body();
+    for (String name :
+        List.of(
+            "kuik_syncer_pairs",
+            "kuik_syncer_queue_depth",
+            "kuik_syncer_reconciles_total",
+            "kuik_syncer_applies_sent_total",
+            "kuik_syncer_applies_skipped_total",
+            "kuik_syncer_reconcile_duration_seconds_count",
+            "kuik_syncer_leader")) {
+      assertTrue(metrics.contains("\n" + name), name + " in\n" + metrics);
+    }
+    assertEquals(2.0, Metrics.value(metrics, "kuik_syncer_pairs"), "one resource, two namespaces");
+    assertEquals(1.0, Metrics.value(metrics, "kuik_syncer_leader"), "no election: it writes");
+    assertTrue(Metrics.value(metrics, "kuik_syncer_applies_sent_total") >= 2, metrics);
+  }
+
+  @Test
+  void healthzAndReadyzAnswerOnceTheInformersSynced() {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--leader-elect=false",
+            "--log-format=json");
+
+    assertEquals(200, syncer.get("/healthz").statusCode());
+    await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
+    assertEquals(0, syncer.stop(), "SIGTERM ends it cleanly");
+  }
+
+  private double sample(String name) {
+    return Metrics.value(syncer.get("/metrics").body(), name);
+  }
+}
