@@ -87,7 +87,7 @@ public final class CandidatePlanner {
           covering.add(resource);
         }
       }
-      List<Candidate> candidates = candidates(covering, original);
+      List<Candidate> candidates = candidates(coverage, covering, original);
       if (candidates.size() > 1) {
         containers.add(new ContainerPlan(slot, original, candidates));
       }
@@ -99,11 +99,11 @@ public final class CandidatePlanner {
   }
 
   /**
-   * The ordered candidates for {@code original} from the resources covering it (selectors already
-   * applied), the original included at its place.
+   * The ordered candidates for {@code original} from the resources {@code coverage} found covering
+   * it (selectors already applied), the original included at its place.
    */
   public static List<Candidate> candidates(
-      List<RoutingResource> covering, ImageReference original) {
+      Coverage coverage, List<RoutingResource> covering, ImageReference original) {
     List<RoutingResource> ordered = new ArrayList<>(covering);
     ordered.sort(PROBE_ORDER);
     List<Candidate> candidates = new ArrayList<>();
@@ -117,7 +117,7 @@ public final class CandidatePlanner {
         candidates.add(Candidate.original(original));
         originalPlaced = true;
       }
-      for (Candidate offered : offeredBy(resource, band, original)) {
+      for (Candidate offered : offeredBy(coverage, resource, band, original)) {
         if (seen.add(offered.image().toString())) {
           candidates.add(offered);
         }
@@ -130,13 +130,13 @@ public final class CandidatePlanner {
   }
 
   private static List<Candidate> offeredBy(
-      RoutingResource resource, Band band, ImageReference original) {
+      Coverage coverage, RoutingResource resource, Band band, ImageReference original) {
     List<Candidate> offered = new ArrayList<>();
     for (Entry entry : resource.entries()) {
       String target;
       if (resource.id().kind() == RoutingKind.IMAGE_MIRROR) {
         target = entry.authsKey() + "/" + original.repository();
-      } else if (entry.remainderOf(original).isPresent()) {
+      } else if (coverage.fallsUnder(entry, original)) {
         continue;
       } else if (entry.form() == EntryForm.REPOSITORY) {
         target = entry.authsKey();

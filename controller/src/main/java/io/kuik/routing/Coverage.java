@@ -1,5 +1,6 @@
 package io.kuik.routing;
 
+import io.kuik.model.Entry;
 import io.kuik.model.ImageReference;
 import io.kuik.model.RoutingKind;
 import io.kuik.model.RoutingResource;
@@ -18,6 +19,14 @@ import java.util.List;
 public interface Coverage {
 
   List<RoutingResource> covering(ImageReference image);
+
+  /**
+   * Whether {@code image} falls under {@code entry}, as {@link Entry#remainderOf} says; an index
+   * may answer from the normalized paths it keeps instead of parsing the entry's path again.
+   */
+  default boolean fallsUnder(Entry entry, ImageReference image) {
+    return entry.remainderOf(image).isPresent();
+  }
 
   /**
    * Whether {@code resource} covers {@code image}, the rule every implementation applies. A mirror

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,8 @@ import java.util.Set;
  * Coverage#covers}). Resources with {@code rewritePolicy: None} are left out.
  *
  * <p>Immutable and thread-safe: the driver builds a new index when the resources change and swaps
- * it in whole. Every hit is confirmed with {@link Coverage#covers}, so the index can only be faster
- * than a scan, never more generous.
+ * it in whole. It keeps every entry's normalized path, so matching an image compares strings
+ * instead of parsing paths again; a property test checks it against the model's own matching.
  */
 public final class RoutingIndex implements Coverage {
 
@@ -39,15 +40,22 @@ public final class RoutingIndex implements Coverage {
   private final Map<String, List<RoutingResource>> byGroup;
   private final List<RoutingResource> mirrors;
 
+  /** Each indexed entry's normalized path, by identity: matching without parsing paths again. */
+  private final Map<Entry, String> keys;
+
   private RoutingIndex(Collection<RoutingResource> all) {
     List<RoutingResource> sorted = new ArrayList<>(all);
     sorted.sort(Comparator.comparing((RoutingResource r) -> r.id().name()));
     Map<String, Set<RoutingResource>> repositories = new HashMap<>();
     Map<String, Set<RoutingResource>> groups = new HashMap<>();
     List<RoutingResource> mirrorList = new ArrayList<>();
+    Map<Entry, String> entryKeys = new IdentityHashMap<>();
     for (RoutingResource resource : sorted) {
       if (Band.of(resource).isEmpty()) {
         continue;
+      }
+      for (Entry entry : resource.entries()) {
+        entryKeys.put(entry, key(entry));
       }
       if (resource.id().kind() == RoutingKind.IMAGE_MIRROR) {
         mirrorList.add(resource);
@@ -63,6 +71,8 @@ public final class RoutingIndex implements Coverage {
     this.byRepository = frozen(repositories);
     this.byGroup = frozen(groups);
     this.mirrors = List.copyOf(mirrorList);
+    // Never written after construction, so concurrent reads are safe.
+    this.keys = entryKeys;
   }
 
   /** An index of valid resources; duplicates by identity are the caller's concern. */
@@ -86,27 +96,53 @@ public final class RoutingIndex implements Coverage {
     return resources;
   }
 
+  /**
+   * The resources whose entry paths equal the image's repository or its parent (the maps hold
+   * exactly the entries that match by whole segments, which a property test checks against {@link
+   * Coverage#covers}), and the mirrors whose destination does not hold the image.
+   */
   @Override
   public List<RoutingResource> covering(ImageReference image) {
     List<RoutingResource> found = new ArrayList<>();
     String repository = image.repository();
-    confirm(found, byRepository.get(repository), image);
+    List<RoutingResource> exact = byRepository.get(repository);
+    if (exact != null) {
+      found.addAll(exact);
+    }
     // A normalized repository always has a '/' after its registry.
-    confirm(found, byGroup.get(repository.substring(0, repository.lastIndexOf('/'))), image);
-    confirm(found, mirrors, image);
+    List<RoutingResource> grouped = byGroup.get(parent(repository));
+    if (grouped != null) {
+      found.addAll(grouped);
+    }
+    for (RoutingResource mirror : mirrors) {
+      if (!fallsUnder(mirror.entries().get(0), image)) {
+        found.add(mirror);
+      }
+    }
     return found;
   }
 
-  private static void confirm(
-      List<RoutingResource> found, List<RoutingResource> hits, ImageReference image) {
-    if (hits == null) {
-      return;
+  @Override
+  public boolean fallsUnder(Entry entry, ImageReference image) {
+    String key = keys.get(entry);
+    if (key == null) {
+      return entry.remainderOf(image).isPresent();
     }
-    for (RoutingResource resource : hits) {
-      if (Coverage.covers(resource, image)) {
-        found.add(resource);
-      }
+    String repository = image.repository();
+    switch (entry.form()) {
+      case REPOSITORY:
+        return repository.equals(key);
+      case REPOSITORY_GROUP:
+        return parent(repository).equals(key);
+      default:
+        return repository.length() > key.length() + 1
+            && repository.startsWith(key)
+            && repository.charAt(key.length()) == '/';
     }
+  }
+
+  private static String parent(String repository) {
+    return repository.substring(0, repository.lastIndexOf('/'));
   }
 
   /**

@@ -32,7 +32,8 @@ class CandidatePlannerTest {
 
   private static List<String> plan(String original, RoutingResource... resources) {
     RoutingIndex index = RoutingIndex.of(Arrays.asList(resources));
-    return images(CandidatePlanner.candidates(index.covering(image(original)), image(original)));
+    return images(
+        CandidatePlanner.candidates(index, index.covering(image(original)), image(original)));
   }
 
   @ParameterizedTest(name = "if the mirror is {0} and the alternative {1}, expect {2}")

@@ -16,6 +16,7 @@ import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingResource;
 import io.kuik.ports.RegistryProber.Availability;
+import io.kuik.syncer.Targeting;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -228,6 +229,11 @@ class RouterTest {
                 Map.of(CandidatePlanner.PULL_SECRETS_OVERRIDE_LABEL, "true"),
                 onFailure(Auth.secretRef("acme-pull")))
             .addedPullSecrets());
+  }
+
+  @Test
+  void readsTheSameOverrideLabelAsTheSyncer() {
+    assertEquals(Targeting.OVERRIDE_LABEL, CandidatePlanner.PULL_SECRETS_OVERRIDE_LABEL);
   }
 
   @Test

@@ -78,6 +78,14 @@ class RoutingIndexTest {
             names(scan.covering(image)),
             names(index.covering(image)),
             "round " + round + ", image " + image);
+        for (RoutingResource resource : resources) {
+          for (Entry entry : resource.entries()) {
+            assertEquals(
+                entry.remainderOf(image).isPresent(),
+                index.fallsUnder(entry, image),
+                entry + " and " + image);
+          }
+        }
       }
     }
   }
