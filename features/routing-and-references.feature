@@ -157,3 +157,20 @@ Feature: Routing and the pull-secret references
     And 2 seconds pass
     And a pod web-2 using docker.io/acme/app:1.0 is created in team-a
     Then the pod web-2 in team-a must run quay.io/acme/app:1.0
+
+  Scenario: In a namespace that opted out with the override label, the webhook should add no reference
+    Given the namespace team-out labelled kuik.enix.io/pull-secrets-override=false
+    And the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And 2 seconds pass
+    When a pod web-1 using docker.io/acme/app:1.0 is created in team-out
+    Then the pod web-1 in team-out must not reference the Secret kuik-inject-imagealternative-quay
+    And team-out must not have the Secret kuik-inject-imagealternative-quay

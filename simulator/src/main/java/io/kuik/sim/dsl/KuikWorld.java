@@ -24,6 +24,7 @@ import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.registry.Availability;
 import io.kuik.sim.world.registry.Registry;
 import io.kuik.syncer.SyncerSettings;
+import io.kuik.syncer.Targeting;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,6 +55,7 @@ public final class KuikWorld {
   private final Cluster cluster;
   private Release release;
   private SyncerHost syncer;
+  private final Map<String, SyncerHost> otherInstances = new LinkedHashMap<>();
   private WebhookHost webhook;
 
   public KuikWorld(long seed) {
@@ -95,6 +97,45 @@ public final class KuikWorld {
             cluster.registries(),
             WEBHOOK_TIMEOUT);
     webhook.start();
+  }
+
+  /**
+   * Another kuik release, {@code namespace} its install namespace and release name, running a
+   * second syncer instance that shards the cluster with the first (DESIGN.md §2.6). It runs no
+   * webhook of its own here: the stories it serves are about which instance writes.
+   */
+  public void installAnotherInstance(String namespace, boolean namespacesByDefault) {
+    requireInstalled();
+    Release other = new Release(namespace, namespace);
+    cluster.install(other);
+    Identity identity = Identity.serviceAccount(namespace, other.syncerServiceAccount());
+    cluster.trace().alias(identity, namespace + "-syncer");
+    SyncerSettings settings =
+        SyncerSettings.defaults(namespace)
+            .withTargeting(new Targeting(namespace, namespacesByDefault));
+    SyncerHost host = new SyncerHost(api(), identity, settings, RESYNC_PERIOD);
+    otherInstances.put(namespace, host);
+    host.start();
+  }
+
+  /** Sets whether the first instance serves namespaces with neither targeting label. */
+  public void restartSyncerServingByDefault(boolean namespacesByDefault) {
+    SyncerSettings settings = syncer().settings();
+    syncer.restartWith(
+        settings.withTargeting(
+            new Targeting(settings.clusterResourceNamespace(), namespacesByDefault)));
+  }
+
+  /** The syncer instance installed in {@code namespace}. */
+  public SyncerHost syncer(String namespace) {
+    if (requireInstalled().namespace().equals(namespace)) {
+      return syncer;
+    }
+    SyncerHost host = otherInstances.get(namespace);
+    if (host == null) {
+      throw new IllegalArgumentException("no kuik instance is installed in " + namespace);
+    }
+    return host;
   }
 
   public WebhookHost webhook() {
@@ -492,9 +533,21 @@ public final class KuikWorld {
 
   // ---- what happened ----------------------------------------------------------------------------
 
-  /** The syncer's requests, from the trace. */
+  /** The first syncer instance's requests, from the trace. */
   public List<TraceRecord.Request> syncerRequests() {
-    String actor = cluster.trace().actorOf(syncer().identity());
+    return requestsOf(syncer());
+  }
+
+  /** The applies one syncer instance sent to a Secret, successful or not. */
+  public List<TraceRecord.Request> appliesOf(String instance, String namespace, String secret) {
+    String target = "secrets " + namespace + "/" + secret;
+    return requestsOf(syncer(instance)).stream()
+        .filter(r -> r.action().equals("APPLY") && r.target().equals(target))
+        .toList();
+  }
+
+  private List<TraceRecord.Request> requestsOf(SyncerHost host) {
+    String actor = cluster.trace().actorOf(host.identity());
     List<TraceRecord.Request> out = new ArrayList<>();
     for (TraceRecord.Request r : cluster.trace().requests()) {
       if (actor.equals(r.actor())) {
@@ -527,9 +580,14 @@ public final class KuikWorld {
         .toList();
   }
 
-  /** Syncer writes the chart's admission policy refused: any of them fails a healthy scenario. */
+  /**
+   * Writes of any syncer instance that an admission policy refused: any of them fails a healthy
+   * scenario.
+   */
   public List<TraceRecord.Request> syncerWritesRefusedByThePolicy() {
-    return syncerRequests().stream()
+    List<TraceRecord.Request> all = new ArrayList<>(syncerRequests());
+    otherInstances.values().forEach(host -> all.addAll(requestsOf(host)));
+    return all.stream()
         .filter(
             r ->
                 !r.succeeded()
