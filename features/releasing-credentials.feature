@@ -69,21 +69,26 @@ Feature: Releasing credentials
 
   Scenario: A rollout during an outage should find the entry kept by the grace
     Given the registry quay.io serves quay.io/acme/foo:1.0 and quay.io/acme/foo:1.1 to acme:s3cret only
+    And the registry docker.io serves docker.io/acme/foo:1.0 and docker.io/acme/foo:1.1 to anyone
     And the ImageAlternative acme-foo:
       """yaml
       spec:
         rewritePolicy: OnFailure
         alternatives:
+        - repository: docker.io/acme/foo
         - repository: quay.io/acme/foo
           auth:
             secretRef: {name: acme-pull}
       """
-    And the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    And 2 seconds pass
+    And the registry docker.io is down
+    And a pod web-1 using docker.io/acme/foo:1.0 is created in team-a
     And the pod web-1 in team-a must be Running within 15 seconds
     When the pod web-1 in team-a is deleted
     And 10 minutes pass
-    And the pod web-2 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.1
-    Then the pod web-2 in team-a must be Running within 1 second
+    And a pod web-2 using docker.io/acme/foo:1.1 is created in team-a
+    Then the pod web-2 in team-a must run quay.io/acme/foo:1.1
+    And the pod web-2 in team-a must be Running within 1 second
     And the kubelet must have pulled for web-2 in team-a with no failed attempt
 
   Scenario: A Pod that finished should no longer hold its entry after the grace

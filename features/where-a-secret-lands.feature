@@ -156,19 +156,26 @@ Feature: Where a Secret lands
 
   Scenario: The first rewritten pod should start a few seconds later and the next pods should find the Secret in place
     Given the registry quay.io serves quay.io/acme/foo:1.0 to acme:s3cret only
+    And the registry docker.io serves docker.io/acme/foo:1.0 to anyone
     And the namespace team-a
     And the ImageAlternative acme-foo:
       """yaml
       spec:
         rewritePolicy: OnFailure
         alternatives:
+        - repository: docker.io/acme/foo
         - repository: quay.io/acme/foo
           auth:
             secretRef: {name: acme-pull}
       """
-    When the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
-    Then the kubelet's first pull for web-1 in team-a must fail for want of a credential
+    And 2 seconds pass
+    When the registry docker.io is down
+    And a pod web-1 using docker.io/acme/foo:1.0 is created in team-a
+    Then the pod web-1 in team-a must run quay.io/acme/foo:1.0
+    And the pod web-1 in team-a must reference the Secret kuik-inject-imagealternative-acme-foo
+    And the kubelet's first pull for web-1 in team-a must fail for want of a credential
     And the pod web-1 in team-a must be Running within 15 seconds
-    When the pod web-2 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
-    Then the pod web-2 in team-a must be Running within 1 second
+    When a pod web-2 using docker.io/acme/foo:1.0 is created in team-a
+    Then the pod web-2 in team-a must run quay.io/acme/foo:1.0
+    And the pod web-2 in team-a must be Running within 1 second
     And the kubelet must have pulled for web-2 in team-a with no failed attempt
