@@ -102,26 +102,7 @@ final class SyncerProcess implements Scheduler, SecretWriter, EventRecorder {
   // ---- informers feed the caches, then the core -------------------------------------------
 
   private Informer informer(String what, ResourceType type, String namespace) {
-    Informer informer =
-        new Informer(api, identity, name + "/" + what, type, namespace, null, Duration.ZERO);
-    informer.addHandler(
-        new Informer.Handler() {
-          @Override
-          public void onAdd(ObjectNode object) {
-            changed(type, null, object);
-          }
-
-          @Override
-          public void onUpdate(ObjectNode old, ObjectNode now) {
-            changed(type, old, now);
-          }
-
-          @Override
-          public void onDelete(ObjectNode last) {
-            changed(type, last, null);
-          }
-        });
-    return informer;
+    return HostInformers.feeding(api, identity, name + "/" + what, type, namespace, this::changed);
   }
 
   private void changed(ResourceType type, ObjectNode before, ObjectNode after) {

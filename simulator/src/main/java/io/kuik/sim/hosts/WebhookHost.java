@@ -156,25 +156,6 @@ public final class WebhookHost {
   }
 
   private Informer informer(TypedCaches into, String what, ResourceType type, String namespace) {
-    Informer informer =
-        new Informer(api, identity, "webhook/" + what, type, namespace, null, Duration.ZERO);
-    informer.addHandler(
-        new Informer.Handler() {
-          @Override
-          public void onAdd(ObjectNode object) {
-            into.apply(type, null, object);
-          }
-
-          @Override
-          public void onUpdate(ObjectNode old, ObjectNode now) {
-            into.apply(type, old, now);
-          }
-
-          @Override
-          public void onDelete(ObjectNode last) {
-            into.apply(type, last, null);
-          }
-        });
-    return informer;
+    return HostInformers.feeding(api, identity, "webhook/" + what, type, namespace, into::apply);
   }
 }
