@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -45,6 +46,7 @@ public final class AdmissionHandler {
   private final Router router;
   private final Supplier<? extends Coverage> resources;
   private final Function<String, Optional<Map<String, String>>> namespaceLabels;
+  private final Consumer<RoutingDecision> decided;
 
   /**
    * @param router routes a pod with the production prober, or the simulator's
@@ -57,9 +59,25 @@ public final class AdmissionHandler {
       Router router,
       Supplier<? extends Coverage> resources,
       Function<String, Optional<Map<String, String>>> namespaceLabels) {
+    this(router, resources, namespaceLabels, decision -> {});
+  }
+
+  /**
+   * A handler that also tells {@code decided} the decision of every pod creation it routed, so the
+   * driver can count rewrites without routing a second time.
+   *
+   * @param decided called on the admission's thread, after routing and before the patch is built;
+   *     must not block; what it throws is logged and ignored, so it can never change an answer
+   */
+  public AdmissionHandler(
+      Router router,
+      Supplier<? extends Coverage> resources,
+      Function<String, Optional<Map<String, String>>> namespaceLabels,
+      Consumer<RoutingDecision> decided) {
     this.router = Objects.requireNonNull(router, "router");
     this.resources = Objects.requireNonNull(resources, "resources");
     this.namespaceLabels = Objects.requireNonNull(namespaceLabels, "namespaceLabels");
+    this.decided = Objects.requireNonNull(decided, "decided");
   }
 
   /** The answer to one review; never throws, never refuses. */
@@ -140,11 +158,20 @@ public final class AdmissionHandler {
     }
     RoutingDecision decision = router.route(resources.get(), pod.get(), labels.get());
     log(where, decision);
+    tell(where, decision);
     List<PatchOperation> operations = PodPatch.operations(pod.get(), decision);
     if (operations.isEmpty()) {
       return null;
     }
     return PodPatch.toJson(operations);
+  }
+
+  private void tell(String where, RoutingDecision decision) {
+    try {
+      decided.accept(decision);
+    } catch (RuntimeException ignored) {
+      LOG.log(Level.WARNING, "admission {0}: decision listener failed: {1}", where, ignored);
+    }
   }
 
   private static boolean isPodCreation(AdmissionRequest request) {

@@ -1,0 +1,331 @@
+package io.kuik.cli;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kuik.kube.ExitReason;
+import io.kuik.kube.WebhookRuntime;
+import io.kuik.kube.WebhookRuntimeSettings;
+import io.kuik.webhook.ProberSettings;
+import io.kuik.webhook.WebhookServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code kuik webhook}: the pod webhook process (DESIGN.md §2.3). Every flag has an environment
+ * variable fallback and a default; the Helm chart passes its own (chart/templates/_helpers.tpl,
+ * {@code kuik.webhook.args}).
+ */
+@Command(
+    name = "webhook",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "Serves the pod webhook on POST /mutate-pods over HTTPS: routes each new pod's images to"
+          + " the first available candidate of the ImageAlternatives and ImageMirrors covering"
+          + " them, and adds the kuik-inject-<kind>-<name> pull Secret the pod then needs.",
+      "Every flag falls back to the environment variable named in its description, then to its"
+          + " default. Durations are a whole number and one unit: ms, s, m or h (500ms, 30s).",
+      ""
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:stopped (SIGTERM)",
+      "1:failed to start: a port taken, the TLS files unusable, the informers refused",
+      "2:bad command line"
+    })
+public final class WebhookCommand implements KuikSubcommand {
+
+  private static final Logger LOG = Logger.getLogger(WebhookCommand.class.getName());
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+  /** {@code host[:port]} or {@code [ipv6][:port]}, as the registry part of an image reference. */
+  private static final Pattern REGISTRY_HOST =
+      Pattern.compile(
+          "([A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*"
+              + "|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?");
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--cluster-resource-namespace",
+      paramLabel = "<namespace>",
+      defaultValue = "${env:KUIK_CLUSTER_RESOURCE_NAMESPACE}",
+      description = {
+        "Namespace of kuik's install, where the secretRef Secrets live: the only namespace whose"
+            + " Secrets the webhook reads, to probe registries with the entry's credential.",
+        "Env: KUIK_CLUSTER_RESOURCE_NAMESPACE. Default: the namespace of the pod's"
+            + " ServiceAccount; required outside a pod."
+      })
+  String clusterResourceNamespace;
+
+  @Option(
+      names = "--port",
+      paramLabel = "<port>",
+      defaultValue = "${env:KUIK_PORT:-8443}",
+      description = {
+        "HTTPS port of POST /mutate-pods (and of /healthz and /readyz).",
+        "Env: KUIK_PORT. Default: ${DEFAULT-VALUE}."
+      })
+  int port;
+
+  @Option(
+      names = "--tls-cert-file",
+      paramLabel = "<file>",
+      defaultValue = "${env:KUIK_TLS_CERT_FILE}",
+      description = {
+        "PEM certificate chain the webhook serves, leaf first; read again when it changes, so a"
+            + " renewed Secret is served without a restart.",
+        "Env: KUIK_TLS_CERT_FILE. Required."
+      })
+  Path tlsCertFile;
+
+  @Option(
+      names = "--tls-key-file",
+      paramLabel = "<file>",
+      defaultValue = "${env:KUIK_TLS_KEY_FILE}",
+      description = {
+        "PEM private key of the certificate (PKCS#8, PKCS#1 RSA or SEC1 EC; not encrypted).",
+        "Env: KUIK_TLS_KEY_FILE. Required."
+      })
+  Path tlsKeyFile;
+
+  @Option(
+      names = "--health-port",
+      paramLabel = "<port>",
+      defaultValue = "${env:KUIK_HEALTH_PORT:-8080}",
+      description = {
+        "Plain HTTP port of /healthz (alive), /readyz (informers synced, not shutting down) and"
+            + " /metrics (Prometheus).",
+        "Env: KUIK_HEALTH_PORT. Default: ${DEFAULT-VALUE}."
+      })
+  int healthPort;
+
+  @Option(
+      names = "--probe-timeout",
+      paramLabel = "<duration>",
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_PROBE_TIMEOUT:-2s}",
+      description = {
+        "The longest one admission waits for the registries' answers; a candidate still"
+            + " unanswered counts as unreachable. Keep it under the webhook's timeoutSeconds.",
+        "Env: KUIK_PROBE_TIMEOUT. Default: ${DEFAULT-VALUE}."
+      })
+  Duration probeTimeout;
+
+  @Option(
+      names = "--probe-cache-ttl",
+      paramLabel = "<duration>",
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_PROBE_CACHE_TTL:-30s}",
+      description = {
+        "How long a registry's answer about an image is reused, so a rollout of many replicas"
+            + " costs one probe per image. 0s probes every time.",
+        "Env: KUIK_PROBE_CACHE_TTL. Default: ${DEFAULT-VALUE}."
+      })
+  Duration probeCacheTtl;
+
+  @Option(
+      names = "--insecure-registries",
+      paramLabel = "<host[:port],...>",
+      defaultValue = "${env:KUIK_INSECURE_REGISTRIES:-}",
+      description = {
+        "Registries probed over plain HTTP instead of HTTPS, comma-separated, written as in image"
+            + " references (registry.local:5000). Loopback registries always are.",
+        "Env: KUIK_INSECURE_REGISTRIES. Default: none."
+      })
+  String insecureRegistries;
+
+  @Option(
+      names = "--shutdown-delay",
+      paramLabel = "<duration>",
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_SHUTDOWN_DELAY:-5s}",
+      description = {
+        "After SIGTERM, how long admissions are still answered while /readyz fails, so that"
+            + " the Service stops sending before the server closes.",
+        "Env: KUIK_SHUTDOWN_DELAY. Default: ${DEFAULT-VALUE}."
+      })
+  Duration shutdownDelay;
+
+  @Option(
+      names = "--log-format",
+      paramLabel = "<json|text>",
+      defaultValue = "${env:KUIK_LOG_FORMAT:-json}",
+      description = {
+        "One event per line, as JSON ({\"time\",\"level\",\"logger\",\"message\"}) or text.",
+        "Env: KUIK_LOG_FORMAT. Default: ${DEFAULT-VALUE}."
+      })
+  LogFormat logFormat;
+
+  private volatile WebhookRuntime running;
+  private volatile boolean stopRequested;
+
+  @Override
+  public Integer call() throws Exception {
+    WebhookRuntimeSettings settings = settings();
+    LogSetup.configure(logFormat);
+    LOG.info(describe(settings));
+    try (KubernetesClient client =
+        new KubernetesClientBuilder().withConfig(Config.autoConfigure(null)).build()) {
+      WebhookRuntime runtime;
+      try {
+        runtime = WebhookRuntime.start(settings, client);
+      } catch (IOException | GeneralSecurityException cannotServe) {
+        LOG.log(Level.SEVERE, "cannot start the webhook: " + cannotServe.getMessage(), cannotServe);
+        return ExitReason.STARTUP_FAILED.exitCode();
+      }
+      Thread hook = new Thread(runtime::close, "kuik-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      running = runtime;
+      if (stopRequested) {
+        runtime.requestExit(ExitReason.SHUTDOWN);
+      }
+      try {
+        ExitReason reason = runtime.awaitExit();
+        LOG.info("exiting: " + reason);
+        return reason.exitCode();
+      } finally {
+        runtime.close();
+        running = null;
+        removeHook(hook);
+      }
+    }
+  }
+
+  /** Ends a running {@code call()} as SIGTERM would; for running the command in-process. */
+  public void stop() {
+    stopRequested = true;
+    WebhookRuntime runtime = running;
+    if (runtime != null) {
+      runtime.requestExit(ExitReason.SHUTDOWN);
+    }
+  }
+
+  /** The running process, if any: for tests that need its ports. */
+  public WebhookRuntime runtime() {
+    return running;
+  }
+
+  WebhookRuntimeSettings settings() {
+    String namespace =
+        ClusterResourceNamespace.resolve(
+                clusterResourceNamespace, ClusterResourceNamespace.SERVICE_ACCOUNT_NAMESPACE)
+            .orElseThrow(
+                () ->
+                    bad(
+                        "Missing the cluster resource namespace: pass"
+                            + " --cluster-resource-namespace=<kuik's install namespace> or set"
+                            + " KUIK_CLUSTER_RESOURCE_NAMESPACE"));
+    if (!DNS_LABEL.matcher(namespace).matches()) {
+      throw bad("Invalid cluster resource namespace '" + namespace + "': not a namespace name");
+    }
+    checkPort("--port", port);
+    checkPort("--health-port", healthPort);
+    if (port != 0 && port == healthPort) {
+      throw bad("--port and --health-port are both " + port + ": give them different ports");
+    }
+    Path cert = readableFile("--tls-cert-file", "KUIK_TLS_CERT_FILE", tlsCertFile);
+    Path key = readableFile("--tls-key-file", "KUIK_TLS_KEY_FILE", tlsKeyFile);
+    try {
+      ProberSettings prober =
+          new ProberSettings(
+              probeTimeout,
+              probeCacheTtl,
+              insecureRegistries(),
+              ProberSettings.DEFAULT_MAX_CONCURRENT_PROBES);
+      return new WebhookRuntimeSettings(
+          namespace,
+          WebhookServer.Settings.of(new InetSocketAddress(port), cert, key),
+          healthPort,
+          prober,
+          shutdownDelay);
+    } catch (IllegalArgumentException invalid) {
+      throw bad("Invalid setting: " + invalid.getMessage());
+    }
+  }
+
+  private Set<String> insecureRegistries() {
+    Set<String> hosts = new LinkedHashSet<>();
+    if (insecureRegistries == null) {
+      return hosts;
+    }
+    for (String item : insecureRegistries.split(",", -1)) {
+      String host = item.trim();
+      if (host.isEmpty()) {
+        continue;
+      }
+      if (!REGISTRY_HOST.matcher(host).matches()) {
+        throw bad(
+            "Invalid --insecure-registries entry '"
+                + host
+                + "': write a registry as in image references, host or host:port, without"
+                + " http:// or a path (e.g. registry.local:5000)");
+      }
+      hosts.add(host);
+    }
+    return hosts;
+  }
+
+  private void checkPort(String flag, int value) {
+    if (value < 0 || value > 65535) {
+      throw bad("Invalid " + flag + " " + value + ": a port is 0 to 65535");
+    }
+  }
+
+  private Path readableFile(String flag, String env, Path file) {
+    if (file == null || file.toString().isBlank()) {
+      throw bad("Missing " + flag + ": pass " + flag + "=<PEM file> or set " + env);
+    }
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      throw bad("Invalid " + flag + " " + file + ": no readable file there");
+    }
+    return file;
+  }
+
+  private ParameterException bad(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+
+  private static String describe(WebhookRuntimeSettings s) {
+    return "starting the pod webhook: cluster resource namespace "
+        + s.clusterResourceNamespace()
+        + ", HTTPS port "
+        + s.server().address().getPort()
+        + " with "
+        + s.server().certFile()
+        + ", health port "
+        + s.healthPort()
+        + ", probe timeout "
+        + s.prober().probeTimeout()
+        + ", probe cache "
+        + s.prober().cacheTtl()
+        + ", insecure registries "
+        + s.prober().insecureRegistries()
+        + ", shutdown delay "
+        + s.shutdownDelay();
+  }
+
+  private static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // The JVM is already running the hook: nothing to remove.
+    }
+  }
+}
