@@ -10,8 +10,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * The one entry point of the kuik image: {@code java -jar kuik.jar <command> [flags]}. The commands
- * are the {@link KuikSubcommand}s on the classpath ({@code syncer} here). Exit codes: 0 done, 1
- * failed or lost the lease, 2 bad command line.
+ * are the {@link KuikSubcommand}s on the classpath ({@code syncer} and {@code webhook} here, {@code
+ * simulate} where the simulator is on the classpath). Exit codes: 0 done, 1 failed or lost the
+ * lease, 2 bad command line.
  */
 public final class Main {
 
