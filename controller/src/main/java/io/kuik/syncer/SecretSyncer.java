@@ -177,27 +177,21 @@ public final class SecretSyncer {
 
   /**
    * Processes the pairs that are due. Spurious or late wake-ups are harmless. When a pair needs a
-   * write and the write limit has no token left, it and the rest of the batch stay queued until the
-   * next token: a reconcile that needs no write costs no token, so only writes are paced.
+   * write and the write limit has no token left, it goes back to the queue and the rest stay there:
+   * the next wake-up comes with the next token. A reconcile that needs no write costs no token, so
+   * only writes are paced.
    */
   public void onWakeup() {
     wakeRequested = null;
     Instant now = clock.now();
-    List<WorkQueue.Item> due = queue.takeDue(now);
     Map<ResourceId, EntryCredentials> resolved = new HashMap<>();
     outOfTokens = false;
-    for (int i = 0; i < due.size(); i++) {
-      reconcile(due.get(i), now, resolved);
-      if (outOfTokens) {
-        // The rest wait without being reconciled now: reconciling them at every token would cost
-        // a full pass of the batch per write.
-        Instant later = budget.nextTokenAt(now);
-        for (WorkQueue.Item waiting : due.subList(i + 1, due.size())) {
-          queue.enqueue(waiting.pair(), later, waiting.force());
-        }
-        counters.writesDeferred += due.size() - i - 1;
+    while (!outOfTokens) {
+      Optional<WorkQueue.Item> item = queue.pollDue(now);
+      if (item.isEmpty()) {
         break;
       }
+      reconcile(item.get(), now, resolved);
     }
     requestWake();
   }
@@ -287,7 +281,7 @@ public final class SecretSyncer {
       String hash,
       Instant now) {
     if (!budget.hasToken(now)) {
-      queue.enqueue(pair, budget.nextTokenAt(now), item.force());
+      queue.enqueue(pair, item.due(), item.force()); // keeps its place in line
       counters.writesDeferred++;
       outOfTokens = true;
       return;
@@ -451,6 +445,10 @@ public final class SecretSyncer {
     return Duration.ofNanos((long) (fraction * window.toNanos()));
   }
 
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+
   private void forget(Pair pair) {
     queue.forget(pair);
     grace.forget(pair);
@@ -463,6 +461,8 @@ public final class SecretSyncer {
   private void requestWake() {
     queue
         .nextDue()
+        .map(
+            due -> budget.hasToken(clock.now()) ? due : later(due, budget.nextTokenAt(clock.now())))
         .ifPresent(
             due -> {
               if (wakeRequested == null || due.isBefore(wakeRequested)) {

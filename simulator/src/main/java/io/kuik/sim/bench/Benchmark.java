@@ -1,0 +1,95 @@
+package io.kuik.sim.bench;
+
+import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.syncer.SyncerSettings;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+
+/**
+ * The syncer against two baselines on the same simulated hour (issue 9): for each cluster size, the
+ * {@link Workload} is run four times from the same seed, with kuik's syncer paced by its write
+ * limit and resync spread, with the same syncer unpaced, with a periodic copier and with a
+ * cluster-wide Secret replicator; then one table of what each sent and what it cost.
+ *
+ * <p>Run from the repository root: {@code ./mvnw -B -q -o -pl simulator -am compile exec:java
+ * -Dexec.mainClass=io.kuik.sim.bench.Benchmark -Dexec.args="100 1000 10000"}.
+ */
+public final class Benchmark {
+
+  static final long SEED = 9;
+
+  /** Simulated requests above which the periodic copier runs a shorter window. */
+  static final long COPIER_BUDGET = 600_000;
+
+  private Benchmark() {}
+
+  public static void main(String[] args) {
+    List<Integer> sizes = new ArrayList<>();
+    for (String arg : args) {
+      sizes.add(Integer.parseInt(arg));
+    }
+    if (sizes.isEmpty()) {
+      sizes = List.of(100, 1_000, 10_000);
+    }
+    PrintStream out = System.out;
+    out.println(
+        "Simulated "
+            + Workload.LENGTH.toMinutes()
+            + " min: 20 ImageAlternatives (10 Always on half the namespaces, 10 OnFailure),"
+            + " rollouts, a registry outage at "
+            + Workload.OUTAGE_START.toMinutes()
+            + " min, a restart at "
+            + Workload.RESTART.toMinutes()
+            + " min, kuik's resync every 10 min; steady state from "
+            + Workload.STEADY_FROM.toMinutes()
+            + " min.");
+    for (int size : sizes) {
+      Workload workload = new Workload(size, SEED);
+      List<RunResult> results = new ArrayList<>();
+      SyncerSettings paced =
+          SyncerSettings.defaults(Workload.INSTALL_NAMESPACE)
+              .withResyncSpread(KuikContender.RESYNC_PERIOD);
+      SyncerSettings unpaced =
+          SyncerSettings.defaults(Workload.INSTALL_NAMESPACE)
+              .withWriteLimit(1e9, Integer.MAX_VALUE);
+      results.add(run("kuik", workload, Workload.LENGTH, (w, l) -> new KuikContender(w, paced)));
+      results.add(
+          run("kuik-unpaced", workload, Workload.LENGTH, (w, l) -> new KuikContender(w, unpaced)));
+      results.add(
+          run("copier", workload, copierWindow(workload), (w, l) -> new PeriodicCopier(w, l)));
+      results.add(
+          run("replicator", workload, Workload.LENGTH, (w, l) -> new SecretReplicator(w, l)));
+      Table.print(out, results);
+    }
+  }
+
+  /** The copier sends a GET per copy every 10 s: past the budget, a shorter window. */
+  static Duration copierWindow(Workload workload) {
+    long perLoop = 21 + 15L * workload.size();
+    long loops = Math.max(12, COPIER_BUDGET / perLoop);
+    Duration window = PeriodicCopier.PERIOD.multipliedBy(loops);
+    return window.compareTo(Workload.LENGTH) < 0 ? window : Workload.LENGTH;
+  }
+
+  private static RunResult run(
+      String name,
+      Workload workload,
+      Duration length,
+      BiFunction<KuikWorld, Workload, Contender> contenderOf) {
+    Meter meter = new Meter();
+    KuikWorld world = new KuikWorld(workload.seed());
+    Contender contender = contenderOf.apply(world, workload);
+    workload.populate(world);
+    Instant start = world.now();
+    contender.start();
+    List<Workload.Rewrite> rewrites = workload.schedule(world, contender);
+    world.pass(length);
+    Meter.Cost cost = meter.stop();
+    return RunResult.read(
+        name, workload, contender, world.cluster().trace(), start, length, rewrites, cost);
+  }
+}
