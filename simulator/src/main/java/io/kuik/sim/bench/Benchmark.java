@@ -15,8 +15,15 @@ import java.util.function.BiFunction;
  * limit and resync spread, with the same syncer unpaced, with a periodic copier and with a
  * cluster-wide Secret replicator; then one table of what each sent and what it cost.
  *
- * <p>Run from the repository root: {@code ./mvnw -B -q -o -pl simulator -am compile exec:java
- * -Dexec.mainClass=io.kuik.sim.bench.Benchmark -Dexec.args="100 1000 10000"}.
+ * <p>Run from the repository root (exec:java would run in every module of an {@code -am} reactor,
+ * and without {@code -am} it would pick the controller jar of the local repository):
+ *
+ * <pre>
+ * ./mvnw -B -q -o -pl simulator -am compile
+ * ./mvnw -B -q -o -pl simulator dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
+ * java -Xmx12g -cp simulator/target/classes:controller/target/classes:$(cat /tmp/cp.txt) \
+ *     io.kuik.sim.bench.Benchmark 100 1000 10000
+ * </pre>
  */
 public final class Benchmark {
 
@@ -75,7 +82,7 @@ public final class Benchmark {
     return window.compareTo(Workload.LENGTH) < 0 ? window : Workload.LENGTH;
   }
 
-  private static RunResult run(
+  static RunResult run(
       String name,
       Workload workload,
       Duration length,
