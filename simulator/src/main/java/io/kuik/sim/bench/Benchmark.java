@@ -6,8 +6,11 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * The syncer against two baselines on the same simulated hour (issue 9): for each cluster size, the
@@ -22,8 +25,10 @@ import java.util.function.BiFunction;
  * ./mvnw -B -q -o -pl simulator -am compile
  * ./mvnw -B -q -o -pl simulator dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
  * java -Xmx12g -cp simulator/target/classes:controller/target/classes:$(cat /tmp/cp.txt) \
- *     io.kuik.sim.bench.Benchmark 100 1000 10000
+ *     io.kuik.sim.bench.Benchmark 100 1000 10000 [--only=kuik,kuik-unpaced,copier,replicator]
  * </pre>
+ *
+ * <p>Each row is printed as soon as its run ends; the ratios compare with the first row printed.
  */
 public final class Benchmark {
 
@@ -36,8 +41,13 @@ public final class Benchmark {
 
   public static void main(String[] args) {
     List<Integer> sizes = new ArrayList<>();
+    List<String> only = new ArrayList<>();
     for (String arg : args) {
-      sizes.add(Integer.parseInt(arg));
+      if (arg.startsWith("--only=")) {
+        only.addAll(List.of(arg.substring(7).split(",")));
+      } else {
+        sizes.add(Integer.parseInt(arg));
+      }
     }
     if (sizes.isEmpty()) {
       sizes = List.of(100, 1_000, 10_000);
@@ -63,21 +73,41 @@ public final class Benchmark {
       SyncerSettings unpaced =
           SyncerSettings.defaults(Workload.INSTALL_NAMESPACE)
               .withWriteLimit(1e9, Integer.MAX_VALUE);
-      results.add(run("kuik", workload, Workload.LENGTH, (w, l) -> new KuikContender(w, paced)));
-      results.add(
-          run("kuik-unpaced", workload, Workload.LENGTH, (w, l) -> new KuikContender(w, unpaced)));
-      results.add(
-          run("copier", workload, copierWindow(workload), (w, l) -> new PeriodicCopier(w, l)));
-      results.add(
-          run("replicator", workload, Workload.LENGTH, (w, l) -> new SecretReplicator(w, l)));
-      Table.print(out, results);
+      Table.header(out, size);
+      Map<String, Supplier<RunResult>> runs = new LinkedHashMap<>();
+      runs.put(
+          "kuik",
+          () -> run("kuik", workload, Workload.LENGTH, (w, l) -> new KuikContender(w, paced)));
+      runs.put(
+          "kuik-unpaced",
+          () ->
+              run(
+                  "kuik-unpaced",
+                  workload,
+                  Workload.LENGTH,
+                  (w, l) -> new KuikContender(w, unpaced)));
+      runs.put(
+          "copier",
+          () ->
+              run("copier", workload, copierWindow(workload), (w, l) -> new PeriodicCopier(w, l)));
+      runs.put(
+          "replicator",
+          () -> run("replicator", workload, Workload.LENGTH, (w, l) -> new SecretReplicator(w, l)));
+      for (Map.Entry<String, Supplier<RunResult>> each : runs.entrySet()) {
+        if (only.isEmpty() || only.contains(each.getKey())) {
+          RunResult result = each.getValue().get();
+          Table.row(out, result);
+          results.add(result);
+        }
+      }
+      Table.ratios(out, results);
     }
   }
 
   /** The copier sends a GET per copy every 10 s: past the budget, a shorter window. */
   static Duration copierWindow(Workload workload) {
     long perLoop = 21 + 15L * workload.size();
-    long loops = Math.max(12, COPIER_BUDGET / perLoop);
+    long loops = Math.max(9, COPIER_BUDGET / perLoop);
     Duration window = PeriodicCopier.PERIOD.multipliedBy(loops);
     return window.compareTo(Workload.LENGTH) < 0 ? window : Workload.LENGTH;
   }
