@@ -55,6 +55,8 @@ public final class SecretSyncer {
   private final Map<Pair, Integer> failures = new HashMap<>();
   private final Map<Pair, Instant> backoffUntil = new HashMap<>();
   private final SyncerCounters counters = new SyncerCounters();
+  private final WriteBudget budget;
+  private boolean outOfTokens;
   private Instant wakeRequested;
 
   public SecretSyncer(
@@ -71,6 +73,7 @@ public final class SecretSyncer {
     this.writer = writer;
     this.problems = new ProblemReports(events);
     this.grace = new GraceClocks(settings.grace());
+    this.budget = new WriteBudget(settings.writeQps(), settings.writeBurst(), clock.now());
   }
 
   /** Once the informers have synced: every pair the view shows is reconciled once. */
@@ -162,18 +165,33 @@ public final class SecretSyncer {
    * a Secret someone else deleted. Unchanged content is a no-op on the API server.
    */
   public void onResync() {
-    enqueueEverything(true);
+    Duration spread = settings.resyncSpread();
+    for (Validated resource : view.routingResources()) {
+      for (Namespace ns : view.namespaces()) {
+        Pair pair = new Pair(resource.id(), ns.getMetadata().getName());
+        enqueue(pair, offsetWithin(pair, spread), true);
+      }
+    }
     requestWake();
   }
 
-  /** Processes the pairs that are due. Spurious or late wake-ups are harmless. */
+  /**
+   * Processes the pairs that are due. Spurious or late wake-ups are harmless. When a pair needs a
+   * write and the write limit has no token left, it goes back to the queue and the rest stay there:
+   * the next wake-up comes with the next token. A reconcile that needs no write costs no token, so
+   * only writes are paced.
+   */
   public void onWakeup() {
     wakeRequested = null;
     Instant now = clock.now();
-    List<WorkQueue.Item> due = queue.takeDue(now);
     Map<ResourceId, EntryCredentials> resolved = new HashMap<>();
-    for (WorkQueue.Item item : due) {
-      reconcile(item, now, resolved);
+    outOfTokens = false;
+    while (!outOfTokens) {
+      Optional<WorkQueue.Item> item = queue.pollDue(now);
+      if (item.isEmpty()) {
+        break;
+      }
+      reconcile(item.get(), now, resolved);
     }
     requestWake();
   }
@@ -262,8 +280,15 @@ public final class SecretSyncer {
       DockerConfig content,
       String hash,
       Instant now) {
+    if (!budget.hasToken(now)) {
+      queue.enqueue(pair, item.due(), item.force()); // keeps its place in line
+      counters.writesDeferred++;
+      outOfTokens = true;
+      return;
+    }
     Secret secret = DesiredSecrets.desiredSecret(resource, pair.namespace(), content);
     counters.appliesSent++;
+    budget.take(now);
     SecretWriter.Outcome outcome = writer.apply(secret);
     if (outcome instanceof SecretWriter.Refused refused) {
       counters.applyFailures++;
@@ -397,9 +422,31 @@ public final class SecretSyncer {
    * must not turn the retry of a refused write into a tight loop.
    */
   private void enqueue(Pair pair, boolean force) {
-    Instant due = clock.now().plus(settings.debounce());
+    enqueue(pair, Duration.ZERO, force);
+  }
+
+  private void enqueue(Pair pair, Duration delay, boolean force) {
+    Instant due = clock.now().plus(settings.debounce()).plus(delay);
     Instant notBefore = backoffUntil.get(pair);
     queue.enqueue(pair, notBefore != null && notBefore.isAfter(due) ? notBefore : due, force);
+  }
+
+  /**
+   * A fixed offset of the pair within the window, from its name: every resync spreads the same way,
+   * so each pair is applied once per period, and no pair waits longer than the window.
+   */
+  static Duration offsetWithin(Pair pair, Duration window) {
+    if (window.isZero()) {
+      return Duration.ZERO;
+    }
+    long h = pair.toString().hashCode() * 0x9E3779B97F4A7C15L;
+    h ^= h >>> 29;
+    double fraction = (h >>> 11) / (double) (1L << 53);
+    return Duration.ofNanos((long) (fraction * window.toNanos()));
+  }
+
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   private void forget(Pair pair) {
@@ -414,6 +461,8 @@ public final class SecretSyncer {
   private void requestWake() {
     queue
         .nextDue()
+        .map(
+            due -> budget.hasToken(clock.now()) ? due : later(due, budget.nextTokenAt(clock.now())))
         .ifPresent(
             due -> {
               if (wakeRequested == null || due.isBefore(wakeRequested)) {

@@ -9,6 +9,7 @@ public final class SyncerCounters {
   long appliesSent;
   long appliesSkipped;
   long applyFailures;
+  long writesDeferred;
 
   public long reconciles() {
     return reconciles;
@@ -26,5 +27,10 @@ public final class SyncerCounters {
 
   public long applyFailures() {
     return applyFailures;
+  }
+
+  /** Pairs put back in the queue because the write limit had no token left for them. */
+  public long writesDeferred() {
+    return writesDeferred;
   }
 }

@@ -12,6 +12,10 @@ import java.util.Objects;
  * @param retryBase first retry delay after a failed write, doubled on each failure
  * @param retryCap the longest retry delay
  * @param targeting which namespaces this instance serves (namespace-targeting.txt)
+ * @param writeQps the core's own limit on applies, a second (the chart's {@code --api-qps})
+ * @param writeBurst applies that may go at once before the limit applies ({@code --api-burst})
+ * @param resyncSpread a resync spreads its pairs over this window instead of enqueuing them all at
+ *     once: each pair is due at a fixed offset (from its name) within it; zero: all at once
  */
 public record SyncerSettings(
     String clusterResourceNamespace,
@@ -19,12 +23,17 @@ public record SyncerSettings(
     Duration debounce,
     Duration retryBase,
     Duration retryCap,
-    Targeting targeting) {
+    Targeting targeting,
+    double writeQps,
+    int writeBurst,
+    Duration resyncSpread) {
 
   public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
   public static final Duration DEFAULT_DEBOUNCE = Duration.ofMillis(500);
   public static final Duration DEFAULT_RETRY_BASE = Duration.ofSeconds(1);
   public static final Duration DEFAULT_RETRY_CAP = Duration.ofMinutes(5);
+  public static final double DEFAULT_WRITE_QPS = 20;
+  public static final int DEFAULT_WRITE_BURST = 50;
 
   public SyncerSettings {
     Objects.requireNonNull(clusterResourceNamespace, "clusterResourceNamespace");
@@ -36,6 +45,34 @@ public record SyncerSettings(
     if (retryCap.compareTo(retryBase) < 0) {
       throw new IllegalArgumentException("retryCap must not be shorter than retryBase");
     }
+    if (!(writeQps > 0) || writeBurst < 1) {
+      throw new IllegalArgumentException(
+          "writeQps must be positive and writeBurst at least 1, got "
+              + writeQps
+              + "/"
+              + writeBurst);
+    }
+    requirePositive(resyncSpread, "resyncSpread", true);
+  }
+
+  /** The default write limit, and a resync all at once. */
+  public SyncerSettings(
+      String clusterResourceNamespace,
+      Duration grace,
+      Duration debounce,
+      Duration retryBase,
+      Duration retryCap,
+      Targeting targeting) {
+    this(
+        clusterResourceNamespace,
+        grace,
+        debounce,
+        retryBase,
+        retryCap,
+        targeting,
+        DEFAULT_WRITE_QPS,
+        DEFAULT_WRITE_BURST,
+        Duration.ZERO);
   }
 
   /** The defaults, for an instance installed in {@code clusterResourceNamespace}. */
@@ -51,12 +88,54 @@ public record SyncerSettings(
 
   public SyncerSettings withGrace(Duration value) {
     return new SyncerSettings(
-        clusterResourceNamespace, value, debounce, retryBase, retryCap, targeting);
+        clusterResourceNamespace,
+        value,
+        debounce,
+        retryBase,
+        retryCap,
+        targeting,
+        writeQps,
+        writeBurst,
+        resyncSpread);
   }
 
   public SyncerSettings withTargeting(Targeting value) {
     return new SyncerSettings(
-        clusterResourceNamespace, grace, debounce, retryBase, retryCap, value);
+        clusterResourceNamespace,
+        grace,
+        debounce,
+        retryBase,
+        retryCap,
+        value,
+        writeQps,
+        writeBurst,
+        resyncSpread);
+  }
+
+  public SyncerSettings withWriteLimit(double qps, int burst) {
+    return new SyncerSettings(
+        clusterResourceNamespace,
+        grace,
+        debounce,
+        retryBase,
+        retryCap,
+        targeting,
+        qps,
+        burst,
+        resyncSpread);
+  }
+
+  public SyncerSettings withResyncSpread(Duration value) {
+    return new SyncerSettings(
+        clusterResourceNamespace,
+        grace,
+        debounce,
+        retryBase,
+        retryCap,
+        targeting,
+        writeQps,
+        writeBurst,
+        value);
   }
 
   private static void requirePositive(Duration d, String name, boolean zeroAllowed) {

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * Pairs waiting to be reconciled, each with the time it is due. Enqueuing a pair already waiting
@@ -18,34 +19,50 @@ final class WorkQueue {
   /** A pair due at a time; {@code force} bypasses the applied-content hash. */
   record Item(Pair pair, Instant due, boolean force) {}
 
+  private static final Comparator<Item> IN_DUE_ORDER =
+      Comparator.comparing(Item::due).thenComparing(item -> item.pair().toString());
+
   private final Map<Pair, Item> waiting = new HashMap<>();
+  // The same items by due time: a resync spread over its period wakes the core once per pair, and
+  // each wake-up must not scan every waiting pair.
+  private final TreeSet<Item> byDue = new TreeSet<>(IN_DUE_ORDER);
 
   void enqueue(Pair pair, Instant due, boolean force) {
-    waiting.merge(
-        pair,
-        new Item(pair, due, force),
-        (old, add) ->
-            new Item(
-                pair,
-                old.due().isBefore(add.due()) ? old.due() : add.due(),
-                old.force() || add.force()));
+    Item old = waiting.get(pair);
+    Item item =
+        old == null
+            ? new Item(pair, due, force)
+            : new Item(pair, old.due().isBefore(due) ? old.due() : due, old.force() || force);
+    if (old != null) {
+      byDue.remove(old);
+    }
+    waiting.put(pair, item);
+    byDue.add(item);
+  }
+
+  /** Removes and returns the first pair due at {@code now}, if any. */
+  Optional<Item> pollDue(Instant now) {
+    if (byDue.isEmpty() || byDue.first().due().isAfter(now)) {
+      return Optional.empty();
+    }
+    Item item = byDue.pollFirst();
+    waiting.remove(item.pair());
+    return Optional.of(item);
   }
 
   /** Removes and returns the pairs due at {@code now}, in a stable order. */
   List<Item> takeDue(Instant now) {
     List<Item> due = new ArrayList<>();
-    for (Item item : waiting.values()) {
-      if (!item.due().isAfter(now)) {
-        due.add(item);
-      }
+    while (!byDue.isEmpty() && !byDue.first().due().isAfter(now)) {
+      Item item = byDue.pollFirst();
+      waiting.remove(item.pair());
+      due.add(item);
     }
-    due.sort(Comparator.comparing(Item::due).thenComparing(item -> item.pair().toString()));
-    due.forEach(item -> waiting.remove(item.pair()));
     return due;
   }
 
   Optional<Instant> nextDue() {
-    return waiting.values().stream().map(Item::due).min(Instant::compareTo);
+    return byDue.isEmpty() ? Optional.empty() : Optional.of(byDue.first().due());
   }
 
   int size() {
@@ -53,6 +70,9 @@ final class WorkQueue {
   }
 
   void forget(Pair pair) {
-    waiting.remove(pair);
+    Item old = waiting.remove(pair);
+    if (old != null) {
+      byDue.remove(old);
+    }
   }
 }

@@ -1,0 +1,247 @@
+package io.kuik.syncer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.kuik.model.DockerConfig;
+import io.kuik.model.RegistryCredential;
+import io.kuik.model.ResourceId;
+import io.kuik.model.RoutingResources;
+import io.kuik.model.Validated;
+import io.kuik.model.crd.AuthSpec;
+import io.kuik.model.crd.DestinationSpec;
+import io.kuik.model.crd.ImageMirror;
+import io.kuik.model.crd.ImageMirrorSpec;
+import io.kuik.model.crd.PullSpec;
+import io.kuik.model.crd.SecretRefSpec;
+import io.kuik.ports.InformerView;
+import io.kuik.ports.SecretWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The core's own write limit and the resync spread, on a fake clock that jumps to each wake-up the
+ * core asks for: no thread, no sleep.
+ */
+class WritePacingTest {
+
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  @ParameterizedTest(name = "{0} pairs at {1}/s, burst {2}")
+  @CsvSource({"1000, 20, 50", "1000, 100, 10", "30, 20, 50"})
+  void aBurstOfPairsTakesWhatTheBucketAllows(int namespaces, double qps, int burst) {
+    World world =
+        new World(namespaces, SyncerSettings.defaults("kuik-system").withWriteLimit(qps, burst));
+
+    world.syncer.start();
+    world.runUntilIdle();
+
+    assertEquals(namespaces, world.applies.size());
+    double expected = Math.max(0, namespaces - burst) / qps;
+    double took = seconds(world.applies.get(0), world.applies.get(world.applies.size() - 1));
+    assertEquals(expected, took, 0.05, "seconds from the first apply to the last");
+    assertTrue(world.peakPerSecond() <= burst + qps, "peak " + world.peakPerSecond());
+  }
+
+  @Test
+  void reconcilesThatNeedNoWriteTakeNoToken() {
+    World world = new World(200, SyncerSettings.defaults("kuik-system").withWriteLimit(1, 1));
+    world.syncer.start();
+    world.runUntilIdle();
+    int before = world.applies.size();
+    Instant quiet = world.now;
+
+    // A namespace event re-reconciles every pair; nothing changed, so nothing is written or paced.
+    world.namespaces.keySet().forEach(world.syncer::onNamespaceChanged);
+    world.runUntilIdle();
+
+    // At most the wait for one token (1 s here), not one token per pair (200 s).
+    assertEquals(before, world.applies.size());
+    assertTrue(seconds(quiet, world.now) <= 1.0, "took " + seconds(quiet, world.now));
+  }
+
+  @Test
+  void aResyncSpreadsItsPairsOverTheWindow() {
+    Duration window = Duration.ofMinutes(10);
+    World world =
+        new World(
+            600,
+            SyncerSettings.defaults("kuik-system")
+                .withWriteLimit(1000, 1000)
+                .withResyncSpread(window));
+    world.syncer.start();
+    world.runUntilIdle();
+    world.applies.clear();
+    Instant resync = world.now;
+
+    world.syncer.onResync();
+    world.runUntilIdle();
+
+    assertEquals(600, world.applies.size(), "every pair applied once again");
+    int[] perMinute = new int[10];
+    for (Instant at : world.applies) {
+      double s = seconds(resync, at);
+      assertTrue(s < window.toSeconds() + 1, "applied " + s + " s after the resync");
+      perMinute[(int) Math.min(9, s / 60)]++;
+    }
+    for (int count : perMinute) {
+      assertTrue(count > 30 && count < 90, "about 60 a minute, got " + List.of(perMinute));
+    }
+  }
+
+  @Test
+  void aResyncWithoutSpreadIsOneBatch() {
+    World world = new World(300, SyncerSettings.defaults("kuik-system").withWriteLimit(1000, 1000));
+    world.syncer.start();
+    world.runUntilIdle();
+    world.applies.clear();
+    Instant resync = world.now;
+
+    world.syncer.onResync();
+    world.runUntilIdle();
+
+    assertEquals(300, world.applies.size());
+    assertTrue(seconds(resync, world.applies.get(299)) < 1);
+  }
+
+  @Test
+  void theOffsetOfAPairIsFixedAndWithinTheWindow() {
+    Duration window = Duration.ofMinutes(10);
+    Pair pair = new Pair(new ResourceId(io.kuik.model.RoutingKind.IMAGE_MIRROR, "m"), "ns-1");
+    Duration offset = SecretSyncer.offsetWithin(pair, window);
+    assertEquals(offset, SecretSyncer.offsetWithin(pair, window));
+    assertTrue(!offset.isNegative() && offset.compareTo(window) < 0);
+    assertEquals(Duration.ZERO, SecretSyncer.offsetWithin(pair, Duration.ZERO));
+  }
+
+  private static double seconds(Instant from, Instant to) {
+    return Duration.between(from, to).toNanos() / 1e9;
+  }
+
+  /** One Always mirror selecting every namespace, and a scheduler that the test runs by hand. */
+  private static final class World implements InformerView {
+    Instant now = T0;
+    final TreeMap<Instant, Integer> wakeups = new TreeMap<>();
+    final List<Instant> applies = new ArrayList<>();
+    final Map<String, Namespace> namespaces = new TreeMap<>();
+    final Validated mirror;
+    final Secret source;
+    final SecretSyncer syncer;
+
+    World(int count, SyncerSettings settings) {
+      for (int i = 0; i < count; i++) {
+        String name = "ns-" + i;
+        namespaces.put(
+            name, new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build());
+      }
+      ImageMirror resource = new ImageMirror();
+      resource.setMetadata(new ObjectMetaBuilder().withName("mirror").withUid("u-1").build());
+      resource.setSpec(
+          new ImageMirrorSpec(
+              null,
+              null,
+              "Always",
+              new DestinationSpec(
+                  "registry.example.com/mirror/",
+                  new PullSpec(new AuthSpec(new SecretRefSpec("mirror-read"), null, null)))));
+      mirror = RoutingResources.from(resource);
+      String json =
+          new DockerConfig(
+                  Map.of("registry.example.com/mirror", RegistryCredential.basic("u", "p")))
+              .toJson();
+      source =
+          new SecretBuilder()
+              .withNewMetadata()
+              .withName("mirror-read")
+              .withNamespace("kuik-system")
+              .endMetadata()
+              .withType("kubernetes.io/dockerconfigjson")
+              .addToData(
+                  ".dockerconfigjson",
+                  Base64.getEncoder().encodeToString(json.getBytes(StandardCharsets.UTF_8)))
+              .build();
+      SecretWriter writer =
+          secret -> {
+            applies.add(now);
+            return new SecretWriter.Applied();
+          };
+      syncer =
+          new SecretSyncer(
+              settings,
+              () -> now,
+              at -> wakeups.merge(at, 1, Integer::sum),
+              this,
+              writer,
+              (id, uid, type, reason, message) -> {});
+    }
+
+    void runUntilIdle() {
+      while (!wakeups.isEmpty()) {
+        Instant at = wakeups.pollFirstEntry().getKey();
+        if (at.isAfter(now)) {
+          now = at;
+        }
+        syncer.onWakeup();
+      }
+    }
+
+    int peakPerSecond() {
+      int peak = 0;
+      for (int i = 0, j = 0; i < applies.size(); i++) {
+        while (Duration.between(applies.get(j), applies.get(i)).compareTo(Duration.ofSeconds(1))
+            >= 0) {
+          j++;
+        }
+        peak = Math.max(peak, i - j + 1);
+      }
+      return peak;
+    }
+
+    @Override
+    public Collection<Validated> routingResources() {
+      return List.of(mirror);
+    }
+
+    @Override
+    public Optional<Validated> routingResource(ResourceId id) {
+      return mirror.id().equals(id) ? Optional.of(mirror) : Optional.empty();
+    }
+
+    @Override
+    public Collection<Namespace> namespaces() {
+      return namespaces.values();
+    }
+
+    @Override
+    public Optional<Namespace> namespace(String name) {
+      return Optional.ofNullable(namespaces.get(name));
+    }
+
+    @Override
+    public Collection<Pod> pods(String namespace) {
+      return List.of();
+    }
+
+    @Override
+    public Optional<Secret> clusterSecret(String name) {
+      return source.getMetadata().getName().equals(name) ? Optional.of(source) : Optional.empty();
+    }
+  }
+}

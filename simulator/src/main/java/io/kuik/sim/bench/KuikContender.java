@@ -1,0 +1,53 @@
+package io.kuik.sim.bench;
+
+import io.kuik.sim.chart.Release;
+import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.hosts.SyncerHost;
+import io.kuik.sim.world.api.Identity;
+import io.kuik.syncer.SecretSyncer;
+import io.kuik.syncer.SyncerSettings;
+import java.time.Duration;
+
+/** kuik's production syncer core, installed with the chart's RBAC and policy, with its settings. */
+final class KuikContender implements Contender {
+
+  static final Duration RESYNC_PERIOD = Duration.ofMinutes(10);
+
+  private final SyncerHost host;
+  private final String actor;
+
+  KuikContender(KuikWorld world, SyncerSettings settings) {
+    Release release = new Release("kuik", Workload.INSTALL_NAMESPACE);
+    world.cluster().install(release);
+    Identity identity =
+        Identity.serviceAccount(Workload.INSTALL_NAMESPACE, release.syncerServiceAccount());
+    this.host = new SyncerHost(world.api(), identity, settings, RESYNC_PERIOD);
+    this.actor = world.cluster().trace().actorOf(identity);
+  }
+
+  @Override
+  public String actor() {
+    return actor;
+  }
+
+  @Override
+  public String watcherPrefix() {
+    return "syncer#";
+  }
+
+  @Override
+  public void start() {
+    host.start();
+  }
+
+  @Override
+  public void restart() {
+    host.crash();
+    host.start();
+  }
+
+  /** Pairs waiting in the running incarnation's queue, 0 before its informers synced. */
+  int queueDepth() {
+    return host.syncer().map(SecretSyncer::queueDepth).orElse(0);
+  }
+}

@@ -1,0 +1,183 @@
+package io.kuik.sim.bench;
+
+import io.kuik.model.RegistryCredential;
+import io.kuik.model.SecretNames;
+import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.time.SimRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The benchmark's cluster and its hour: {@code size} namespaces, half labelled {@code tier=a}; 20
+ * ImageAlternatives, the first 10 Always with a namespaceSelector on {@code tier=a}, the other 10
+ * OnFailure; rollouts of rewritten pods all along; a registry outage during which OnFailure
+ * rewrites come in a wave; a restart of the contender; and the contender's own periodic work.
+ *
+ * @param size namespaces besides the install namespace
+ * @param seed the simulation's seed; the same seed gives every contender the same workload
+ */
+record Workload(int size, long seed) {
+
+  static final String INSTALL_NAMESPACE = "kuik-system";
+  static final int ALWAYS = 10;
+  static final int ON_FAILURE = 10;
+  static final Duration LENGTH = Duration.ofMinutes(70);
+  static final Duration OUTAGE_START = Duration.ofMinutes(15);
+  static final Duration OUTAGE_LENGTH = Duration.ofMinutes(10);
+  static final Duration RESTART = Duration.ofMinutes(35);
+  static final Duration STEADY_FROM = Duration.ofMinutes(40);
+  static final Duration POD_LIFETIME = Duration.ofMinutes(5);
+
+  /**
+   * A pod rewritten by resource {@code index} in {@code namespace}, created at {@code at}; {@code
+   * ready} when its Secret already held the entry's credential then.
+   */
+  record Rewrite(Instant at, String namespace, int index, boolean ready) {
+    String secret() {
+      return secretName(index);
+    }
+  }
+
+  static String namespace(int i) {
+    return String.format("app-%05d", i);
+  }
+
+  static boolean selected(int i) {
+    return i % 2 == 0;
+  }
+
+  static String resourceName(int index) {
+    return "alt-" + index;
+  }
+
+  static String secretName(int index) {
+    return SecretNames.injected("ImageAlternative", resourceName(index));
+  }
+
+  static String registry(int index) {
+    return "registry-" + index + ".example";
+  }
+
+  static String repository(int index) {
+    return registry(index) + "/acme/app";
+  }
+
+  static String sourceSecret(int index) {
+    return "creds-" + index;
+  }
+
+  static boolean always(int index) {
+    return index < ALWAYS;
+  }
+
+  /** Rollouts a minute outside the outage: one per 200 namespaces, at least one. */
+  int rolloutsPerMinute() {
+    return Math.max(1, size / 200);
+  }
+
+  /** OnFailure rewrites during the outage: one namespace in ten; half at once, half spread. */
+  int onFailureRewrites() {
+    return Math.max(2, size / 10);
+  }
+
+  /** The objects every contender starts from; the install namespace must exist. */
+  void populate(KuikWorld world) {
+    for (int k = 0; k < ALWAYS + ON_FAILURE; k++) {
+      world.dockerRegistrySecret(
+          INSTALL_NAMESPACE,
+          sourceSecret(k),
+          Map.of(repository(k), RegistryCredential.basic("user-" + k, "pw-" + k)));
+      world.registryServesAnonymously(registry(k), List.of(repository(k) + ":1"));
+    }
+    for (int i = 0; i < size; i++) {
+      world.createNamespace(namespace(i), Map.of("tier", selected(i) ? "a" : "b"));
+    }
+    for (int k = 0; k < ALWAYS + ON_FAILURE; k++) {
+      world.createResource("ImageAlternative", resourceName(k), resourceSpec(k));
+    }
+  }
+
+  static String resourceSpec(int k) {
+    return "spec:\n"
+        + "  rewritePolicy: "
+        + (always(k) ? "Always" : "OnFailure")
+        + "\n"
+        + (always(k) ? "  namespaceSelector:\n    matchLabels: {tier: a}\n" : "")
+        + "  alternatives:\n"
+        + "  - repository: "
+        + repository(k)
+        + "\n"
+        + "    auth:\n"
+        + "      secretRef: {name: "
+        + sourceSecret(k)
+        + "}\n";
+  }
+
+  /**
+   * Schedules the hour on the world's loop, from now; the contender restarts at {@link #RESTART}.
+   * Returns the rewrites as they will happen, filled in while the loop runs.
+   */
+  List<Rewrite> schedule(KuikWorld world, Contender contender) {
+    List<Rewrite> rewrites = new ArrayList<>();
+    SimRandom random = world.cluster().loop().fork("benchmark-workload");
+    var loop = world.cluster().loop();
+    int[] pods = {0};
+    // Always rollouts, all hour long, in the selected namespaces.
+    long minutes = LENGTH.toMinutes() - 6;
+    for (long m = 0; m < minutes; m++) {
+      for (int r = 0; r < rolloutsPerMinute(); r++) {
+        Duration at = Duration.ofMinutes(m).plusMillis(random.nextInt(60_000));
+        int ns = 2 * random.nextInt((size + 1) / 2);
+        int k = random.nextInt(ALWAYS);
+        rollout(world, rewrites, pods, at, ns, k);
+      }
+    }
+    // The registry outage: OnFailure rewrites, half in a wave, half spread over the outage.
+    loop.schedule(
+        OUTAGE_START, "original registry down", () -> world.registryDown("original.example"));
+    loop.schedule(
+        OUTAGE_START.plus(OUTAGE_LENGTH),
+        "original registry up",
+        () -> world.registryUp("original.example"));
+    for (int r = 0; r < onFailureRewrites(); r++) {
+      Duration at =
+          r % 2 == 0
+              ? OUTAGE_START.plusMillis(random.nextInt(5_000))
+              : OUTAGE_START.plusMillis(random.nextInt((int) OUTAGE_LENGTH.toMillis()));
+      int ns = random.nextInt(size);
+      int k = ALWAYS + random.nextInt(ON_FAILURE);
+      String pod = "rescue-" + pods[0]++;
+      loop.schedule(at, "rewrite " + pod, () -> create(world, rewrites, namespace(ns), pod, k));
+      // Rolled back to the original once the registry is back.
+      Duration back = OUTAGE_START.plus(OUTAGE_LENGTH).plusMillis(random.nextInt(300_000));
+      loop.schedule(back, "roll back " + pod, () -> world.deletePod(namespace(ns), pod));
+    }
+    loop.schedule(RESTART, "contender restarts", contender::restart);
+    return rewrites;
+  }
+
+  private void rollout(
+      KuikWorld world, List<Rewrite> rewrites, int[] pods, Duration at, int ns, int k) {
+    String pod = "web-" + pods[0]++;
+    var loop = world.cluster().loop();
+    loop.schedule(at, "rollout " + pod, () -> create(world, rewrites, namespace(ns), pod, k));
+    loop.schedule(
+        at.plus(POD_LIFETIME),
+        "rollout replaces " + pod,
+        () -> world.deletePod(namespace(ns), pod));
+  }
+
+  private static void create(
+      KuikWorld world, List<Rewrite> rewrites, String namespace, String pod, int k) {
+    boolean ready =
+        world
+            .secret(namespace, secretName(k))
+            .map(s -> world.decodedDockerConfig(namespace, secretName(k)).contains(repository(k)))
+            .orElse(false);
+    world.rewrittenPod(namespace, pod, "ImageAlternative/" + resourceName(k), repository(k) + ":1");
+    rewrites.add(new Rewrite(world.now(), namespace, k, ready));
+  }
+}
