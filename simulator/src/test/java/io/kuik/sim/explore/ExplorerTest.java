@@ -50,7 +50,7 @@ class ExplorerTest {
   void regressionSeed3StaleGraceFromAnEarlierOnFailureSpell() {
     // Found by seed 3: a resource flipped OnFailure -> Always -> OnFailure brought a released key
     // back into a namespace out of its Always scope, with a fresh grace from the flip.
-    Explorer.Outcome outcome = Explorer.explore(3, 41);
+    Explorer.Outcome outcome = Explorer.explore(3, 30);
     assertTrue(outcome.passed(), outcome::report);
   }
 
