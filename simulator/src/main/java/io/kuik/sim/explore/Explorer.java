@@ -68,6 +68,14 @@ public final class Explorer {
   private final List<String> log = new ArrayList<>();
   private final List<Invariant> invariants;
   private final Map<String, Integer> rotations = new LinkedHashMap<>();
+
+  /**
+   * Drawn from the seed, as VOPR draws its options: how many steps in a hundred crash the syncer (0
+   * to 4). Runs without crashes keep every Secret checked; runs with them explore restarts, whose
+   * leftovers the safety checker must exempt.
+   */
+  private final int crashPercent;
+
   private int cursor;
   private int pods;
   private int step;
@@ -79,6 +87,7 @@ public final class Explorer {
     this.world = new KuikWorld(seed);
     this.random = world.cluster().loop().fork("explorer");
     this.drops = world.cluster().loop().fork("explorer-watch-drops");
+    this.crashPercent = world.cluster().loop().fork("explorer-options").nextInt(5);
     this.trace = world.cluster().trace();
     this.invariants =
         List.of(
@@ -102,7 +111,7 @@ public final class Explorer {
    * expect the documented one: a syncer that keeps credentials too long, to show the safety checker
    * catches it.
    */
-  static Outcome exploreWithSyncerGrace(long seed, int steps, Duration grace) {
+  public static Outcome exploreWithSyncerGrace(long seed, int steps, Duration grace) {
     return new Explorer(seed, steps, grace).run();
   }
 
@@ -151,7 +160,11 @@ public final class Explorer {
     for (String r : RESOURCES.subList(0, 2)) {
       world.createResource("ImageAlternative", r, randomSpec(r));
     }
-    log("setup", "namespaces team-a..c, resources r1 r2, sources src-a src-b");
+    log(
+        "setup",
+        "namespaces team-a..c, resources r1 r2, sources src-a src-b; the syncer crashes in "
+            + crashPercent
+            + "% of steps");
     world.pass(Duration.ofSeconds(5));
   }
 
@@ -227,15 +240,19 @@ public final class Explorer {
       } else {
         attempt("registry " + host + " up", () -> world.registryUp(host));
       }
-    } else if (roll < 76) {
-      attempt("syncer crashes", syncer::crash);
     } else if (roll < 78) {
-      attempt(
-          "syncer crashes and restarts",
-          () -> {
-            syncer.crash();
-            syncer.start();
-          });
+      if (roll - 74 >= crashPercent) {
+        attempt("nothing happens", () -> {});
+      } else if (random.chance(0.5)) {
+        attempt("syncer crashes", syncer::crash);
+      } else {
+        attempt(
+            "syncer crashes and restarts",
+            () -> {
+              syncer.crash();
+              syncer.start();
+            });
+      }
     } else if (roll < 83) {
       Duration window = faultWindow();
       attempt(

@@ -57,6 +57,7 @@ class ExplorerTest {
   @Test
   void aSyncerThatKeepsCredentialsPastTheGraceIsCaught() {
     // The syncer is given a 3-hour grace while the checker expects the documented 15 minutes.
+    // Seeds whose drawn crash rate is high hide it (restart leftovers are exempt); seed 4 does not.
     List<Long> caught = new ArrayList<>();
     for (long seed = 1; seed <= 10 && caught.isEmpty(); seed++) {
       Explorer.Outcome outcome = Explorer.exploreWithSyncerGrace(seed, 80, Duration.ofHours(3));
