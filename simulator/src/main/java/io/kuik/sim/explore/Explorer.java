@@ -91,7 +91,11 @@ public final class Explorer {
     this.trace = world.cluster().trace();
     this.invariants =
         List.of(
-            new CredentialsStayInScope("syncer", Bounds.DOCUMENTED_GRACE, Bounds.SLACK),
+            new CredentialsStayInScope(
+                "syncer",
+                Bounds.DOCUMENTED_GRACE,
+                Bounds.SLACK,
+                Bounds.MAX_FAULT_WINDOW.plusMinutes(1)),
             new NoWriteRefusedByPolicy("syncer"),
             new SecretsReadOnlyInInstallNamespace("syncer", INSTALL));
   }

@@ -33,7 +33,8 @@ class CredentialsStayInScopeTest {
           List.of(new EntryView("quay.io/r1/app", "src-a")));
 
   private final CredentialsStayInScope checker =
-      new CredentialsStayInScope("syncer", Duration.ofMinutes(15), Duration.ofMinutes(5));
+      new CredentialsStayInScope(
+          "syncer", Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(4));
 
   private static WorldView view(Instant now, boolean podLive) {
     return new WorldView(
