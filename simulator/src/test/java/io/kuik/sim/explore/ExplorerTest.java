@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  */
 class ExplorerTest {
 
-  private static final int SEEDS = Integer.getInteger("kuik.explore.seeds", 8);
-  private static final int STEPS = Integer.getInteger("kuik.explore.steps", 80);
+  private static final int SEEDS = Integer.getInteger("kuik.explore.seeds", 10);
+  private static final int STEPS = Integer.getInteger("kuik.explore.steps", 120);
   private static final long FIRST_SEED = Long.getLong("kuik.explore.firstSeed", 1);
 
   @Test
