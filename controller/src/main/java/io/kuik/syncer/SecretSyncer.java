@@ -253,6 +253,11 @@ public final class SecretSyncer {
     Map<String, String> labels = namespace.getMetadata().getLabels();
     boolean served = settings.targeting().serves(labels);
     Set<String> injecting = injectingKeys(resource);
+    if (resource.rewritePolicy() != RewritePolicy.ON_FAILURE) {
+      // Grace belongs to OnFailure needs: a clock left from an earlier OnFailure spell of the
+      // resource would otherwise bring back a released key when it flips back to OnFailure.
+      grace.forget(pair);
+    }
     if (resource.rewritePolicy() == RewritePolicy.ALWAYS) {
       boolean inScope = served && LabelSelectors.matches(resource.namespaceSelector(), labels);
       return inScope ? injecting : Set.of();

@@ -1,0 +1,73 @@
+package io.kuik.sim.explore;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The explorer over a fixed set of seeds. {@code -Pexplore-long} (system properties {@code
+ * kuik.explore.seeds} and {@code kuik.explore.steps}) runs many more.
+ */
+class ExplorerTest {
+
+  private static final int SEEDS = Integer.getInteger("kuik.explore.seeds", 10);
+  private static final int STEPS = Integer.getInteger("kuik.explore.steps", 120);
+  private static final long FIRST_SEED = Long.getLong("kuik.explore.firstSeed", 1);
+
+  @Test
+  void everySeedKeepsEveryInvariantAndConvergesOnceFaultsHeal() {
+    List<String> failures = new ArrayList<>();
+    for (long seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
+      Explorer.Outcome outcome = Explorer.explore(seed, STEPS);
+      if (!outcome.passed()) {
+        failures.add(Explorer.banner(seed, STEPS) + "\n" + outcome.report());
+      }
+    }
+    assertTrue(failures.isEmpty(), () -> String.join("\n\n", failures));
+  }
+
+  @Test
+  void replayingASeedGivesTheSameTraceByteForByte() {
+    Explorer.Outcome first = Explorer.explore(5, 40);
+    Explorer.Outcome again = Explorer.replay(5, 40);
+    assertEquals(first.traceHash(), again.traceHash());
+    assertEquals(first.report(), again.report());
+  }
+
+  @Test
+  void anotherSeedGivesAnotherHistory() {
+    assertFalse(
+        Explorer.explore(5, 20).traceHash().equals(Explorer.explore(6, 20).traceHash()),
+        "two seeds gave one trace: the seed does not reach the schedule");
+  }
+
+  @Test
+  void regressionSeed3StaleGraceFromAnEarlierOnFailureSpell() {
+    // Found by seed 3: a resource flipped OnFailure -> Always -> OnFailure brought a released key
+    // back into a namespace out of its Always scope, with a fresh grace from the flip.
+    Explorer.Outcome outcome = Explorer.explore(3, 30);
+    assertTrue(outcome.passed(), outcome::report);
+  }
+
+  @Test
+  void aSyncerThatKeepsCredentialsPastTheGraceIsCaught() {
+    // The syncer is given a 3-hour grace while the checker expects the documented 15 minutes.
+    // Seeds whose drawn crash rate is high hide it (restart leftovers are exempt); seed 4 does not.
+    List<Long> caught = new ArrayList<>();
+    for (long seed = 1; seed <= 10 && caught.isEmpty(); seed++) {
+      Explorer.Outcome outcome = Explorer.exploreWithSyncerGrace(seed, 80, Duration.ofHours(3));
+      if (!outcome.passed()) {
+        assertTrue(
+            outcome.violation().get().invariant().equals("credentials-stay-in-scope"),
+            outcome::report);
+        caught.add(seed);
+      }
+    }
+    assertFalse(caught.isEmpty(), "a 3-hour grace went unnoticed in seeds 1..10");
+  }
+}
