@@ -3,10 +3,11 @@ package io.kuik.sim.cli;
 import io.kuik.cli.KuikSubcommand;
 import io.kuik.sim.bench.Benchmark;
 import io.kuik.sim.explore.ExploreMain;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Unmatched;
 
 /**
  * {@code kuik simulate}: the simulated cluster's tools, in the simulator's runnable jar (the
@@ -37,8 +38,8 @@ public final class SimulateCommand implements KuikSubcommand {
           "Seeded random actions and faults with invariants checked after every step:"
               + " --seed N --steps K [--seeds M]. Exits 1 when a run breaks an invariant.")
   static final class Explore implements Callable<Integer> {
-    @Parameters(arity = "0..*", paramLabel = "ARG", description = "--seed N --steps K [--seeds M]")
-    List<String> args = List.of();
+    // The tool parses its own arguments: picocli hands them over as they are.
+    @Unmatched List<String> args = new ArrayList<>();
 
     @Override
     public Integer call() {
@@ -51,8 +52,7 @@ public final class SimulateCommand implements KuikSubcommand {
       mixinStandardHelpOptions = true,
       description = "Runs one seed of the explorer again, exactly: --seed N --steps K.")
   static final class Replay implements Callable<Integer> {
-    @Parameters(arity = "0..*", paramLabel = "ARG", description = "--seed N --steps K")
-    List<String> args = List.of();
+    @Unmatched List<String> args = new ArrayList<>();
 
     @Override
     public Integer call() {
@@ -67,8 +67,7 @@ public final class SimulateCommand implements KuikSubcommand {
           "The syncer against a periodic copier and a Secret replicator on one simulated hour,"
               + " per cluster size: [SIZE ...] [--only=kuik,kuik-unpaced,copier,replicator].")
   static final class Bench implements Callable<Integer> {
-    @Parameters(arity = "0..*", paramLabel = "ARG", description = "cluster sizes, e.g. 100 1000")
-    List<String> args = List.of();
+    @Unmatched List<String> args = new ArrayList<>();
 
     @Override
     public Integer call() {
