@@ -253,12 +253,16 @@ public final class SyncerCommand implements KuikSubcommand {
       SyncerSettings defaults = SyncerSettings.defaults(namespace);
       SyncerSettings syncer =
           new SyncerSettings(
-              namespace,
-              gracePeriod,
-              debounce,
-              defaults.retryBase(),
-              defaults.retryCap(),
-              new Targeting(namespace, namespacesByDefault));
+                  namespace,
+                  gracePeriod,
+                  debounce,
+                  defaults.retryBase(),
+                  defaults.retryCap(),
+                  new Targeting(namespace, namespacesByDefault))
+              // The core paces its applies at the API rate and spreads each resync over its
+              // period, so a restart or resync of many pairs never bursts (the benchmark's case).
+              .withWriteLimit(apiQps, apiBurst)
+              .withResyncSpread(resyncPeriod);
       return new SyncerRuntimeSettings(
           syncer,
           resyncPeriod,
