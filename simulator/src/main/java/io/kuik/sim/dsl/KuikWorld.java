@@ -358,12 +358,6 @@ public final class KuikWorld {
     api().updateStatus(Identity.node("node-1"), live);
   }
 
-  public Optional<String> podPhase(String namespace, String pod) {
-    return api()
-        .find(ADMIN, ResourceType.POD, namespace, pod)
-        .map(p -> Json.text(p, "status", "phase"));
-  }
-
   /**
    * Runs the world until the pod is Running; returns how long that took, or empty past the limit.
    */
