@@ -79,7 +79,7 @@ public final class SecretSyncer {
   /** Once the informers have synced: every pair the view shows is reconciled once. */
   public void start() {
     view.routingResources().forEach(this::reportValidity);
-    enqueueEverything(false);
+    enqueueEveryPairInBulk();
     requestWake();
   }
 
@@ -169,7 +169,7 @@ public final class SecretSyncer {
     for (Validated resource : view.routingResources()) {
       for (Namespace ns : view.namespaces()) {
         Pair pair = new Pair(resource.id(), ns.getMetadata().getName());
-        enqueue(pair, offsetWithin(pair, spread), true);
+        enqueue(pair, offsetWithin(pair, spread), true, true);
       }
     }
     requestWake();
@@ -286,7 +286,7 @@ public final class SecretSyncer {
       String hash,
       Instant now) {
     if (!budget.hasToken(now)) {
-      queue.enqueue(pair, item.due(), item.force()); // keeps its place in line
+      queue.enqueue(pair, item.due(), item.force(), item.bulk()); // keeps its place in line
       counters.writesDeferred++;
       outOfTokens = true;
       return;
@@ -410,9 +410,12 @@ public final class SecretSyncer {
         .anyMatch(e -> e.auth() != null && secretName.equals(e.auth().secretRefName()));
   }
 
-  private void enqueueEverything(boolean force) {
+  /** The start's pass over every pair, in the bulk lane: events go first. */
+  private void enqueueEveryPairInBulk() {
     for (Validated resource : view.routingResources()) {
-      enqueueResource(resource.id(), force);
+      for (Namespace ns : view.namespaces()) {
+        enqueue(new Pair(resource.id(), ns.getMetadata().getName()), Duration.ZERO, false, true);
+      }
     }
   }
 
@@ -427,13 +430,13 @@ public final class SecretSyncer {
    * must not turn the retry of a refused write into a tight loop.
    */
   private void enqueue(Pair pair, boolean force) {
-    enqueue(pair, Duration.ZERO, force);
+    enqueue(pair, Duration.ZERO, force, false);
   }
 
-  private void enqueue(Pair pair, Duration delay, boolean force) {
+  private void enqueue(Pair pair, Duration delay, boolean force, boolean bulk) {
     Instant due = clock.now().plus(settings.debounce()).plus(delay);
     Instant notBefore = backoffUntil.get(pair);
-    queue.enqueue(pair, notBefore != null && notBefore.isAfter(due) ? notBefore : due, force);
+    queue.enqueue(pair, notBefore != null && notBefore.isAfter(due) ? notBefore : due, force, bulk);
   }
 
   /**

@@ -26,7 +26,7 @@ class WorkQueueTest {
     assertEquals(1, queue.size());
     assertEquals(Optional.of(T0.plusMillis(500)), queue.nextDue());
     assertEquals(
-        List.of(new WorkQueue.Item(A, T0.plusMillis(500), false)),
+        List.of(new WorkQueue.Item(A, T0.plusMillis(500), false, false)),
         queue.takeDue(T0.plusSeconds(1)));
     assertEquals(0, queue.size());
   }
@@ -48,5 +48,24 @@ class WorkQueueTest {
     List<WorkQueue.Item> due = queue.takeDue(T0.plusSeconds(5));
     assertEquals(List.of(A, B), due.stream().map(WorkQueue.Item::pair).toList());
     assertEquals(Optional.of(T0.plusSeconds(10)), queue.nextDue());
+  }
+
+  @Test
+  void eventWorkGoesBeforeABulkPassEvenWhenDueLater() {
+    queue.enqueue(A, T0, true, true);
+    queue.enqueue(B, T0.plusSeconds(3), false);
+    List<WorkQueue.Item> due = queue.takeDue(T0.plusSeconds(5));
+    assertEquals(List.of(B, A), due.stream().map(WorkQueue.Item::pair).toList());
+  }
+
+  @Test
+  void anEventForAPairInTheBulkPassMovesItToTheEventLane() {
+    queue.enqueue(A, T0.plusSeconds(1), true, true);
+    queue.enqueue(B, T0, false, true);
+    queue.enqueue(A, T0.plusSeconds(2), false);
+    WorkQueue.Item first = queue.pollDue(T0.plusSeconds(5)).orElseThrow();
+    assertEquals(A, first.pair());
+    assertTrue(first.force(), "still forced");
+    assertEquals(T0.plusSeconds(1), first.due(), "keeps the earlier time");
   }
 }
