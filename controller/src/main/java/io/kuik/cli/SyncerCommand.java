@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kuik.kube.ApiRate;
-import io.kuik.kube.ExitReason;
 import io.kuik.kube.LeaseSettings;
 import io.kuik.kube.SyncerRuntime;
 import io.kuik.kube.SyncerRuntimeSettings;
@@ -190,8 +189,7 @@ public final class SyncerCommand implements KuikSubcommand {
       defaultValue = "${env:KUIK_LEASE_RETRY_PERIOD:-2s}")
   Duration leaseRetryPeriod;
 
-  private volatile SyncerRuntime running;
-  private volatile boolean stopRequested;
+  private final UntilExit<SyncerRuntime> process = new UntilExit<>();
 
   @Override
   public Integer call() throws Exception {
@@ -201,36 +199,18 @@ public final class SyncerCommand implements KuikSubcommand {
     try (KubernetesClient client =
         new KubernetesClientBuilder().withConfig(clientConfig()).build()) {
       SyncerRuntime runtime = SyncerRuntime.start(settings, client);
-      Thread hook = new Thread(runtime::close, "kuik-shutdown");
-      Runtime.getRuntime().addShutdownHook(hook);
-      running = runtime;
-      if (stopRequested) {
-        runtime.requestExit(ExitReason.SHUTDOWN);
-      }
-      try {
-        ExitReason reason = runtime.awaitExit();
-        LOG.info("exiting: " + reason);
-        return reason.exitCode();
-      } finally {
-        runtime.close();
-        running = null;
-        removeHook(hook);
-      }
+      return process.run(runtime);
     }
   }
 
   /** Ends a running {@code call()} as SIGTERM would; for running the command in-process. */
   public void stop() {
-    stopRequested = true;
-    SyncerRuntime runtime = running;
-    if (runtime != null) {
-      runtime.requestExit(ExitReason.SHUTDOWN);
-    }
+    process.stop();
   }
 
   /** The running process, if any: for tests that check who writes. */
   public SyncerRuntime runtime() {
-    return running;
+    return process.running();
   }
 
   SyncerRuntimeSettings settings() {
@@ -305,13 +285,5 @@ public final class SyncerCommand implements KuikSubcommand {
         + (s.lease().enabled() ? "on (lease " + s.lease().name() + ")" : "off")
         + ", health port "
         + s.healthPort();
-  }
-
-  private static void removeHook(Thread hook) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException shuttingDown) {
-      // The JVM is already running the hook: nothing to remove.
-    }
   }
 }

@@ -173,8 +173,7 @@ public final class WebhookCommand implements KuikSubcommand {
       })
   LogFormat logFormat;
 
-  private volatile WebhookRuntime running;
-  private volatile boolean stopRequested;
+  private final UntilExit<WebhookRuntime> process = new UntilExit<>();
 
   @Override
   public Integer call() throws Exception {
@@ -190,36 +189,18 @@ public final class WebhookCommand implements KuikSubcommand {
         LOG.log(Level.SEVERE, "cannot start the webhook: " + cannotServe.getMessage(), cannotServe);
         return ExitReason.STARTUP_FAILED.exitCode();
       }
-      Thread hook = new Thread(runtime::close, "kuik-shutdown");
-      Runtime.getRuntime().addShutdownHook(hook);
-      running = runtime;
-      if (stopRequested) {
-        runtime.requestExit(ExitReason.SHUTDOWN);
-      }
-      try {
-        ExitReason reason = runtime.awaitExit();
-        LOG.info("exiting: " + reason);
-        return reason.exitCode();
-      } finally {
-        runtime.close();
-        running = null;
-        removeHook(hook);
-      }
+      return process.run(runtime);
     }
   }
 
   /** Ends a running {@code call()} as SIGTERM would; for running the command in-process. */
   public void stop() {
-    stopRequested = true;
-    WebhookRuntime runtime = running;
-    if (runtime != null) {
-      runtime.requestExit(ExitReason.SHUTDOWN);
-    }
+    process.stop();
   }
 
   /** The running process, if any: for tests that need its ports. */
   public WebhookRuntime runtime() {
-    return running;
+    return process.running();
   }
 
   WebhookRuntimeSettings settings() {
@@ -319,13 +300,5 @@ public final class WebhookCommand implements KuikSubcommand {
         + s.prober().insecureRegistries()
         + ", shutdown delay "
         + s.shutdownDelay();
-  }
-
-  private static void removeHook(Thread hook) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException shuttingDown) {
-      // The JVM is already running the hook: nothing to remove.
-    }
   }
 }

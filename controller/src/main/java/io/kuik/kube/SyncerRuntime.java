@@ -20,7 +20,7 @@ import java.util.logging.Logger;
  * <p>Every replica runs its informers, so a standby is warm and ready; only the leader builds the
  * core and writes, from the moment it holds the lease and its informers have synced.
  */
-public final class SyncerRuntime implements AutoCloseable {
+public final class SyncerRuntime implements ProcessRuntime {
 
   private static final Logger LOG = Logger.getLogger(SyncerRuntime.class.getName());
 

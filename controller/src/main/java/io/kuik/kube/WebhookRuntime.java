@@ -24,7 +24,7 @@ import java.util.logging.Logger;
  * <p>{@link #start} returns once it all runs; {@link #awaitExit()} blocks until something ends the
  * process; {@link #close()} drains and takes it down.
  */
-public final class WebhookRuntime implements AutoCloseable {
+public final class WebhookRuntime implements ProcessRuntime {
 
   private static final Logger LOG = Logger.getLogger(WebhookRuntime.class.getName());
 
