@@ -8,11 +8,11 @@ import io.kuik.kube.ApiRate;
 import io.kuik.kube.LeaseSettings;
 import io.kuik.kube.SyncerRuntime;
 import io.kuik.kube.SyncerRuntimeSettings;
+import io.kuik.model.Dns1123;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
 import java.time.Duration;
 import java.util.logging.Logger;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -45,7 +45,6 @@ public final class SyncerCommand implements KuikSubcommand {
 
   private static final Logger LOG = Logger.getLogger(SyncerCommand.class.getName());
   private static final int CLIENT_RETRIES = 2;
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
   @Spec CommandSpec spec;
 
@@ -224,7 +223,7 @@ public final class SyncerCommand implements KuikSubcommand {
                         "Missing the cluster resource namespace: pass"
                             + " --cluster-resource-namespace=<kuik's install namespace> or set"
                             + " KUIK_CLUSTER_RESOURCE_NAMESPACE"));
-    if (!DNS_LABEL.matcher(namespace).matches()) {
+    if (!Dns1123.isLabel(namespace)) {
       throw new ParameterException(
           spec.commandLine(),
           "Invalid cluster resource namespace '" + namespace + "': not a namespace name");

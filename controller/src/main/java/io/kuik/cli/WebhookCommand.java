@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kuik.kube.ExitReason;
 import io.kuik.kube.WebhookRuntime;
 import io.kuik.kube.WebhookRuntimeSettings;
+import io.kuik.model.Dns1123;
 import io.kuik.webhook.ProberSettings;
 import io.kuik.webhook.WebhookServer;
 import java.io.IOException;
@@ -52,7 +53,6 @@ import picocli.CommandLine.Spec;
 public final class WebhookCommand implements KuikSubcommand {
 
   private static final Logger LOG = Logger.getLogger(WebhookCommand.class.getName());
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
   /** {@code host[:port]} or {@code [ipv6][:port]}, as the registry part of an image reference. */
   private static final Pattern REGISTRY_HOST =
@@ -213,7 +213,7 @@ public final class WebhookCommand implements KuikSubcommand {
                         "Missing the cluster resource namespace: pass"
                             + " --cluster-resource-namespace=<kuik's install namespace> or set"
                             + " KUIK_CLUSTER_RESOURCE_NAMESPACE"));
-    if (!DNS_LABEL.matcher(namespace).matches()) {
+    if (!Dns1123.isLabel(namespace)) {
       throw bad("Invalid cluster resource namespace '" + namespace + "': not a namespace name");
     }
     checkPort("--port", port);

@@ -11,7 +11,6 @@ import io.kuik.model.crd.ImageMirror;
 import io.kuik.model.crd.ImageMirrorSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Turns routing resources as the API server stores them into the domain's {@link RoutingResource},
@@ -23,10 +22,6 @@ import java.util.regex.Pattern;
  * collected, not only the first.
  */
 public final class RoutingResources {
-
-  private static final Pattern DNS1123_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final int DNS1123_SUBDOMAIN_MAX = 253;
 
   private RoutingResources() {}
 
@@ -62,18 +57,11 @@ public final class RoutingResources {
     return checked.result(spec.podSelector(), spec.namespaceSelector(), policy, entries);
   }
 
-  /** The Kubernetes rule for object names, Secrets' and routing resources' alike. */
-  static boolean isDns1123Subdomain(String name) {
-    return name != null
-        && name.length() <= DNS1123_SUBDOMAIN_MAX
-        && DNS1123_SUBDOMAIN.matcher(name).matches();
-  }
-
   private static String dns1123Problem(String name) {
     return "\""
         + name
         + "\" is not a valid name: use at most "
-        + DNS1123_SUBDOMAIN_MAX
+        + Dns1123.SUBDOMAIN_MAX
         + " lower-case letters, digits, '-' and '.', starting and ending with a letter or digit";
   }
 
@@ -89,7 +77,7 @@ public final class RoutingResources {
       this.uid = resource.getMetadata() == null ? null : resource.getMetadata().getUid();
       if (name == null || name.isEmpty()) {
         problem("metadata.name", "is required");
-      } else if (!isDns1123Subdomain(name)) {
+      } else if (!Dns1123.isSubdomain(name)) {
         problem("metadata.name", dns1123Problem(name));
       }
     }
@@ -249,7 +237,7 @@ public final class RoutingResources {
             "is required: name a Secret in the namespace kuik is installed in");
         return null;
       }
-      if (!isDns1123Subdomain(name)) {
+      if (!Dns1123.isSubdomain(name)) {
         problem(field + ".secretRef.name", dns1123Problem(name));
         return null;
       }

@@ -28,9 +28,6 @@ public final class SecretNames {
 
   static final int HASH_LENGTH = 10;
 
-  private static final Pattern DNS_1123_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-
   private static final Pattern KIND = Pattern.compile("[A-Za-z][A-Za-z0-9]*");
 
   private SecretNames() {}
@@ -47,7 +44,7 @@ public final class SecretNames {
     if (!KIND.matcher(kind).matches()) {
       throw new IllegalArgumentException("not a resource kind: \"" + kind + "\"");
     }
-    if (!isDns1123Subdomain(name)) {
+    if (!Dns1123.isSubdomain(name)) {
       throw new IllegalArgumentException("not a resource name: \"" + name + "\"");
     }
     return bounded(INJECT_PREFIX + kind.toLowerCase(Locale.ROOT) + "-" + name);
@@ -61,22 +58,10 @@ public final class SecretNames {
    */
   public static String provider(String suffix) {
     String full = PROVIDER_PREFIX + suffix;
-    if (suffix.isEmpty() || !DNS_1123_SUBDOMAIN.matcher(full).matches()) {
+    if (suffix.isEmpty() || !Dns1123.hasSubdomainShape(full)) {
       throw new IllegalArgumentException("not a valid provider Secret suffix: \"" + suffix + "\"");
     }
     return bounded(full);
-  }
-
-  /**
-   * Whether {@code value} is a DNS-1123 subdomain as Kubernetes checks object names: at most 253
-   * characters of lower-case alphanumeric labels, with {@code -} inside labels and {@code .}
-   * between them.
-   */
-  public static boolean isDns1123Subdomain(String value) {
-    return value != null
-        && !value.isEmpty()
-        && value.length() <= MAX_LENGTH
-        && DNS_1123_SUBDOMAIN.matcher(value).matches();
   }
 
   /** {@code full}, or when too long its cut plus the hash of all of it; full must be valid. */

@@ -6,6 +6,7 @@ import io.kuik.model.Entry;
 import io.kuik.model.EntryForm;
 import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidImageReferenceException;
+import io.kuik.model.PullSecretsOverride;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RoutingKind;
@@ -33,9 +34,6 @@ import java.util.Set;
  * registry.example.com/mirror/docker.io/library/nginx:1.27}).
  */
 public final class CandidatePlanner {
-
-  /** The namespace label of DESIGN.md §2.6 whose {@code "false"} forbids adding a reference. */
-  public static final String PULL_SECRETS_OVERRIDE_LABEL = "kuik.enix.io/pull-secrets-override";
 
   private static final Comparator<RoutingResource> PROBE_ORDER =
       Comparator.comparing((RoutingResource r) -> Band.of(r).orElseThrow())
@@ -92,9 +90,8 @@ public final class CandidatePlanner {
         containers.add(new ContainerPlan(slot, original, candidates));
       }
     }
-    boolean injectionAllowed =
-        namespaceLabels == null
-            || !"false".equals(namespaceLabels.get(PULL_SECRETS_OVERRIDE_LABEL));
+    // An override "false" forbids adding a reference; "true" or none allows it.
+    boolean injectionAllowed = PullSecretsOverride.of(namespaceLabels).orElse(true);
     return new PodPlan(null, containers, notCovered, ownPullSecrets(pod), injectionAllowed);
   }
 

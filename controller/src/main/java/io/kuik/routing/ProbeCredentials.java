@@ -2,12 +2,11 @@ package io.kuik.routing;
 
 import io.fabric8.kubernetes.api.model.Secret;
 import io.kuik.model.DockerConfig;
+import io.kuik.model.DockerConfigSecret;
 import io.kuik.model.Entry;
 import io.kuik.model.InvalidDockerConfigException;
 import io.kuik.model.RegistryCredential;
 import io.kuik.ports.CredentialSource;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -26,9 +25,6 @@ import java.util.Optional;
  * <p>One instance serves one admission: it remembers each Secret it parsed. Not thread-safe.
  */
 public final class ProbeCredentials {
-
-  static final String DOCKER_CONFIG_JSON_TYPE = "kubernetes.io/dockerconfigjson";
-  static final String DOCKER_CONFIG_JSON_KEY = ".dockerconfigjson";
 
   private final CredentialSource source;
   private final Map<String, Optional<DockerConfig>> parsed = new HashMap<>();
@@ -54,19 +50,13 @@ public final class ProbeCredentials {
 
   private Optional<DockerConfig> dockerConfig(String secretName) {
     Optional<Secret> secret = source.clusterSecret(secretName);
-    if (secret.isEmpty() || !DOCKER_CONFIG_JSON_TYPE.equals(secret.get().getType())) {
-      return Optional.empty();
-    }
-    Map<String, String> data = secret.get().getData();
-    String encoded = data == null ? null : data.get(DOCKER_CONFIG_JSON_KEY);
-    if (encoded == null) {
+    if (secret.isEmpty()) {
       return Optional.empty();
     }
     try {
-      String json = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
-      return Optional.of(DockerConfig.parse(json));
-    } catch (IllegalArgumentException | InvalidDockerConfigException unusable) {
-      return Optional.empty();
+      return Optional.of(DockerConfigSecret.read(secret.get(), "Secret " + secretName));
+    } catch (InvalidDockerConfigException unusable) {
+      return Optional.empty(); // the syncer reports it on the resource
     }
   }
 }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.kuik.model.DockerConfig;
+import io.kuik.model.DockerConfigSecret;
 import io.kuik.model.RoutingResource;
 import io.kuik.model.SecretNames;
 import java.nio.charset.StandardCharsets;
@@ -47,15 +48,15 @@ final class DesiredSecrets {
     secret.setApiVersion("v1");
     secret.setKind("Secret");
     secret.setMetadata(meta);
-    secret.setType(EntryCredentials.DOCKER_CONFIG_JSON_TYPE);
-    secret.setData(Map.of(EntryCredentials.DOCKER_CONFIG_JSON_KEY, encode(content.toJson())));
+    secret.setType(DockerConfigSecret.TYPE);
+    secret.setData(Map.of(DockerConfigSecret.KEY, encode(content.toJson())));
     return secret;
   }
 
   /** The decoded size of the Secret's data, as the API server counts it against 1 MiB. */
   static int dataBytes(DockerConfig content) {
     return content.toJson().getBytes(StandardCharsets.UTF_8).length
-        + EntryCredentials.DOCKER_CONFIG_JSON_KEY.length();
+        + DockerConfigSecret.KEY.length();
   }
 
   /**

@@ -2,13 +2,12 @@ package io.kuik.syncer;
 
 import io.fabric8.kubernetes.api.model.Secret;
 import io.kuik.model.DockerConfig;
+import io.kuik.model.DockerConfigSecret;
 import io.kuik.model.Entry;
 import io.kuik.model.InvalidDockerConfigException;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.RoutingResource;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +22,6 @@ import java.util.function.Function;
  * @param problems the entries left out, each with the reason, for a PullSecretInjectionFailed event
  */
 record EntryCredentials(Map<String, RegistryCredential> credentials, List<Problem> problems) {
-
-  static final String DOCKER_CONFIG_JSON_TYPE = "kubernetes.io/dockerconfigjson";
-  static final String DOCKER_CONFIG_JSON_KEY = ".dockerconfigjson";
 
   /** An entry left out of the Secret, and why, in words a user can act on. */
   record Problem(Entry entry, String reason) {
@@ -72,21 +68,10 @@ record EntryCredentials(Map<String, RegistryCredential> credentials, List<Proble
   }
 
   private static DockerConfig dockerConfigOf(Secret source, String where) throws InvalidSource {
-    if (!DOCKER_CONFIG_JSON_TYPE.equals(source.getType())) {
-      throw new InvalidSource(
-          where + " is of type " + source.getType() + ", not " + DOCKER_CONFIG_JSON_TYPE);
-    }
-    String encoded = source.getData() == null ? null : source.getData().get(DOCKER_CONFIG_JSON_KEY);
-    if (encoded == null) {
-      throw new InvalidSource(where + " has no " + DOCKER_CONFIG_JSON_KEY + " key");
-    }
     try {
-      String json = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
-      return DockerConfig.parse(json);
-    } catch (IllegalArgumentException notBase64) {
-      throw new InvalidSource(where + " has a " + DOCKER_CONFIG_JSON_KEY + " that is not base64");
-    } catch (InvalidDockerConfigException malformed) {
-      throw new InvalidSource(where + " is malformed: " + malformed.getMessage());
+      return DockerConfigSecret.read(source, where);
+    } catch (InvalidDockerConfigException unusable) {
+      throw new InvalidSource(unusable.getMessage());
     }
   }
 

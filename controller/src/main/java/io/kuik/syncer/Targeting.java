@@ -1,7 +1,9 @@
 package io.kuik.syncer;
 
+import io.kuik.model.PullSecretsOverride;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Whether this syncer instance serves a namespace at all, on top of each resource's scope: the
@@ -13,9 +15,6 @@ import java.util.Objects;
  */
 public record Targeting(String instance, boolean namespacesByDefault) {
 
-  /** "true" forces every instance to serve the namespace, "false" to ignore it. */
-  public static final String OVERRIDE_LABEL = "kuik.enix.io/pull-secrets-override";
-
   /** Names the install namespace of the one instance that serves the namespace. */
   public static final String INSTANCE_LABEL = "kuik.enix.io/pull-secrets-instance";
 
@@ -24,15 +23,11 @@ public record Targeting(String instance, boolean namespacesByDefault) {
   }
 
   public boolean serves(Map<String, String> namespaceLabels) {
-    Map<String, String> labels = namespaceLabels == null ? Map.of() : namespaceLabels;
-    String override = labels.get(OVERRIDE_LABEL);
-    if ("true".equals(override)) {
-      return true;
+    Optional<Boolean> override = PullSecretsOverride.of(namespaceLabels);
+    if (override.isPresent()) {
+      return override.get(); // forces every instance to serve or to ignore the namespace
     }
-    if ("false".equals(override)) {
-      return false;
-    }
-    String chosen = labels.get(INSTANCE_LABEL);
+    String chosen = namespaceLabels == null ? null : namespaceLabels.get(INSTANCE_LABEL);
     if (chosen != null) {
       return chosen.equals(instance);
     }

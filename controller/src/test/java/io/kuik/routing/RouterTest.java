@@ -12,11 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kuik.model.Auth;
+import io.kuik.model.PullSecretsOverride;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingResource;
 import io.kuik.ports.RegistryProber.Availability;
-import io.kuik.syncer.Targeting;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -214,7 +214,7 @@ class RouterTest {
   @Test
   void rewritesButAddsNoReferenceWhereTheNamespaceOverrideIsFalse() {
     MapProber prober = new MapProber().available(ALTERNATIVE);
-    Map<String, String> optedOut = Map.of(CandidatePlanner.PULL_SECRETS_OVERRIDE_LABEL, "false");
+    Map<String, String> optedOut = Map.of(PullSecretsOverride.LABEL, "false");
 
     RoutingDecision decision =
         route(prober, pod("nginx:1.27"), optedOut, onFailure(Auth.secretRef("acme-pull")));
@@ -226,14 +226,9 @@ class RouterTest {
         route(
                 prober,
                 pod("nginx:1.27"),
-                Map.of(CandidatePlanner.PULL_SECRETS_OVERRIDE_LABEL, "true"),
+                Map.of(PullSecretsOverride.LABEL, "true"),
                 onFailure(Auth.secretRef("acme-pull")))
             .addedPullSecrets());
-  }
-
-  @Test
-  void readsTheSameOverrideLabelAsTheSyncer() {
-    assertEquals(Targeting.OVERRIDE_LABEL, CandidatePlanner.PULL_SECRETS_OVERRIDE_LABEL);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.kuik.syncer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.kuik.model.PullSecretsOverride;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,7 +36,7 @@ class TargetingTest {
       String override, String instanceMatch, boolean byDefault, String served) {
     Map<String, String> labels = new HashMap<>();
     if (!override.equals("unset")) {
-      labels.put(Targeting.OVERRIDE_LABEL, override);
+      labels.put(PullSecretsOverride.LABEL, override);
     }
     if (instanceMatch.equals("yes")) {
       labels.put(Targeting.INSTANCE_LABEL, "kuik-system");
@@ -50,10 +51,10 @@ class TargetingTest {
   @CsvSource({"yes", "TRUE", "1", "''"})
   void anOverrideThatIsNeitherTrueNorFalseReadsAsUnset(String value) {
     var targeting = new Targeting("kuik-system", false);
-    assertEquals(false, targeting.serves(Map.of(Targeting.OVERRIDE_LABEL, value)));
+    assertEquals(false, targeting.serves(Map.of(PullSecretsOverride.LABEL, value)));
     assertEquals(
         true,
         targeting.serves(
-            Map.of(Targeting.OVERRIDE_LABEL, value, Targeting.INSTANCE_LABEL, "kuik-system")));
+            Map.of(PullSecretsOverride.LABEL, value, Targeting.INSTANCE_LABEL, "kuik-system")));
   }
 }
