@@ -6,9 +6,10 @@ import java.util.Map;
 /**
  * The hash of the content last applied per pair, to skip applies that would change nothing. Kept
  * apart from decision state: dropping it changes no outcome, only the number of requests (the API
- * server treats an identical apply as a no-op anyway).
+ * server treats an identical apply as a no-op anyway). Not final: a test replaces it with one that
+ * never skips, to show exactly that.
  */
-final class AppliedHashes {
+class AppliedHashes {
 
   private final Map<Pair, String> applied = new HashMap<>();
 

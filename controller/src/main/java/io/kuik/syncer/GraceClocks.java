@@ -4,39 +4,42 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The grace of OnFailure entries (DESIGN.md §2.4.3): an auths key that no live pod uses any more
- * stays for the grace period after the last moment it was needed, so that the pods of a rollout or
- * a scale-up during an outage come back and find it.
+ * The grace clocks of one pair's OnFailure entries (DESIGN.md §2.4.3), as a value: an auths key
+ * that no live pod uses any more stays for the grace period after the last moment it was needed, so
+ * that the pods of a rollout or a scale-up during an outage come back and find it.
  *
  * <p>Memory only: a restart loses every clock, which can only shorten how long a credential
  * lingers.
+ *
+ * @param needed the keys needed at the last look
+ * @param releasedSince each released key that is still held, with the moment it stopped being
+ *     needed
  */
-final class GraceClocks {
+record GraceClocks(Set<String> needed, Map<String, Instant> releasedSince) {
 
-  private final Duration grace;
+  /** A pair with no clock: nothing needed, nothing released. */
+  static final GraceClocks NONE = new GraceClocks(Set.of(), Map.of());
 
-  /** Per pair: the keys needed at the last look, and since when each released key is unused. */
-  private final Map<Pair, Map<String, Instant>> releasedSince = new HashMap<>();
-
-  private final Map<Pair, Set<String>> neededAtLastLook = new HashMap<>();
-
-  GraceClocks(Duration grace) {
-    this.grace = grace;
+  GraceClocks {
+    needed = Set.copyOf(needed);
+    releasedSince = Map.copyOf(releasedSince);
   }
 
   /**
-   * Records which keys the pair needs now and returns the keys to keep: those needed now plus those
-   * released less than the grace ago. Only keys in {@code allowed} (the resource's injecting
-   * entries) are kept at all: an entry removed from the resource leaves at once.
+   * The clocks after a look at {@code now} that found {@code neededNow}: a key needed at the last
+   * look and not now starts its grace; a key needed again stops it; a key whose grace ran out, or
+   * that is not in {@code allowed} (the resource's injecting entries, in a namespace served),
+   * leaves at once.
    */
-  Set<String> keep(Pair pair, Set<String> neededNow, Set<String> allowed, Instant now) {
-    Map<String, Instant> released = releasedSince.computeIfAbsent(pair, p -> new HashMap<>());
-    for (String key : neededAtLastLook.getOrDefault(pair, Set.of())) {
+  GraceClocks look(Set<String> neededNow, Set<String> allowed, Instant now, Duration grace) {
+    Map<String, Instant> released = new HashMap<>(releasedSince);
+    for (String key : needed) {
       if (!neededNow.contains(key)) {
         released.putIfAbsent(key, now);
       }
@@ -44,41 +47,33 @@ final class GraceClocks {
     neededNow.forEach(released::remove);
     released.keySet().retainAll(allowed);
     released.values().removeIf(since -> !now.isBefore(since.plus(grace)));
-
-    Set<String> keep = new TreeSet<>(neededNow);
-    keep.addAll(released.keySet());
-    if (released.isEmpty()) {
-      releasedSince.remove(pair);
-    }
-    if (neededNow.isEmpty()) {
-      neededAtLastLook.remove(pair);
-    } else {
-      neededAtLastLook.put(pair, Set.copyOf(neededNow));
-    }
-    return keep;
+    return new GraceClocks(neededNow, released);
   }
 
   /**
    * A pod that needed {@code key} was seen live until {@code now}, perhaps between two looks (a pod
    * created and deleted within the debounce window): its grace runs from now at the latest.
    */
-  void sawNeeded(Pair pair, String key, Instant now) {
-    releasedSince.computeIfAbsent(pair, p -> new HashMap<>()).merge(key, now, GraceClocks::later);
+  GraceClocks sawNeeded(String key, Instant now) {
+    Objects.requireNonNull(now, "now");
+    Map<String, Instant> released = new HashMap<>(releasedSince);
+    released.merge(key, now, (a, b) -> a.isAfter(b) ? a : b);
+    return new GraceClocks(needed, released);
   }
 
-  private static Instant later(Instant a, Instant b) {
-    return a.isAfter(b) ? a : b;
+  /** The keys to hold: those needed, and those released less than the grace ago. */
+  Set<String> held() {
+    Set<String> held = new TreeSet<>(needed);
+    held.addAll(releasedSince.keySet());
+    return held;
   }
 
-  /** When the next released key of the pair expires, if any: the pair must be looked at then. */
-  Optional<Instant> nextExpiry(Pair pair) {
-    return releasedSince.getOrDefault(pair, Map.of()).values().stream()
-        .min(Instant::compareTo)
-        .map(since -> since.plus(grace));
+  /** When the next released key expires, if any: the pair must be looked at then. */
+  Optional<Instant> nextExpiry(Duration grace) {
+    return releasedSince.values().stream().min(Instant::compareTo).map(since -> since.plus(grace));
   }
 
-  void forget(Pair pair) {
-    releasedSince.remove(pair);
-    neededAtLastLook.remove(pair);
+  boolean isEmpty() {
+    return needed.isEmpty() && releasedSince.isEmpty();
   }
 }

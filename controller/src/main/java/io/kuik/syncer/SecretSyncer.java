@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.kuik.model.DockerConfig;
 import io.kuik.model.Entry;
-import io.kuik.model.LabelSelectors;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewritePolicy;
@@ -19,6 +18,7 @@ import io.kuik.ports.SecretWriter;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -42,18 +42,32 @@ public final class SecretSyncer {
 
   private static final System.Logger LOG = System.getLogger(SecretSyncer.class.getName());
 
+  /** How a reconcile ended. */
+  private enum Outcome {
+    /** The desired Secret was applied. */
+    APPLIED,
+    /** Decided without a write: nothing to write, unchanged, or not allowed now. */
+    NO_WRITE,
+    /** Put back in the queue: the write limit had no token left. */
+    PUT_BACK,
+    /** The apply was refused and a retry is queued. */
+    RETRYING
+  }
+
   private final SyncerSettings settings;
   private final Clock clock;
   private final Scheduler scheduler;
   private final InformerView view;
   private final SecretWriter writer;
+  private final SyncerObserver observer;
   private final ProblemReports problems;
-  private final GraceClocks grace;
-  private final AppliedHashes hashes = new AppliedHashes();
+  private final AppliedHashes hashes;
   private final WorkQueue queue = new WorkQueue();
+  private final ResyncSlots resyncs;
+  private final Propagations propagations = new Propagations();
+  private final Map<Pair, GraceClocks> clocks = new HashMap<>();
+  private final Map<Pair, Retry> retries = new HashMap<>();
   private final Set<Pair> written = new HashSet<>();
-  private final Map<Pair, Integer> failures = new HashMap<>();
-  private final Map<Pair, Instant> backoffUntil = new HashMap<>();
   private final SyncerCounters counters = new SyncerCounters();
   private final WriteBudget budget;
   private boolean outOfTokens;
@@ -66,26 +80,57 @@ public final class SecretSyncer {
       InformerView view,
       SecretWriter writer,
       EventRecorder events) {
+    this(settings, clock, scheduler, view, writer, events, SyncerObserver.NONE);
+  }
+
+  public SecretSyncer(
+      SyncerSettings settings,
+      Clock clock,
+      Scheduler scheduler,
+      InformerView view,
+      SecretWriter writer,
+      EventRecorder events,
+      SyncerObserver observer) {
+    this(settings, clock, scheduler, view, writer, events, observer, new AppliedHashes());
+  }
+
+  /** With the given applied-content hashes: a test drops them to show they change no outcome. */
+  SecretSyncer(
+      SyncerSettings settings,
+      Clock clock,
+      Scheduler scheduler,
+      InformerView view,
+      SecretWriter writer,
+      EventRecorder events,
+      SyncerObserver observer,
+      AppliedHashes hashes) {
     this.settings = settings;
     this.clock = clock;
     this.scheduler = scheduler;
     this.view = view;
     this.writer = writer;
+    this.observer = observer;
     this.problems = new ProblemReports(events);
-    this.grace = new GraceClocks(settings.grace());
+    this.hashes = hashes;
     this.budget = new WriteBudget(settings.writeQps(), settings.writeBurst(), clock.now());
+    this.resyncs = new ResyncSlots(settings.resyncSpread(), clock.now());
   }
 
   /** Once the informers have synced: every pair the view shows is reconciled once. */
   public void start() {
     view.routingResources().forEach(this::reportValidity);
-    enqueueEveryPairInBulk();
+    Instant due = afterDebounce();
+    for (Validated resource : view.routingResources()) {
+      for (Namespace ns : view.namespaces()) {
+        enqueue(new Pair(resource.id(), ns.getMetadata().getName()), due, Lane.START);
+      }
+    }
     requestWake();
   }
 
   public void onResourceChanged(ResourceId id) {
     view.routingResource(id).ifPresent(this::reportValidity);
-    enqueueResource(id, false);
+    enqueueResource(id);
     requestWake();
   }
 
@@ -101,7 +146,7 @@ public final class SecretSyncer {
   /** A namespace created, labelled or unlabelled: it may enter or leave a scope. */
   public void onNamespaceChanged(String namespace) {
     for (Validated resource : view.routingResources()) {
-      enqueue(new Pair(resource.id(), namespace), false);
+      enqueue(new Pair(resource.id(), namespace), afterDebounce(), Lane.EVENT);
     }
     requestWake();
   }
@@ -132,7 +177,7 @@ public final class SecretSyncer {
       if (before != null && RewrittenPods.isLive(before)) {
         startGraceOf(pair, before);
       }
-      enqueue(pair, false);
+      enqueue(pair, afterDebounce(), Lane.EVENT);
     }
     requestWake();
   }
@@ -147,29 +192,38 @@ public final class SecretSyncer {
             resource ->
                 RewrittenPods.entriesServing(resource, List.of(pod)).stream()
                     .filter(Entry::injects)
-                    .forEach(entry -> grace.sawNeeded(pair, entry.authsKey(), clock.now())));
+                    .forEach(
+                        entry ->
+                            clocks.put(
+                                pair,
+                                clocks
+                                    .getOrDefault(pair, GraceClocks.NONE)
+                                    .sawNeeded(entry.authsKey(), clock.now()))));
   }
 
   /** A Secret of the cluster resource namespace was created, changed or deleted. */
   public void onClusterSecretChanged(String name) {
+    List<Pair> queued = new ArrayList<>();
     for (Validated validated : view.routingResources()) {
       if (validated instanceof Validated.Valid valid && refersTo(valid.resource(), name)) {
-        enqueueResource(valid.id(), false);
+        queued.addAll(enqueueResource(valid.id()));
       }
     }
+    propagations.changed(clock.now(), queued);
     requestWake();
   }
 
   /**
-   * The informers' periodic resync: every pair is applied again, bypassing the hash, which restores
-   * a Secret someone else deleted. Unchanged content is a no-op on the API server.
+   * The driver's periodic resync: every pair owes a forced apply, which bypasses the hash and so
+   * restores a Secret someone else deleted; unchanged content is a no-op on the API server. With a
+   * resync spread, each pair is due at its own slot within the window.
    */
   public void onResync() {
-    Duration spread = settings.resyncSpread();
+    Instant from = afterDebounce();
     for (Validated resource : view.routingResources()) {
       for (Namespace ns : view.namespaces()) {
         Pair pair = new Pair(resource.id(), ns.getMetadata().getName());
-        enqueue(pair, offsetWithin(pair, spread), true, true);
+        enqueue(pair, resyncs.owe(pair, from), Lane.RESYNC);
       }
     }
     requestWake();
@@ -191,7 +245,17 @@ public final class SecretSyncer {
       if (item.isEmpty()) {
         break;
       }
-      reconcile(item.get(), now, resolved);
+      Lane lane = item.get().lane();
+      observer.reconcileStarted(lane);
+      try {
+        Outcome outcome = reconcile(item.get(), now, resolved);
+        if (outcome != Outcome.PUT_BACK) {
+          observer.waited(lane, Duration.between(item.get().due(), now));
+          settled(item.get().pair(), now, outcome);
+        }
+      } finally {
+        observer.reconcileEnded(lane);
+      }
     }
     requestWake();
   }
@@ -200,12 +264,17 @@ public final class SecretSyncer {
     return counters;
   }
 
-  /** Pairs waiting for a reconcile: debounced, retried, or waiting for a grace to end. */
+  /** Pairs waiting for a reconcile: debounced, retried, waiting for a grace to end or a resync. */
   public int queueDepth() {
     return queue.size();
   }
 
-  private void reconcile(
+  /** The figures of one lane of the work queue, now. */
+  public LaneStats queueStats(Lane lane) {
+    return queue.stats(lane, clock.now());
+  }
+
+  private Outcome reconcile(
       WorkQueue.Item item, Instant now, Map<ResourceId, EntryCredentials> resolved) {
     Pair pair = item.pair();
     counters.reconciles++;
@@ -213,83 +282,63 @@ public final class SecretSyncer {
     Optional<Namespace> namespace = view.namespace(pair.namespace());
     if (found.isEmpty() || namespace.isEmpty()) {
       forget(pair);
-      return;
+      return Outcome.NO_WRITE;
     }
     if (!(found.get() instanceof Validated.Valid valid)) {
-      return; // reported when it changed; its Secrets keep their last good content
+      return Outcome.NO_WRITE; // reported when it changed; its Secrets keep their last content
     }
     if (namespace.get().getMetadata().getDeletionTimestamp() != null) {
-      return; // terminating: new writes are refused, and the Secret goes with the namespace
+      return Outcome.NO_WRITE; // terminating: writes are refused, the Secret goes with it
     }
     RoutingResource resource = valid.resource();
-    Set<String> keys = keysToHold(resource, namespace.get(), pair, now);
-    boolean wanted = !keys.isEmpty();
+    Hold hold =
+        Hold.keysToHold(
+            resource,
+            namespace.get().getMetadata().getLabels(),
+            view.pods(pair.namespace()),
+            settings.targeting(),
+            clocks.getOrDefault(pair, GraceClocks.NONE),
+            settings.grace(),
+            now);
+    if (hold.clocks().isEmpty()) {
+      clocks.remove(pair);
+    } else {
+      clocks.put(pair, hold.clocks());
+    }
+    hold.nextExpiry().ifPresent(expiry -> queue.enqueue(pair, expiry, Lane.EVENT));
+    boolean wanted = !hold.keys().isEmpty();
     if (!wanted && !written.contains(pair)) {
-      return; // never ours in this process: left as it is (the documented restart leftovers)
+      return Outcome.NO_WRITE; // never ours in this process: left as is (the restart leftovers)
     }
     EntryCredentials credentials =
         resolved.computeIfAbsent(resource.id(), id -> resolveAndReport(resource));
-    DockerConfig content = wanted ? contentOf(credentials, keys) : DockerConfig.empty();
+    DockerConfig content = wanted ? contentOf(credentials, hold.keys()) : DockerConfig.empty();
     if (DesiredSecrets.dataBytes(content) > DesiredSecrets.MAX_DATA_BYTES) {
       reportTooLarge(resource, pair, content);
-      return;
+      return Outcome.NO_WRITE;
     }
     problems.report(
         resource.id(), resource.uid(), ProblemReports.SECRET_TOO_LARGE, pair.namespace(), Set.of());
     String hash = DesiredSecrets.hash(resource, pair.namespace(), content);
-    if (!item.force() && !hashes.needsApply(pair, hash)) {
+    if (!resyncs.isOwed(pair, now) && !hashes.needsApply(pair, hash)) {
       counters.appliesSkipped++;
-      return;
+      return Outcome.NO_WRITE;
     }
-    apply(item, pair, resource, content, hash, now);
+    return apply(item, resource, content, hash, now);
   }
 
-  /**
-   * The auths keys the pair's Secret must hold now; empty when the pair needs no Secret. Under
-   * OnFailure this also starts and ends the grace of keys no live pod uses any more.
-   */
-  private Set<String> keysToHold(
-      RoutingResource resource, Namespace namespace, Pair pair, Instant now) {
-    Map<String, String> labels = namespace.getMetadata().getLabels();
-    boolean served = settings.targeting().serves(labels);
-    Set<String> injecting = injectingKeys(resource);
-    if (resource.rewritePolicy() != RewritePolicy.ON_FAILURE) {
-      // Grace belongs to OnFailure needs: a clock left from an earlier OnFailure spell of the
-      // resource would otherwise bring back a released key when it flips back to OnFailure.
-      grace.forget(pair);
-    }
-    if (resource.rewritePolicy() == RewritePolicy.ALWAYS) {
-      boolean inScope = served && LabelSelectors.matches(resource.namespaceSelector(), labels);
-      return inScope ? injecting : Set.of();
-    }
-    if (resource.rewritePolicy() == RewritePolicy.ON_FAILURE) {
-      Set<String> neededNow = new LinkedHashSet<>();
-      if (served) {
-        for (Entry entry : RewrittenPods.entriesServing(resource, view.pods(pair.namespace()))) {
-          if (injecting.contains(entry.authsKey())) {
-            neededNow.add(entry.authsKey());
-          }
-        }
-      }
-      Set<String> keep = grace.keep(pair, neededNow, served ? injecting : Set.of(), now);
-      grace.nextExpiry(pair).ifPresent(expiry -> queue.enqueue(pair, expiry, false));
-      return keep;
-    }
-    return Set.of(); // None: copy only, never routed, nothing to inject
-  }
-
-  private void apply(
+  private Outcome apply(
       WorkQueue.Item item,
-      Pair pair,
       RoutingResource resource,
       DockerConfig content,
       String hash,
       Instant now) {
+    Pair pair = item.pair();
     if (!budget.hasToken(now)) {
-      queue.enqueue(pair, item.due(), item.force(), item.bulk()); // keeps its place in line
+      queue.putBack(item); // keeps its place in line
       counters.writesDeferred++;
       outOfTokens = true;
-      return;
+      return Outcome.PUT_BACK;
     }
     Secret secret = DesiredSecrets.desiredSecret(resource, pair.namespace(), content);
     counters.appliesSent++;
@@ -299,19 +348,18 @@ public final class SecretSyncer {
       counters.applyFailures++;
       hashes.forget(pair);
       if (refused.namespaceTerminating()) {
-        return;
+        return Outcome.NO_WRITE;
       }
-      int attempts = failures.merge(pair, 1, Integer::sum);
-      Duration delay = backoff(attempts);
-      backoffUntil.put(pair, now.plus(delay));
-      queue.enqueue(pair, now.plus(delay), item.force());
+      Retry retry = Retry.after(retries.get(pair), now, settings.retryBase(), settings.retryCap());
+      retries.put(pair, retry);
+      queue.retry(pair, retry.notBefore(), item.lane());
       LOG.log(
           Level.WARNING,
           "apply of {0} refused ({1} {2}), retry in {3}: {4}",
           pair,
           refused.code(),
           refused.reason(),
-          delay,
+          Duration.between(now, retry.notBefore()),
           refused.message());
       if (refused.code() == 403 || refused.code() == 422) {
         problems.report(
@@ -327,24 +375,24 @@ public final class SecretSyncer {
                     + " was refused: "
                     + refused.message()));
       }
-      return;
+      return Outcome.RETRYING;
     }
     written.add(pair);
     hashes.applied(pair, hash);
-    backoffUntil.remove(pair);
-    if (failures.remove(pair) != null) {
+    if (retries.remove(pair) != null) {
       problems.report(
           resource.id(), resource.uid(), ProblemReports.WRITE_REFUSED, pair.namespace(), Set.of());
     }
+    return Outcome.APPLIED;
   }
 
-  /** Capped exponential backoff: base, 2×base, 4×base, … up to the cap. */
-  private Duration backoff(int attempts) {
-    Duration delay = settings.retryBase();
-    for (int i = 1; i < attempts && delay.compareTo(settings.retryCap()) < 0; i++) {
-      delay = delay.multipliedBy(2);
+  /** After a reconcile that was not put back: the pair's resync and the propagations it ends. */
+  private void settled(Pair pair, Instant now, Outcome outcome) {
+    boolean applied = outcome == Outcome.APPLIED;
+    resyncs.settle(pair, now, applied).ifPresent(at -> enqueue(pair, at, Lane.RESYNC));
+    if (outcome != Outcome.RETRYING) {
+      propagations.settled(pair, now, applied).forEach(observer::propagated);
     }
-    return delay.compareTo(settings.retryCap()) > 0 ? settings.retryCap() : delay;
   }
 
   private EntryCredentials resolveAndReport(RoutingResource resource) {
@@ -395,62 +443,34 @@ public final class SecretSyncer {
     return new DockerConfig(auths);
   }
 
-  private static Set<String> injectingKeys(RoutingResource resource) {
-    Set<String> keys = new LinkedHashSet<>();
-    for (Entry entry : resource.entries()) {
-      if (entry.auth() != null && entry.auth().injects()) {
-        keys.add(entry.authsKey());
-      }
-    }
-    return keys;
-  }
-
   private static boolean refersTo(RoutingResource resource, String secretName) {
     return resource.entries().stream()
         .anyMatch(e -> e.auth() != null && secretName.equals(e.auth().secretRefName()));
   }
 
-  /** The start's pass over every pair, in the bulk lane: events go first. */
-  private void enqueueEveryPairInBulk() {
-    for (Validated resource : view.routingResources()) {
-      for (Namespace ns : view.namespaces()) {
-        enqueue(new Pair(resource.id(), ns.getMetadata().getName()), Duration.ZERO, false, true);
-      }
-    }
-  }
-
-  private void enqueueResource(ResourceId id, boolean force) {
+  /** Every pair of the resource, as event work; returns them. */
+  private List<Pair> enqueueResource(ResourceId id) {
+    List<Pair> pairs = new ArrayList<>();
+    Instant due = afterDebounce();
     for (Namespace ns : view.namespaces()) {
-      enqueue(new Pair(id, ns.getMetadata().getName()), force);
+      Pair pair = new Pair(id, ns.getMetadata().getName());
+      enqueue(pair, due, Lane.EVENT);
+      pairs.add(pair);
     }
+    return pairs;
+  }
+
+  private Instant afterDebounce() {
+    return clock.now().plus(settings.debounce());
   }
 
   /**
-   * Due after the debounce, but never before a failing pair's backoff ends: events that keep coming
-   * must not turn the retry of a refused write into a tight loop.
+   * Queues the pair, but never before a failing pair's backoff ends: events that keep coming must
+   * not turn the retry of a refused write into a tight loop.
    */
-  private void enqueue(Pair pair, boolean force) {
-    enqueue(pair, Duration.ZERO, force, false);
-  }
-
-  private void enqueue(Pair pair, Duration delay, boolean force, boolean bulk) {
-    Instant due = clock.now().plus(settings.debounce()).plus(delay);
-    Instant notBefore = backoffUntil.get(pair);
-    queue.enqueue(pair, notBefore != null && notBefore.isAfter(due) ? notBefore : due, force, bulk);
-  }
-
-  /**
-   * A fixed offset of the pair within the window, from its name: every resync spreads the same way,
-   * so each pair is applied once per period, and no pair waits longer than the window.
-   */
-  static Duration offsetWithin(Pair pair, Duration window) {
-    if (window.isZero()) {
-      return Duration.ZERO;
-    }
-    long h = pair.toString().hashCode() * 0x9E3779B97F4A7C15L;
-    h ^= h >>> 29;
-    double fraction = (h >>> 11) / (double) (1L << 53);
-    return Duration.ofNanos((long) (fraction * window.toNanos()));
+  private void enqueue(Pair pair, Instant due, Lane lane) {
+    Retry retry = retries.get(pair);
+    queue.enqueue(pair, retry == null ? due : retry.notEarlierThan(due), lane);
   }
 
   private static Instant later(Instant a, Instant b) {
@@ -459,11 +479,12 @@ public final class SecretSyncer {
 
   private void forget(Pair pair) {
     queue.forget(pair);
-    grace.forget(pair);
+    clocks.remove(pair);
     hashes.forget(pair);
-    failures.remove(pair);
-    backoffUntil.remove(pair);
+    retries.remove(pair);
+    resyncs.forget(pair);
     written.remove(pair);
+    propagations.settled(pair, clock.now(), false).forEach(observer::propagated);
   }
 
   private void requestWake() {

@@ -1,92 +1,123 @@
 package io.kuik.syncer;
 
+import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
 /**
- * Pairs waiting to be reconciled, each with the time it is due. Enqueuing a pair already waiting
- * keeps the earlier time, so every event for one pair within the debounce window collapses into one
- * reconcile; a forced reconcile (a resync) stays forced until it runs.
+ * Pairs waiting to be reconciled, each with the time it is due and its {@link Lane}. A pair waits
+ * at most once: enqueuing it again keeps the earlier time and the more urgent lane, so every event
+ * for one pair within the debounce window collapses into one reconcile. Due pairs are handed out
+ * lane by lane ({@link Lane#EVENT} first), each lane in due order.
  *
- * <p>Two lanes: work an event asked for (a rewrite, a changed source, a retry) goes before bulk
- * work (the re-apply of every pair at start and at each resync). Under the write limit a bulk pass
- * over thousands of pairs takes minutes; a new rewrite must not wait behind it (the benchmark's
- * 10,000-namespace restart).
+ * <p>It also keeps each lane's figures, as a workqueue of controller-runtime does: a pair is
+ * <i>due</i> (in the lane's depth) from its due time until it is taken.
  */
 final class WorkQueue {
 
-  /**
-   * A pair due at a time; {@code force} bypasses the applied-content hash; {@code bulk} marks a
-   * start or resync pass rather than an event.
-   */
-  record Item(Pair pair, Instant due, boolean force, boolean bulk) {}
-
-  private static final Comparator<Item> IN_DUE_ORDER =
-      Comparator.comparing(Item::due).thenComparing(item -> item.pair().toString());
-
-  private final Map<Pair, Item> waiting = new HashMap<>();
-  // The same items by lane and due time: a resync spread over its period wakes the core once per
-  // pair, and each wake-up must not scan every waiting pair.
-  private final TreeSet<Item> events = new TreeSet<>(IN_DUE_ORDER);
-  private final TreeSet<Item> bulk = new TreeSet<>(IN_DUE_ORDER);
-
-  /** Work an event asked for. */
-  void enqueue(Pair pair, Instant due, boolean force) {
-    enqueue(pair, due, force, false);
+  /** A pair due at a time, in a lane. */
+  record Item(Pair pair, Instant due, Lane lane) {
+    Item {
+      Objects.requireNonNull(pair, "pair");
+      Objects.requireNonNull(due, "due");
+      Objects.requireNonNull(lane, "lane");
+    }
   }
 
-  void enqueue(Pair pair, Instant due, boolean force, boolean isBulk) {
+  /** Sort key: due time, then the pair's name, so that the order never depends on hashing. */
+  private record Key(Instant due, String pair) implements Comparable<Key> {
+    @Override
+    public int compareTo(Key other) {
+      int byDue = due.compareTo(other.due);
+      return byDue != 0 ? byDue : pair.compareTo(other.pair);
+    }
+
+    /** Sorts before every item due at {@code at}: no pair's name is empty. */
+    static Key before(Instant at) {
+      return new Key(at, "");
+    }
+  }
+
+  private final Map<Pair, Item> waiting = new HashMap<>();
+  // The same items by lane and due time: a resync spread over its window wakes the core once per
+  // pair, and each wake-up must not scan every waiting pair.
+  private final Map<Lane, TreeMap<Key, Item>> lanes = new EnumMap<>(Lane.class);
+  private final Map<Lane, Counts> counts = new EnumMap<>(Lane.class);
+  // Items due at or before this instant are counted in their lane's depth.
+  private Instant seen = Instant.MIN;
+
+  private static final class Counts {
+    int due;
+    long adds;
+    long retries;
+  }
+
+  WorkQueue() {
+    for (Lane lane : Lane.values()) {
+      lanes.put(lane, new TreeMap<>());
+      counts.put(lane, new Counts());
+    }
+  }
+
+  void enqueue(Pair pair, Instant due, Lane lane) {
     Item old = waiting.get(pair);
     Item item =
         old == null
-            ? new Item(pair, due, force, isBulk)
-            : new Item(
-                pair,
-                old.due().isBefore(due) ? old.due() : due,
-                old.force() || force,
-                old.bulk() && isBulk);
+            ? new Item(pair, due, lane)
+            : new Item(pair, earlier(old.due(), due), moreUrgent(old.lane(), lane));
     if (old != null) {
-      laneOf(old).remove(old);
+      remove(old);
     }
-    waiting.put(pair, item);
-    laneOf(item).add(item);
+    if (old == null || old.lane() != item.lane()) {
+      counts.get(item.lane()).adds++;
+    }
+    add(item);
+  }
+
+  /** A refused apply of an item taken from {@code from}, to be tried again as event work. */
+  void retry(Pair pair, Instant due, Lane from) {
+    counts.get(from).retries++;
+    enqueue(pair, due, Lane.EVENT);
+  }
+
+  /** Puts a taken item back as it was: it keeps its place in line, and is no new work. */
+  void putBack(Item item) {
+    Item old = waiting.get(item.pair());
+    if (old != null) {
+      remove(old);
+      item =
+          new Item(
+              item.pair(), earlier(old.due(), item.due()), moreUrgent(old.lane(), item.lane()));
+    }
+    add(item);
   }
 
   /** Removes and returns the next pair due at {@code now}, event work first, if any. */
   Optional<Item> pollDue(Instant now) {
-    for (TreeSet<Item> lane : List.of(events, bulk)) {
-      if (!lane.isEmpty() && !lane.first().due().isAfter(now)) {
-        Item item = lane.pollFirst();
-        waiting.remove(item.pair());
-        return Optional.of(item);
+    advance(now);
+    for (Lane lane : Lane.values()) {
+      Map.Entry<Key, Item> first = lanes.get(lane).firstEntry();
+      if (first != null && !first.getKey().due().isAfter(now)) {
+        remove(first.getValue());
+        return Optional.of(first.getValue());
       }
     }
     return Optional.empty();
   }
 
-  /** Removes and returns the pairs due at {@code now}: event work first, each lane in due order. */
-  List<Item> takeDue(Instant now) {
-    List<Item> due = new ArrayList<>();
-    for (Optional<Item> item = pollDue(now); item.isPresent(); item = pollDue(now)) {
-      due.add(item.get());
-    }
-    return due;
-  }
-
   Optional<Instant> nextDue() {
-    Optional<Instant> first =
-        events.isEmpty() ? Optional.empty() : Optional.of(events.first().due());
-    if (bulk.isEmpty()) {
-      return first;
+    Instant next = null;
+    for (TreeMap<Key, Item> lane : lanes.values()) {
+      if (!lane.isEmpty()) {
+        next = next == null ? lane.firstKey().due() : earlier(next, lane.firstKey().due());
+      }
     }
-    Instant bulkFirst = bulk.first().due();
-    return Optional.of(first.filter(f -> f.isBefore(bulkFirst)).orElse(bulkFirst));
+    return Optional.ofNullable(next);
   }
 
   int size() {
@@ -94,13 +125,62 @@ final class WorkQueue {
   }
 
   void forget(Pair pair) {
-    Item old = waiting.remove(pair);
+    Item old = waiting.get(pair);
     if (old != null) {
-      laneOf(old).remove(old);
+      remove(old);
     }
   }
 
-  private TreeSet<Item> laneOf(Item item) {
-    return item.bulk() ? bulk : events;
+  /** The figures of {@code lane} at {@code now}. */
+  LaneStats stats(Lane lane, Instant now) {
+    advance(now);
+    TreeMap<Key, Item> items = lanes.get(lane);
+    Counts c = counts.get(lane);
+    Duration longest =
+        items.isEmpty() || items.firstKey().due().isAfter(now)
+            ? Duration.ZERO
+            : Duration.between(items.firstKey().due(), now);
+    return new LaneStats(c.due, items.size() - c.due, c.adds, c.retries, longest);
+  }
+
+  private void add(Item item) {
+    waiting.put(item.pair(), item);
+    lanes.get(item.lane()).put(key(item), item);
+    if (!item.due().isAfter(seen)) {
+      counts.get(item.lane()).due++;
+    }
+  }
+
+  private void remove(Item item) {
+    waiting.remove(item.pair());
+    lanes.get(item.lane()).remove(key(item));
+    if (!item.due().isAfter(seen)) {
+      counts.get(item.lane()).due--;
+    }
+  }
+
+  /** Counts the items that fell due since the last look; each is counted once. */
+  private void advance(Instant now) {
+    if (!now.isAfter(seen)) {
+      return;
+    }
+    Key from = Key.before(seen.plusNanos(1));
+    Key to = Key.before(now.plusNanos(1));
+    for (Lane lane : Lane.values()) {
+      counts.get(lane).due += lanes.get(lane).subMap(from, true, to, false).size();
+    }
+    seen = now;
+  }
+
+  private static Key key(Item item) {
+    return new Key(item.due(), item.pair().toString());
+  }
+
+  private static Instant earlier(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+
+  private static Lane moreUrgent(Lane a, Lane b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 }

@@ -1,0 +1,88 @@
+package io.kuik.syncer;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kuik.model.Entry;
+import io.kuik.model.LabelSelectors;
+import io.kuik.model.RewritePolicy;
+import io.kuik.model.RoutingResource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What a pair's Secret must hold now (DESIGN.md §2.4.1 and §2.4.3): the decision, pure. The caller
+ * keeps {@link #clocks} for the next look and looks again at {@link #nextExpiry}.
+ *
+ * @param keys the auths keys to hold, in order; empty when the pair needs no Secret
+ * @param clocks the pair's grace clocks after this look ({@link GraceClocks#NONE} unless OnFailure)
+ * @param nextExpiry when the next held key's grace ends, if one runs
+ */
+record Hold(Set<String> keys, GraceClocks clocks, Optional<Instant> nextExpiry) {
+
+  Hold {
+    keys = Collections.unmodifiableSet(new TreeSet<>(keys));
+    Objects.requireNonNull(clocks, "clocks");
+    Objects.requireNonNull(nextExpiry, "nextExpiry");
+  }
+
+  /**
+   * The keys of {@code resource} that the pair with the namespace of {@code namespaceLabels} and
+   * {@code pods} must hold at {@code now}, given the pair's grace clocks from its last look.
+   *
+   * <ul>
+   *   <li>{@code Always}: every injecting entry, in a served namespace the namespaceSelector
+   *       selects; podSelector does not narrow it.
+   *   <li>{@code OnFailure}: the injecting entries serving the containers the resource rewrote in
+   *       the live pods, plus those released less than {@code grace} ago, in a served namespace.
+   *   <li>{@code None}: nothing.
+   * </ul>
+   */
+  static Hold keysToHold(
+      RoutingResource resource,
+      Map<String, String> namespaceLabels,
+      Collection<Pod> pods,
+      Targeting targeting,
+      GraceClocks clocks,
+      Duration grace,
+      Instant now) {
+    Map<String, String> labels = namespaceLabels == null ? Map.of() : namespaceLabels;
+    boolean served = targeting.serves(labels);
+    Set<String> injecting = injectingKeys(resource);
+    if (resource.rewritePolicy() == RewritePolicy.ALWAYS) {
+      // Grace belongs to OnFailure needs: a clock left from an earlier OnFailure spell of the
+      // resource would otherwise bring back a released key when it flips back to OnFailure.
+      boolean inScope = served && LabelSelectors.matches(resource.namespaceSelector(), labels);
+      return new Hold(inScope ? injecting : Set.of(), GraceClocks.NONE, Optional.empty());
+    }
+    if (resource.rewritePolicy() != RewritePolicy.ON_FAILURE) {
+      return new Hold(Set.of(), GraceClocks.NONE, Optional.empty()); // None: never routed
+    }
+    Set<String> neededNow = new LinkedHashSet<>();
+    if (served) {
+      for (Entry entry : RewrittenPods.entriesServing(resource, pods)) {
+        if (injecting.contains(entry.authsKey())) {
+          neededNow.add(entry.authsKey());
+        }
+      }
+    }
+    GraceClocks after = clocks.look(neededNow, served ? injecting : Set.of(), now, grace);
+    return new Hold(after.held(), after, after.nextExpiry(grace));
+  }
+
+  static Set<String> injectingKeys(RoutingResource resource) {
+    Set<String> keys = new LinkedHashSet<>();
+    for (Entry entry : resource.entries()) {
+      if (entry.auth() != null && entry.auth().injects()) {
+        keys.add(entry.authsKey());
+      }
+    }
+    return keys;
+  }
+}
