@@ -66,7 +66,8 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
           if (syncer != null) {
             return;
           }
-          syncer = new SecretSyncer(settings, clock, this, view, writer, events);
+          syncer =
+              new SecretSyncer(settings, clock, this, view, writer, events, metrics.observer());
           LOG.info(
               "syncing "
                   + routing.size()
@@ -149,5 +150,6 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
   private void publish() {
     long pairs = (long) routing.size() * view.namespaceCount();
     metrics.publish(SyncerMetrics.CoreSnapshot.of(syncer.counters(), syncer.queueDepth(), pairs));
+    metrics.publishLanes(syncer.queueStats());
   }
 }

@@ -1,6 +1,9 @@
 package io.kuik.kube;
 
+import io.kuik.syncer.Lane;
+import io.kuik.syncer.LaneStats;
 import io.kuik.syncer.SyncerCounters;
+import io.kuik.syncer.SyncerObserver;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
@@ -8,6 +11,7 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.ToLongFunction;
 
 /**
@@ -33,6 +37,7 @@ public final class SyncerMetrics {
   }
 
   private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final WorkQueueMetrics workQueue = new WorkQueueMetrics(registry, System::nanoTime);
   private final Counter applyFailures;
   private final Histogram reconcileDuration;
   private final Gauge leader;
@@ -84,6 +89,16 @@ public final class SyncerMetrics {
 
   void publish(CoreSnapshot latest) {
     snapshot = latest;
+  }
+
+  /** The core's work queue, per lane, as its thread last read it. */
+  void publishLanes(Map<Lane, LaneStats> lanes) {
+    workQueue.publish(lanes);
+  }
+
+  /** What the core reports as it works: queue waits and source propagation. */
+  SyncerObserver observer() {
+    return workQueue;
   }
 
   void applyFailed(String reason) {

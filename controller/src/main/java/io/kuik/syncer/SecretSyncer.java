@@ -19,6 +19,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -272,6 +273,15 @@ public final class SecretSyncer {
   /** The figures of one lane of the work queue, now. */
   public LaneStats queueStats(Lane lane) {
     return queue.stats(lane, clock.now());
+  }
+
+  /** The figures of every lane of the work queue, now. */
+  public Map<Lane, LaneStats> queueStats() {
+    Map<Lane, LaneStats> stats = new EnumMap<>(Lane.class);
+    for (Lane lane : Lane.values()) {
+      stats.put(lane, queueStats(lane));
+    }
+    return stats;
   }
 
   private Outcome reconcile(
