@@ -44,9 +44,7 @@ final class DesiredSecrets {
     meta.setLabels(Map.of(MANAGED_BY_LABEL, MANAGED_BY));
     meta.setOwnerReferences(List.of(owner));
 
-    var secret = new Secret();
-    secret.setApiVersion("v1");
-    secret.setKind("Secret");
+    var secret = new Secret(); // apiVersion v1, kind Secret
     secret.setMetadata(meta);
     secret.setType(DockerConfigSecret.TYPE);
     secret.setData(Map.of(DockerConfigSecret.KEY, encode(content.toJson())));

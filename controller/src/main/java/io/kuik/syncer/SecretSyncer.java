@@ -46,13 +46,23 @@ public final class SecretSyncer {
   /** How a reconcile ended. */
   private enum Outcome {
     /** The desired Secret was applied. */
-    APPLIED,
+    APPLIED(true, true),
     /** Decided without a write: nothing to write, unchanged, or not allowed now. */
-    NO_WRITE,
-    /** Put back in the queue: the write limit had no token left. */
-    PUT_BACK,
-    /** The apply was refused and a retry is queued. */
-    RETRYING
+    NO_WRITE(false, true),
+    /** Put back in the queue: the write limit had no token left. Nothing was decided. */
+    PUT_BACK(false, false),
+    /** The apply was refused and a retry is queued: decided, but not reached the server. */
+    RETRYING(false, false);
+
+    final boolean applied;
+
+    /** Whether the pair now holds what the view asks for, as far as the core can know. */
+    final boolean settled;
+
+    Outcome(boolean applied, boolean settled) {
+      this.applied = applied;
+      this.settled = settled;
+    }
   }
 
   private final SyncerSettings settings;
@@ -398,10 +408,9 @@ public final class SecretSyncer {
 
   /** After a reconcile that was not put back: the pair's resync and the propagations it ends. */
   private void settled(Pair pair, Instant now, Outcome outcome) {
-    boolean applied = outcome == Outcome.APPLIED;
-    resyncs.settle(pair, now, applied).ifPresent(at -> enqueue(pair, at, Lane.RESYNC));
-    if (outcome != Outcome.RETRYING) {
-      propagations.settled(pair, now, applied).forEach(observer::propagated);
+    resyncs.settle(pair, now, outcome.applied).ifPresent(at -> enqueue(pair, at, Lane.RESYNC));
+    if (outcome.settled) {
+      propagations.settled(pair, now, outcome.applied).forEach(observer::propagated);
     }
   }
 

@@ -99,7 +99,6 @@ final class WorkQueue {
 
   /** Removes and returns the next pair due at {@code now}, event work first, if any. */
   Optional<Item> pollDue(Instant now) {
-    advance(now);
     for (Lane lane : Lane.values()) {
       Map.Entry<Key, Item> first = lanes.get(lane).firstEntry();
       if (first != null && !first.getKey().due().isAfter(now)) {

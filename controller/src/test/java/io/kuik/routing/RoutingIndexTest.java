@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -62,6 +63,7 @@ class RoutingIndexTest {
   }
 
   @Test
+  @Tag("slow") // left out of the mutation run (-Pmutation)
   void findsExactlyWhatALinearScanFinds() {
     Random random = new Random(20240611L);
     for (int round = 0; round < 200; round++) {

@@ -265,7 +265,7 @@ class ResyncAndHashTest {
   void everyWrittenPairIsAppliedAtLeastOncePerPeriodWhateverHappens() {
     SyncerHarness cluster = spreadOverThePeriod();
     Random random = new Random(7);
-    for (int step = 0; step < 400; step++) {
+    for (int step = 0; step < 150; step++) {
       cluster.advance(Duration.ofMillis(random.nextInt(3000)));
       int ns = random.nextInt(25);
       switch (random.nextInt(3)) {

@@ -65,9 +65,9 @@ class RetryAndProblemsTest {
     cluster.serverAnswers(secret -> refusedIn("team-a", secret, 503));
     cluster.start();
     Duration total = BACKOFF.stream().reduce(Duration.ZERO, Duration::plus);
-    for (Duration t = Duration.ZERO; t.compareTo(total) < 0; t = t.plusMillis(200)) {
+    for (Duration t = Duration.ZERO; t.compareTo(total) < 0; t = t.plusMillis(500)) {
       cluster.applyNamespace("team-a", "tier=prod", "tick=" + t.toMillis()); // events keep coming
-      cluster.advance(Duration.ofMillis(200));
+      cluster.advance(Duration.ofMillis(500));
     }
     cluster.advanceSeconds(1);
 
@@ -148,6 +148,42 @@ class RetryAndProblemsTest {
   }
 
   @Test
+  void aResourceDeletedAndRecreatedReportsItsProblemAgain() {
+    cluster.applyNamespace("team-a", "tier=prod");
+    install();
+    cluster.start().advanceSeconds(2);
+    assertEquals(1, cluster.events(ProblemReports.INJECTION_FAILED).size());
+    cluster.deleteResource(ACME);
+    install();
+    cluster.advanceSeconds(2);
+    assertEquals(2, cluster.events(ProblemReports.INJECTION_FAILED).size());
+  }
+
+  @Test
+  void aSecretOfExactlyOneMebibyteIsWritten() {
+    cluster.applyNamespace("team-a", "tier=prod");
+    cluster.resource(
+        alternative(
+            "acme",
+            RewritePolicy.ALWAYS,
+            selector("tier", "prod"),
+            repository(0, FOO, "acme-pull")));
+    String probe = "t";
+    int overhead =
+        DesiredSecrets.dataBytes(
+                new DockerConfig(Map.of(FOO, new RegistryCredential(null, null, probe, null))))
+            - probe.length();
+    String token = "t".repeat(DesiredSecrets.MAX_DATA_BYTES - overhead);
+    cluster.source(
+        "acme-pull",
+        new DockerConfig(Map.of("quay.io/acme", new RegistryCredential(null, null, token, null))));
+    cluster.start().advanceSeconds(2);
+    assertEquals(
+        1024 * 1024, DesiredSecrets.dataBytes(cluster.stored("team-a", SECRET).orElseThrow()));
+    assertEquals(List.of(), cluster.events(ProblemReports.SECRET_TOO_LARGE));
+  }
+
+  @Test
   void aBrokenSourceIsReportedWithWhatIsWrongAndNeverItsContent() {
     cluster.applyNamespace("team-a", "tier=prod");
     install();
@@ -167,6 +203,7 @@ class RetryAndProblemsTest {
         new Validated.Invalid(ACME, List.of(new Problem("spec.alternatives", "is required")));
     cluster.resource(broken);
     cluster.start().advanceSeconds(2);
+    assertEquals(1, cluster.events(ProblemReports.INVALID_RESOURCE).size(), "reported at start");
     cluster.resource(broken);
     cluster.resyncNow();
     cluster.advanceSeconds(2);
@@ -226,10 +263,8 @@ class RetryAndProblemsTest {
     cluster.start().advanceSeconds(2);
     int before = cluster.applies().size();
 
-    String huge = "x".repeat(1024 * 1024);
-    cluster.source(
-        "acme-pull",
-        new DockerConfig(Map.of("quay.io/acme", RegistryCredential.basic("acme", huge))));
+    DockerConfig huge = hugeConfig();
+    cluster.source("acme-pull", huge);
     cluster.advanceSeconds(2);
     cluster.resyncNow();
     cluster.advanceSeconds(2);
@@ -240,16 +275,22 @@ class RetryAndProblemsTest {
         Optional.of("s3cret"),
         cluster.stored("team-a", SECRET).map(c -> c.auths().get(FOO).password()),
         "the Secret keeps its last content");
+    assertTrue(cluster.events(ProblemReports.SECRET_TOO_LARGE).get(0).message().contains("1 MiB"));
 
     cluster.source("acme-pull", config("quay.io/acme", "acme", "small"));
     cluster.advanceSeconds(2);
     assertEquals(
         Optional.of("small"),
         cluster.stored("team-a", SECRET).map(c -> c.auths().get(FOO).password()));
-    cluster.source(
-        "acme-pull",
-        new DockerConfig(Map.of("quay.io/acme", RegistryCredential.basic("acme", huge))));
+    cluster.source("acme-pull", huge);
     cluster.advanceSeconds(2);
     assertEquals(4, cluster.events(ProblemReports.SECRET_TOO_LARGE).size(), "reported again");
+  }
+
+  /** A token just big enough to take the Secret's data over 1 MiB. */
+  private static DockerConfig hugeConfig() {
+    String token = "t".repeat(1024 * 1024);
+    return new DockerConfig(
+        Map.of("quay.io/acme", new RegistryCredential(null, null, token, null)));
   }
 }

@@ -195,6 +195,24 @@ class SecretSyncerTest {
   }
 
   @Test
+  void anUnrelatedEventDuringTheGraceDoesNotEndItEarly() {
+    cluster.applyNamespace("team-a");
+    install(RewritePolicy.ON_FAILURE);
+    cluster.start();
+    cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0"));
+    cluster.advanceSeconds(2);
+    cluster.deletePod("team-a", "web");
+    for (int minute = 1; minute <= 14; minute++) {
+      cluster.advance(Duration.ofMinutes(1));
+      cluster.applyNamespace("team-a", "minute=" + minute); // each one reconciles the pair
+    }
+    cluster.advanceSeconds(59);
+    assertEquals(Optional.of(List.of(FOO)), keys("team-a"), "present at 14:59");
+    cluster.advanceSeconds(2);
+    assertEquals(Optional.of(List.of()), keys("team-a"), "gone at 15:01");
+  }
+
+  @Test
   void theGraceRunsFromTheLastMomentTheEntryWasNeeded() {
     cluster.applyNamespace("team-a");
     install(RewritePolicy.ON_FAILURE);
@@ -315,11 +333,101 @@ class SecretSyncerTest {
     cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ALWAYS);
     cluster.start().advanceSeconds(2);
+    cluster.source("acme-pull", config("quay.io/acme", "acme", "rotated"));
+    assertTrue(cluster.syncer().queueDepth() > 0, "the rotation waits for the debounce");
     cluster.deleteNamespace("team-a");
+    assertEquals(0, cluster.syncer().queueDepth());
     cluster.resyncNow();
     cluster.advance(Duration.ofMinutes(1));
     assertEquals(1, cluster.applies().size());
-    assertEquals(0, cluster.syncer().queueDepth());
+  }
+
+  @Test
+  void aNamespaceRecreatedUnderTheSameNameGetsItsSecretAgain() {
+    cluster.applyNamespace("team-a", "tier=prod");
+    install(RewritePolicy.ALWAYS);
+    cluster.start().advanceSeconds(2);
+    cluster.deleteNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
+    cluster.advanceSeconds(2);
+    assertEquals(Optional.of(List.of(BAR, FOO)), keys("team-a"));
+  }
+
+  @Test
+  void aResourceRecreatedUnderTheSameNameStartsFromNothing() {
+    cluster.applyNamespace("team-a", "tier=prod");
+    install(RewritePolicy.ALWAYS);
+    cluster.start().advanceSeconds(2);
+    cluster.deleteResource(ACME);
+    // The same name, selecting nothing here now: it never wrote team-a, so it leaves it alone.
+    cluster.resource(
+        alternative(
+            "acme",
+            RewritePolicy.ALWAYS,
+            selector("tier", "dev"),
+            repository(0, FOO, "acme-pull")));
+    cluster.advanceSeconds(2);
+    assertEquals(Optional.empty(), keys("team-a"));
+    assertEquals(1, cluster.applies().size());
+  }
+
+  @Test
+  void aPodOfAnInvalidResourceChangesNothing() {
+    cluster.applyNamespace("team-a");
+    install(RewritePolicy.ON_FAILURE);
+    cluster.start();
+    cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0"));
+    cluster.advanceSeconds(2);
+    cluster.resource(
+        new io.kuik.model.Validated.Invalid(
+            ACME, List.of(new io.kuik.model.Problem("spec", "is required"))));
+    cluster.deletePod("team-a", "web");
+    cluster.advance(GRACE.plusMinutes(1));
+    assertEquals(Optional.of(List.of(FOO)), keys("team-a"), "keeps its last good content");
+  }
+
+  @Test
+  void aChangeOfASecretNoResourceUsesReconcilesNothing() {
+    cluster.applyNamespace("team-a", "tier=prod");
+    install(RewritePolicy.ALWAYS);
+    cluster.start().advanceSeconds(2);
+    long reconciles = cluster.syncer().counters().reconciles();
+    cluster.source("helm-release", config("example.com", "x", "y"));
+    cluster.advanceSeconds(2);
+    assertEquals(reconciles, cluster.syncer().counters().reconciles());
+  }
+
+  @Test
+  void theCountersCountWhatTheCoreDid() {
+    SyncerHarness paced =
+        new SyncerHarness(
+            SyncerSettings.defaults(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE).withWriteLimit(1, 1));
+    paced.applyNamespace("team-a", "tier=prod");
+    paced.applyNamespace("team-b", "tier=prod");
+    paced.source("acme-pull", config("quay.io/acme", "acme", "s3cret"));
+    paced.resource(
+        alternative(
+            "acme",
+            RewritePolicy.ALWAYS,
+            selector("tier", "prod"),
+            repository(0, FOO, "acme-pull")));
+    paced.serverAnswers(
+        secret ->
+            secret.getMetadata().getNamespace().equals("team-b")
+                ? new SecretWriter.Refused(503, "Unavailable", "later")
+                : new SecretWriter.Applied());
+    paced.start().advanceSeconds(1.2); // team-a at 0.5 s; team-b waits for the token at 1.5 s
+    SyncerCounters counters = paced.syncer().counters();
+    assertEquals(1, counters.appliesSent());
+    assertEquals(1, counters.writesDeferred());
+    paced.advanceSeconds(0.5);
+    assertEquals(2, counters.appliesSent());
+    assertEquals(1, counters.applyFailures());
+    paced.applyNamespace("team-a", "tier=prod", "owner=alice");
+    paced.advanceSeconds(1); // a reconcile may wait for a token: both run at 2.5 s
+    assertEquals(1, counters.appliesSkipped());
+    assertEquals(2, counters.applyFailures(), "team-b's retry");
+    assertEquals(5, counters.reconciles(), "team-a twice, team-b deferred, refused, refused");
   }
 
   @Test

@@ -174,4 +174,16 @@ class WorkQueueTest {
         new WorkQueue.Item(A, T0.plusSeconds(1), Lane.EVENT),
         queue.pollDue(T0.plusSeconds(1)).orElseThrow());
   }
+
+  @Test
+  void aPairPutBackWhileQueuedAgainMergesWithItsNewItem() {
+    queue.enqueue(A, T0, Lane.RESYNC);
+    WorkQueue.Item taken = queue.pollDue(T0).orElseThrow();
+    queue.enqueue(A, T0.plusSeconds(60), Lane.EVENT); // e.g. a grace's end, queued meanwhile
+    queue.putBack(taken);
+    assertEquals(1, queue.size());
+    assertEquals(new WorkQueue.Item(A, T0, Lane.EVENT), queue.pollDue(T0).orElseThrow());
+    assertEquals(0, queue.size());
+    assertEquals(Optional.empty(), queue.pollDue(T0.plusSeconds(120)), "nothing left behind");
+  }
 }

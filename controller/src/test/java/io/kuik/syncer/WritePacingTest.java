@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -40,6 +41,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The core's own write limit and the resync spread, on a fake clock that jumps to each wake-up the
  * core asks for: no thread, no sleep.
  */
+@Tag("slow") // thousands of pairs: left out of the mutation run (-Pmutation)
 class WritePacingTest {
 
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");

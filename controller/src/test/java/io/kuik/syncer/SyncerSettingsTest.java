@@ -1,0 +1,94 @@
+package io.kuik.syncer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class SyncerSettingsTest {
+
+  static final Targeting TARGETING = new Targeting("kuik-system", true);
+
+  private static SyncerSettings settings(
+      long graceMs,
+      long debounceMs,
+      long baseMs,
+      long capMs,
+      double qps,
+      int burst,
+      long spreadMs) {
+    return new SyncerSettings(
+        "kuik-system",
+        Duration.ofMillis(graceMs),
+        Duration.ofMillis(debounceMs),
+        Duration.ofMillis(baseMs),
+        Duration.ofMillis(capMs),
+        TARGETING,
+        qps,
+        burst,
+        Duration.ofMillis(spreadMs));
+  }
+
+  @Test
+  void theDefaultsAreTheDocumentedOnes() {
+    SyncerSettings defaults = SyncerSettings.defaults("kuik-system");
+    assertEquals(Duration.ofMinutes(15), defaults.grace());
+    assertEquals(Duration.ofMillis(500), defaults.debounce());
+    assertEquals(Duration.ofSeconds(1), defaults.retryBase());
+    assertEquals(Duration.ofMinutes(5), defaults.retryCap());
+    assertEquals(20, defaults.writeQps());
+    assertEquals(50, defaults.writeBurst());
+    assertEquals(Duration.ZERO, defaults.resyncSpread());
+    assertEquals(TARGETING, defaults.targeting());
+  }
+
+  @ParameterizedTest(name = "grace {0}, debounce {1}, retry {2}..{3}, {4}/s burst {5}, spread {6}")
+  @CsvSource({
+    "0, 0, 1, 1, 0.1, 1, 0",
+    "900000, 500, 1000, 1000, 20, 50, 600000",
+  })
+  void acceptsZeroGraceDebounceAndSpreadAndAnEqualCap(
+      long grace, long debounce, long base, long cap, double qps, int burst, long spread) {
+    assertEquals(
+        Duration.ofMillis(cap),
+        settings(grace, debounce, base, cap, qps, burst, spread).retryCap());
+  }
+
+  @ParameterizedTest(
+      name = "refuses grace {0}, debounce {1}, retry {2}..{3}, {4}/s burst {5}, spread {6}")
+  @CsvSource({
+    "-1, 500, 1000, 2000, 20, 50, 0",
+    "1000, -1, 1000, 2000, 20, 50, 0",
+    "1000, 500, 0, 2000, 20, 50, 0",
+    "1000, 500, 1000, 0, 20, 50, 0",
+    "1000, 500, 2000, 1999, 20, 50, 0",
+    "1000, 500, 1000, 2000, 0, 50, 0",
+    "1000, 500, 1000, 2000, -1, 50, 0",
+    "1000, 500, 1000, 2000, 20, 0, 0",
+    "1000, 500, 1000, 2000, 20, 50, -1",
+  })
+  void refusesWhatCannotWork(
+      long grace, long debounce, long base, long cap, double qps, int burst, long spread) {
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> settings(grace, debounce, base, cap, qps, burst, spread));
+  }
+
+  @Test
+  void eachWitherChangesOnlyItsOwnSetting() {
+    SyncerSettings defaults = SyncerSettings.defaults("kuik-system");
+    Targeting other = new Targeting("kuik-other", false);
+    assertEquals(Duration.ofMinutes(3), defaults.withGrace(Duration.ofMinutes(3)).grace());
+    assertEquals(other, defaults.withTargeting(other).targeting());
+    assertEquals(defaults.grace(), defaults.withTargeting(other).grace());
+    SyncerSettings limited = defaults.withWriteLimit(5, 7);
+    assertEquals(5, limited.writeQps());
+    assertEquals(7, limited.writeBurst());
+    assertEquals(
+        Duration.ofMinutes(10), defaults.withResyncSpread(Duration.ofMinutes(10)).resyncSpread());
+    assertEquals(defaults.debounce(), limited.debounce());
+  }
+}
