@@ -93,3 +93,14 @@ Feature: Keeping it valid
     And the informers resync
     And 1 minute passes
     Then the syncer must not have read any Secret outside kuik-system
+
+  Scenario: A Secret deleted right after its first write should come back within one resync period
+    Given the syncer is restarted spreading each resync over its 10-minute period
+    And 2 seconds pass
+    And the namespace team-c labelled tier=prod
+    And 2 seconds pass
+    When a person deletes the Secret kuik-inject-imagealternative-acme-foo in team-c
+    And 2 seconds pass
+    Then team-c must not have the Secret kuik-inject-imagealternative-acme-foo
+    When 10 minutes pass
+    Then team-c's kuik-inject-imagealternative-acme-foo must hold acme:s3cret for quay.io/acme/foo

@@ -156,6 +156,11 @@ public final class KuikWorld {
     syncer().restartWith(syncer.settings().withGrace(grace));
   }
 
+  /** As the syncer command runs: each resync spread over the resync period. */
+  public void restartSyncerWithResyncSpreadOverThePeriod() {
+    syncer().restartWith(syncer.settings().withResyncSpread(RESYNC_PERIOD));
+  }
+
   // ---- time ---------------------------------------------------------------------------------
 
   public void pass(Duration duration) {
