@@ -3,7 +3,8 @@ Feature: Bad input
   immutable Secret sitting at a reserved name, terminating namespaces and API outages each get a
   clear event or log line, are retried without a tight loop where retrying can help, and never
   cost another pair its work.
-  (DESIGN.md §2.4 and §5; seeds/kubernetes-secrets.txt for the limits the API server enforces)
+  Upstream: https://kubernetes.io/docs/concepts/configuration/secret/ (the limits the API server enforces)
+  This project: docs/behaviour.md#bad-input
 
   Background:
     Given kuik is installed in the namespace kuik-system

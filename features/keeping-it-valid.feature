@@ -4,7 +4,8 @@ Feature: Keeping it valid
   scope, when the pods of a namespace change what an OnFailure resource needs, and when the
   informers resync, which restores a Secret someone else deleted. A write that changes nothing is
   a no-op on the API server.
-  (seeds/injected-pull-secrets.txt, "Keeping it valid")
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#keeping-it-valid
+  This project: docs/behaviour.md#keeping-it-valid
 
   Background:
     Given kuik is installed in the namespace kuik-system

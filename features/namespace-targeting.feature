@@ -4,7 +4,9 @@ Feature: Namespace targeting
   otherwise kuik.enix.io/pull-secrets-instance names the install namespace of the one instance
   that serves it, otherwise the instance's namespacesByDefault setting decides. Several instances
   can so shard a large cluster. A namespace an instance stops serving is handled like one leaving
-  a scope. (seeds/namespace-targeting.txt, its truth table on this project's labels; DESIGN.md §2.6)
+  a scope.
+  Upstream: https://archive.istio.io/v1.4/docs/ops/configuration/mesh/secret-creation/ (its truth table, on this project's labels)
+  This project: docs/behaviour.md#namespace-targeting
 
   Background:
     Given kuik is installed in the namespace kuik-a

@@ -4,7 +4,8 @@ Feature: Releasing credentials
   deletes a Secret: with no entry left it holds {"auths":{}}. A namespace that leaves the scope of
   an Always resource gets the same empty Secret. Deleting the resource deletes its Secrets in
   every namespace, through their owner reference.
-  (seeds/injected-pull-secrets.txt, "When a credential is no longer needed", and DESIGN.md §2.4.3)
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#when-a-credential-is-no-longer-needed
+  This project: docs/behaviour.md#releasing-credentials
 
   Background:
     Given kuik is installed in the namespace kuik-system

@@ -4,7 +4,8 @@ Feature: Restarts
   such a Secret keeps its last content: under OnFailure until a new rewrite lands in its
   namespace, under Always until its namespace comes back into scope. Deleting the resource
   deletes those Secrets in both cases.
-  (seeds/injected-pull-secrets.txt, "When a credential is no longer needed"; DESIGN.md §2.4.6)
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#when-a-credential-is-no-longer-needed
+  This project: docs/behaviour.md#restarts
 
   Background:
     Given kuik is installed in the namespace kuik-system

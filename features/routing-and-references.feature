@@ -4,7 +4,8 @@ Feature: Routing and the pull-secret references
   OnFailure ImageAlternative, OnFailure ImageMirror), probes the registries, rewrites to the first
   available one, and adds kuik-inject-<kind>-<name> to the pod's imagePullSecrets when the winning
   entry's auth injects. It never blocks a pod: when it is down, pods are admitted unchanged.
-  (DESIGN.md §2.3; seeds/injected-pull-secrets.txt, first paragraph)
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#injected-pull-secrets
+  This project: docs/behaviour.md#routing-pods
 
   Background:
     Given kuik is installed in the namespace kuik-system

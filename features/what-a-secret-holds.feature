@@ -3,7 +3,8 @@ Feature: What a Secret holds
   destination path without its trailing slash). The value is the credential the kubelet would use
   from the entry's secretRef Secret for that path. Entries that cannot be served are left out,
   the others are still written, and a PullSecretInjectionFailed event says why.
-  (seeds/injected-pull-secrets.txt, "What a Secret holds")
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#what-a-secret-holds
+  This project: docs/behaviour.md#what-a-secret-holds
 
   Background:
     Given kuik is installed in the namespace kuik-system

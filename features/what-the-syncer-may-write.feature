@@ -4,7 +4,8 @@ Feature: What the syncer may write
   kuik-inject-* and kuik-provider-* both ways, lets through the two harmless updates, never checks
   deletions, and fails closed while its match conditions keep every other Secret write out of it.
   The simulator enforces the chart's own policy and RBAC, rendered from chart/files.
-  (seeds/injected-pull-secrets.txt, "What the syncer may write"; DESIGN.md §2.5)
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#what-the-syncer-may-write
+  This project: docs/behaviour.md#what-the-syncer-may-write
 
   Background:
     Given kuik is installed in the namespace kuik-system

@@ -2,7 +2,8 @@ Feature: Where a Secret lands
   One Secret exists per routing resource and namespace. Under Always the syncer writes it in every
   namespace the namespaceSelector selects, before any pod exists; under OnFailure only in a
   namespace once a pod there has been rewritten by the resource.
-  (seeds/injected-pull-secrets.txt: the opening paragraphs and "Where a Secret lands")
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#where-a-secret-lands
+  This project: docs/behaviour.md#where-a-secret-lands
 
   Background:
     Given kuik is installed in the namespace kuik-system

@@ -14,8 +14,9 @@ import io.fabric8.kubernetes.client.CustomResource;
 import org.junit.jupiter.api.Test;
 
 /**
- * The dependency direction of DESIGN.md §3: the sans-IO core (model, routing, syncer, ports) never
- * touches fabric8's client, threads or the wall clock; only the edges (kube, webhook, cli) do.
+ * The dependency direction of docs/architecture.md#module-layout: the sans-IO core (model, routing,
+ * syncer, ports) never touches fabric8's client, threads or the wall clock; only the edges (kube,
+ * webhook, cli) do.
  */
 class ArchitectureTest {
 

@@ -20,8 +20,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kuik syncer}: the secret-syncer process (DESIGN.md §2.4). Every flag has an environment
- * variable fallback and a default; the Helm chart passes them all (chart/templates/_helpers.tpl).
+ * {@code kuik syncer}: the secret-syncer process (docs/architecture.md#two-drivers). Every flag has
+ * an environment variable fallback and a default; the Helm chart passes them all
+ * (chart/templates/_helpers.tpl).
  */
 @Command(
     name = "syncer",

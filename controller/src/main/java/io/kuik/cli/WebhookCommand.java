@@ -26,9 +26,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kuik webhook}: the pod webhook process (DESIGN.md §2.3). Every flag has an environment
- * variable fallback and a default; the Helm chart passes its own (chart/templates/_helpers.tpl,
- * {@code kuik.webhook.args}).
+ * {@code kuik webhook}: the pod webhook process (docs/behaviour.md#routing-pods). Every flag has an
+ * environment variable fallback and a default; the Helm chart passes its own
+ * (chart/templates/_helpers.tpl, {@code kuik.webhook.args}).
  */
 @Command(
     name = "webhook",

@@ -8,8 +8,9 @@ import io.kuik.ports.SecretWriter;
 
 /**
  * The core's {@link SecretWriter} on fabric8: a server-side apply with field manager {@code
- * kuik-secret-syncer} and force, never a read first (DESIGN.md §2.4.4), behind the write fence and
- * the rate limit. Every failure comes back as {@link Refused}, so the core decides on the retry.
+ * kuik-secret-syncer} and force, never a read first (docs/behaviour.md#keeping-it-valid), behind
+ * the write fence and the rate limit. Every failure comes back as {@link Refused}, so the core
+ * decides on the retry.
  */
 final class ApplyingSecretWriter implements SecretWriter {
 

@@ -17,9 +17,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
- * The syncer's five shared informers (DESIGN.md §2.4.5): pods and namespaces cluster-wide, both
- * routing kinds, and Secrets of the cluster resource namespace only. There is no cluster-wide
- * Secret informer, and the syncer's RBAC grants none.
+ * The syncer's five shared informers (docs/behaviour.md#what-the-syncer-may-read): pods and
+ * namespaces cluster-wide, both routing kinds, and Secrets of the cluster resource namespace only.
+ * There is no cluster-wide Secret informer, and the syncer's RBAC grants none.
  *
  * <p>No informer resync: the periodic resync that restores deleted Secrets is the core's own {@code
  * onResync()}, driven by a timer, which costs one reconcile per pair instead of one update event

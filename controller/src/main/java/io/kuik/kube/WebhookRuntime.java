@@ -15,11 +15,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The production pod webhook process (DESIGN.md §2.3): the informers of {@link WebhookInformers}
- * feeding a {@link WebhookRouting} index, the namespace lookup and the prober's credentials; the
- * {@link OciRegistryProber}; the {@link AdmissionHandler}; {@link WebhookServer} on {@code
- * /mutate-pods} over TLS; and the health port with {@code /metrics}. Ready once the informers have
- * synced. It writes nothing to the cluster: the patch goes back in the admission response.
+ * The production pod webhook process (docs/behaviour.md#routing-pods): the informers of {@link
+ * WebhookInformers} feeding a {@link WebhookRouting} index, the namespace lookup and the prober's
+ * credentials; the {@link OciRegistryProber}; the {@link AdmissionHandler}; {@link WebhookServer}
+ * on {@code /mutate-pods} over TLS; and the health port with {@code /metrics}. Ready once the
+ * informers have synced. It writes nothing to the cluster: the patch goes back in the admission
+ * response.
  *
  * <p>{@link #start} returns once it all runs; {@link #awaitExit()} blocks until something ends the
  * process; {@link #close()} drains and takes it down.

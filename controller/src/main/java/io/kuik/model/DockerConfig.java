@@ -24,7 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>{@link #parse} reads what a user or the syncer wrote; {@link #toJson} writes one canonical
  * form, byte for byte the same for equal configs, because the syncer hashes it to skip applies that
  * would change nothing. {@link #credentialFor} is the kubelet's choice of credential for an image
- * (DESIGN.md §2.4.2).
+ * (docs/behaviour.md#what-a-secret-holds).
  */
 public record DockerConfig(Map<String, RegistryCredential> auths) {
 

@@ -36,8 +36,9 @@ public record Entry(int index, EntryForm form, String path, Auth auth) {
   }
 
   /**
-   * The key of this entry in an injected Secret's {@code auths} (DESIGN.md §2.4.2): the path as
-   * written, and for a mirror its {@code destination.path} without the trailing slash.
+   * The key of this entry in an injected Secret's {@code auths}
+   * (docs/behaviour.md#what-a-secret-holds): the path as written, and for a mirror its {@code
+   * destination.path} without the trailing slash.
    */
   public String authsKey() {
     return withoutTrailingSlash(form, path);

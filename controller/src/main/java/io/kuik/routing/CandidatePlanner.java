@@ -20,10 +20,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Plans the routing of a pod (DESIGN.md §2.3 step 1), a pure function: for each container whose
- * image some resource covers, with both selectors matching, the ordered candidate list. Bands as
- * {@link Band} orders them, resources by name within a band, entries in declared order, duplicates
- * dropped keeping the first.
+ * Plans the routing of a pod (the plan step of docs/architecture.md#the-webhook), a pure function:
+ * for each container whose image some resource covers, with both selectors matching, the ordered
+ * candidate list. Bands as {@link Band} orders them, resources by name within a band, entries in
+ * declared order, duplicates dropped keeping the first.
  *
  * <p>What each resource offers: an ImageAlternative offers its entries other than those the
  * original falls under (those are the original itself), a {@code repository} entry as that
@@ -34,7 +34,10 @@ import java.util.Set;
  */
 public final class CandidatePlanner {
 
-  /** The namespace label of DESIGN.md §2.6 whose {@code "false"} forbids adding a reference. */
+  /**
+   * The namespace label (docs/behaviour.md#namespace-targeting) whose {@code "false"} forbids
+   * adding a reference.
+   */
   public static final String PULL_SECRETS_OVERRIDE_LABEL = "kuik.enix.io/pull-secrets-override";
 
   private static final Comparator<RoutingResource> PROBE_ORDER =

@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The grace of OnFailure entries (DESIGN.md §2.4.3): an auths key that no live pod uses any more
- * stays for the grace period after the last moment it was needed, so that the pods of a rollout or
- * a scale-up during an outage come back and find it.
+ * The grace of OnFailure entries (docs/behaviour.md#releasing-credentials): an auths key that no
+ * live pod uses any more stays for the grace period after the last moment it was needed, so that
+ * the pods of a rollout or a scale-up during an outage come back and find it.
  *
  * <p>Memory only: a restart loses every clock, which can only shorten how long a credential
  * lingers.

@@ -24,11 +24,12 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The pod webhook's admission logic (DESIGN.md §2.3), without HTTP: an AdmissionReview v1 in, an
- * AdmissionReview out whose response allows the pod, with a JSONPatch when routing rewrote it. It
- * never refuses a pod and never throws: a request it cannot read, a pod it cannot route, a
- * namespace it does not know yet, any error, all give "allowed, unchanged" and a log line (never
- * with a credential). The HTTPS endpoint ({@link WebhookServer}) and the simulator both call it.
+ * The pod webhook's admission logic (docs/behaviour.md#routing-pods), without HTTP: an
+ * AdmissionReview v1 in, an AdmissionReview out whose response allows the pod, with a JSONPatch
+ * when routing rewrote it. It never refuses a pod and never throws: a request it cannot read, a pod
+ * it cannot route, a namespace it does not know yet, any error, all give "allowed, unchanged" and a
+ * log line (never with a credential). The HTTPS endpoint ({@link WebhookServer}) and the simulator
+ * both call it.
  *
  * <p>Only the creation of a pod is routed ({@code CREATE} of {@code pods}, no subresource, as the
  * chart's webhook configuration sends them). Thread-safe when the router, the resource supplier and

@@ -15,8 +15,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The kubelet's choice of credential (kubernetes/kubernetes pkg/credentialprovider/keyring.go),
- * with whole-segment paths as DESIGN.md §2.1 requires. Each row: the {@code auths} keys in document
- * order, the normalized image repository, the key whose credential is used (or none).
+ * with whole-segment paths as docs/behaviour.md#routing-resources requires. Each row: the {@code
+ * auths} keys in document order, the normalized image repository, the key whose credential is used
+ * (or none).
  */
 class CredentialLookupTest {
 
@@ -26,7 +27,7 @@ class CredentialLookupTest {
       nullValues = "",
       textBlock =
           """
-          # two entries on one host keep their own credentials (the seed's case)
+          # two entries on one host keep their own credentials (the documented case)
           quay.io/acme quay.io/other                | quay.io/acme/foo            | quay.io/acme
           quay.io/acme quay.io/other                | quay.io/other/bar           | quay.io/other
           quay.io/acme quay.io/other                | quay.io/third/x             | none

@@ -29,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The real {@code kuik webhook} command against fabric8's mock API server, over real HTTPS with a
  * keytool certificate, probing a registry of the test's own: an ImageAlternative created through
  * the API rewrites a pod whose original image is missing to the copy its Secret can read, and adds
- * the pull Secret the syncer fills (DESIGN.md §2.3).
+ * the pull Secret the syncer fills (docs/behaviour.md#routing-pods).
  */
 class WebhookOnMockApiServerTest {
 

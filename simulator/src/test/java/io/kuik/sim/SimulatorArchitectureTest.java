@@ -7,7 +7,10 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** DESIGN.md §3: the simulator has one event loop on a virtual clock and nothing else. */
+/**
+ * docs/architecture.md#the-simulators-contract: the simulator has one event loop on a virtual clock
+ * and nothing else.
+ */
 class SimulatorArchitectureTest {
 
   private final JavaClasses simulator =

@@ -7,9 +7,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * An ImageAlternative ({@code kuik.enix.io/v1alpha1}, cluster-scoped): other repositories that can
- * serve the images of some repositories (DESIGN.md §2.1). The typed form of the resource as the API
- * server stores it; {@link io.kuik.model.RoutingResources#from(ImageAlternative)} turns it into the
- * domain's {@link io.kuik.model.RoutingResource}.
+ * serve the images of some repositories (docs/behaviour.md#routing-resources). The typed form of
+ * the resource as the API server stores it; {@link
+ * io.kuik.model.RoutingResources#from(ImageAlternative)} turns it into the domain's {@link
+ * io.kuik.model.RoutingResource}.
  */
 @Group(ImageAlternative.GROUP)
 @Version(ImageAlternative.VERSION)

@@ -7,9 +7,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * An ImageMirror ({@code kuik.enix.io/v1alpha1}, cluster-scoped): a registry path that holds copies
- * of images, and the credential to pull them from it (DESIGN.md §2.1). The typed form of the
- * resource as the API server stores it; {@link io.kuik.model.RoutingResources#from(ImageMirror)}
- * turns it into the domain's {@link io.kuik.model.RoutingResource}.
+ * of images, and the credential to pull them from it (docs/behaviour.md#routing-resources). The
+ * typed form of the resource as the API server stores it; {@link
+ * io.kuik.model.RoutingResources#from(ImageMirror)} turns it into the domain's {@link
+ * io.kuik.model.RoutingResource}.
  */
 @Group(ImageAlternative.GROUP)
 @Version(ImageAlternative.VERSION)

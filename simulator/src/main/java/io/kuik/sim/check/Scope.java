@@ -10,10 +10,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The checker's own model of the seed's table "where a Secret lands" (DESIGN.md §2.4.1): which
- * auths keys a pair (resource, namespace) needs right now. Written from the seed, not from the
- * syncer, and only for the shapes the explorer builds (ImageAlternatives whose entries all carry a
- * secretRef, namespaces without targeting labels).
+ * The checker's own model of the documented table of where a Secret lands
+ * (docs/behaviour.md#where-a-secret-lands): which auths keys a pair (resource, namespace) needs
+ * right now. Written from the documentation, not from the syncer, and only for the shapes the
+ * explorer builds (ImageAlternatives whose entries all carry a secretRef, namespaces without
+ * targeting labels).
  */
 public final class Scope {
 

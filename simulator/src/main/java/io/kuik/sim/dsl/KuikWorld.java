@@ -101,8 +101,9 @@ public final class KuikWorld {
 
   /**
    * Another kuik release, {@code namespace} its install namespace and release name, running a
-   * second syncer instance that shards the cluster with the first (DESIGN.md §2.6). It runs no
-   * webhook of its own here: the stories it serves are about which instance writes.
+   * second syncer instance that shards the cluster with the first
+   * (docs/behaviour.md#namespace-targeting). It runs no webhook of its own here: the stories it
+   * serves are about which instance writes.
    */
   public void installAnotherInstance(String namespace, boolean namespacesByDefault) {
     requireInstalled();

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Velero and the chart's policy: DESIGN.md §2.5, "a Velero restore of these Secrets is refused".
+ * Velero and the chart's policy: a restore of the reserved Secrets is refused
+ * (docs/behaviour.md#what-the-syncer-may-write).
  */
 class VeleroTest {
 

@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * The chart as {@code helm lint} and {@code helm template} see it, for each install the README
  * describes: default values, cert-manager, another namespace, another release name. Each check is a
- * property DESIGN.md §2.5 and the seed's "What the syncer may write" promise to an installer.
+ * property that docs/behaviour.md#what-the-syncer-may-write promises to an installer.
  */
 class ChartRenderTest {
 
