@@ -1,10 +1,11 @@
 Feature: Bad input
-  Broken source Secrets, invalid routing resources, Secrets that would pass the 1 MiB limit, an
-  immutable Secret sitting at a reserved name, terminating namespaces and API outages each get a
-  clear event or log line, are retried without a tight loop where retrying can help, and never
-  cost another pair its work.
+  Nothing a user or the API server gets wrong may stop another pair's work. Broken source
+  Secrets, invalid routing resources, Secrets over the 1 MiB limit, an immutable Secret at a
+  reserved name, terminating namespaces and API outages each get a clear event or log line, and
+  a retry only where retrying can help, never in a tight loop.
+
   Upstream: https://kubernetes.io/docs/concepts/configuration/secret/ (the limits the API server enforces)
-  This project: docs/behaviour.md#bad-input
+  In this project: docs/behaviour.md#bad-input
 
   Background:
     Given kuik is installed in the namespace kuik-system

@@ -1,12 +1,11 @@
 Feature: Namespace targeting
-  On top of each resource's namespaceSelector, every syncer instance decides whether it serves a
-  namespace at all: kuik.enix.io/pull-secrets-override "true" or "false" forces every instance,
-  otherwise kuik.enix.io/pull-secrets-instance names the install namespace of the one instance
-  that serves it, otherwise the instance's namespacesByDefault setting decides. Several instances
-  can so shard a large cluster. A namespace an instance stops serving is handled like one leaving
-  a scope.
-  Upstream: https://archive.istio.io/v1.4/docs/ops/configuration/mesh/secret-creation/ (its truth table, on this project's labels)
-  This project: docs/behaviour.md#namespace-targeting
+  Several syncer instances can share a cluster, each deciding for itself whether it serves a
+  namespace: the override label wins, then the instance label, then the instance's own
+  namespacesByDefault setting. The outline runs the whole truth table on two instances; the
+  last two scenarios flip the override while a syncer runs and while it is stopped.
+
+  Upstream: https://archive.istio.io/v1.4/docs/ops/configuration/mesh/secret-creation/ (the truth table, on this project's labels)
+  In this project: docs/behaviour.md#namespace-targeting
 
   Background:
     Given kuik is installed in the namespace kuik-a

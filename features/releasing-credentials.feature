@@ -1,11 +1,11 @@
 Feature: Releasing credentials
-  Under OnFailure an entry that no live pod uses any more stays 15 minutes before it is removed,
-  so the pods of a rollout or a scale-up during an outage come back and find it. The syncer never
-  deletes a Secret: with no entry left it holds {"auths":{}}. A namespace that leaves the scope of
-  an Always resource gets the same empty Secret. Deleting the resource deletes its Secrets in
-  every namespace, through their owner reference.
+  A credential leaves a namespace only once no pod can still need it. An OnFailure entry that no
+  live pod uses is kept through a 15-minute grace, long enough for the pods of a rollout, or of a
+  scale-up while a registry is down, to come back; a Secret with nothing left to hold is emptied to {"auths":{}} rather than deleted,
+  and only deleting the resource removes its Secrets, through their owner reference.
+
   Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#when-a-credential-is-no-longer-needed
-  This project: docs/behaviour.md#releasing-credentials
+  In this project: docs/behaviour.md#releasing-credentials
 
   Background:
     Given kuik is installed in the namespace kuik-system

@@ -1,11 +1,12 @@
 Feature: Routing and the pull-secret references
-  kuik's pod webhook, running in the simulated API server's admission chain, lists each
-  container's candidates in band order (Always ImageMirror, Always ImageAlternative, the original,
-  OnFailure ImageAlternative, OnFailure ImageMirror), probes the registries, rewrites to the first
-  available one, and adds kuik-inject-<kind>-<name> to the pod's imagePullSecrets when the winning
-  entry's auth injects. It never blocks a pod: when it is down, pods are admitted unchanged.
+  kuik's pod webhook runs in the simulated API server's admission chain: it orders each
+  container's candidates by band, asks the registries, and rewrites the image to the first one
+  available. A winning entry that injects also gives the pod its kuik-inject-<kind>-<name>
+  reference, and a webhook that is down never holds a pod back.
+
   Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#injected-pull-secrets
-  This project: docs/behaviour.md#routing-pods
+  Upstream: https://github.com/enix/kube-image-keeper/blob/d196fc2b3c6ebbcab8ae0cb48c8b5a50c680811d/docs/v3/architecture.md#the-admission-path
+  In this project: docs/behaviour.md#routing-pods
 
   Background:
     Given kuik is installed in the namespace kuik-system

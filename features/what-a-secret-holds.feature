@@ -1,10 +1,11 @@
 Feature: What a Secret holds
-  Each injecting entry gets one auths key, its registry path as written (an ImageMirror's
-  destination path without its trailing slash). The value is the credential the kubelet would use
-  from the entry's secretRef Secret for that path. Entries that cannot be served are left out,
-  the others are still written, and a PullSecretInjectionFailed event says why.
+  Every injecting entry becomes one auths key named after its path, whose value is the
+  credential the kubelet would choose for that path from the entry's secretRef Secret. An entry
+  that cannot be served is dropped with a PullSecretInjectionFailed event and costs the other
+  entries nothing; provider entries are never injected yet.
+
   Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#what-a-secret-holds
-  This project: docs/behaviour.md#what-a-secret-holds
+  In this project: docs/behaviour.md#what-a-secret-holds
 
   Background:
     Given kuik is installed in the namespace kuik-system

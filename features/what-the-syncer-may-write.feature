@@ -1,11 +1,13 @@
 Feature: What the syncer may write
-  The syncer may create and patch Secrets in every namespace, which RBAC cannot narrow further. A
-  ValidatingAdmissionPolicy installed by the chart bounds it at the API server, reserves the names
-  kuik-inject-* and kuik-provider-* both ways, lets through the two harmless updates, never checks
-  deletions, and fails closed while its match conditions keep every other Secret write out of it.
-  The simulator enforces the chart's own policy and RBAC, rendered from chart/files.
-  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#what-the-syncer-may-write
-  This project: docs/behaviour.md#what-the-syncer-may-write
+  RBAC has to let the syncer create and patch Secrets everywhere, so the chart's
+  ValidatingAdmissionPolicy narrows it at the API server: the syncer may write nothing but its
+  own pull secrets, and no one else may write under its two reserved prefixes, save a rotation
+  by replace and the garbage collector. The simulated API server enforces the chart's own policy
+  and RBAC from chart/files, so these scenarios also show Velero restores and a policy that
+  cannot be evaluated.
+
+  Upstream: https://github.com/enix/kube-image-keeper/blob/d196fc2b3c6ebbcab8ae0cb48c8b5a50c680811d/docs/v3/architecture.md#bounding-what-the-syncer-may-write
+  In this project: docs/behaviour.md#what-the-syncer-may-write
 
   Background:
     Given kuik is installed in the namespace kuik-system

@@ -1,9 +1,11 @@
 Feature: Where a Secret lands
-  One Secret exists per routing resource and namespace. Under Always the syncer writes it in every
-  namespace the namespaceSelector selects, before any pod exists; under OnFailure only in a
-  namespace once a pod there has been rewritten by the resource.
+  The syncer keeps at most one Secret per routing resource and namespace, and only where pods
+  can need it: ahead of time in each namespace an Always resource selects, and only after a
+  rewrite in a namespace of an OnFailure resource. These scenarios show both policies, what
+  does and does not bound an Always resource, and the resources that write nothing at all.
+
   Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#where-a-secret-lands
-  This project: docs/behaviour.md#where-a-secret-lands
+  In this project: docs/behaviour.md#where-a-secret-lands
 
   Background:
     Given kuik is installed in the namespace kuik-system

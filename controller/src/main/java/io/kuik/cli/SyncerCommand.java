@@ -69,7 +69,7 @@ public final class SyncerCommand implements KuikSubcommand {
       converter = DurationConverter.class,
       defaultValue = "${env:KUIK_GRACE_PERIOD:-15m}",
       description = {
-        "How long an OnFailure entry that no live pod uses any more stays in its Secret.",
+        "How long an OnFailure entry stays in its Secret once no live pod uses it.",
         "Env: KUIK_GRACE_PERIOD. Default: ${DEFAULT-VALUE}."
       })
   Duration gracePeriod;
