@@ -89,6 +89,7 @@ Feature: Keeping it valid
     And the Secret acme-pull in kuik-system is annotated note=unrelated
     And 2 seconds pass
     Then the syncer must have sent no new apply
+    And the syncer must have reconciled ImageAlternative/acme-foo in team-a since then
 
   Scenario: The syncer should never read a Secret outside the cluster resource namespace
     When the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0

@@ -33,7 +33,7 @@ Feature: Namespace targeting
     Then the instance in kuik-a must answer <kuik-a writes> to writing kuik-inject-imagealternative-acme in team-x
     And the instance in kuik-b must answer <kuik-b writes> to writing kuik-inject-imagealternative-acme in team-x
 
-    Examples: the seed's truth table (the "env match" column: the instance label names kuik-a, or kuik-b for "no")
+    Examples: Istio's truth table (its "env match" column: the instance label names kuik-a, or kuik-b for "no")
       | override | instance label names kuik-a | namespacesByDefault | labels                                                                             | kuik-a writes | kuik-b writes |
       | true     | yes                         | true                | kuik.enix.io/pull-secrets-override=true,kuik.enix.io/pull-secrets-instance=kuik-a  | yes           | yes           |
       | true     | yes                         | false               | kuik.enix.io/pull-secrets-override=true,kuik.enix.io/pull-secrets-instance=kuik-a  | yes           | yes           |

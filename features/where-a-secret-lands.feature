@@ -106,6 +106,7 @@ Feature: Where a Secret lands
 
   Scenario: A resource none of whose entries injects should write no Secret at all
     Given the namespace team-a
+    And the syncer's work so far is noted
     When the ImageAlternative no-inject is created:
       """yaml
       spec:
@@ -122,9 +123,11 @@ Feature: Where a Secret lands
       """
     And 1 minute passes
     Then team-a must not have the Secret kuik-inject-imagealternative-no-inject
+    And the syncer must have reconciled ImageAlternative/no-inject in team-a since then
 
   Scenario: An ImageMirror with rewritePolicy None should write no Secret
     Given the namespace team-a
+    And the syncer's work so far is noted
     When the ImageMirror copy-only is created:
       """yaml
       spec:
@@ -137,6 +140,7 @@ Feature: Where a Secret lands
       """
     And 1 minute passes
     Then team-a must not have the Secret kuik-inject-imagemirror-copy-only
+    And the syncer must have reconciled ImageMirror/copy-only in team-a since then
 
   Scenario: An OnFailure resource should write its Secret only where a pod was rewritten
     Given the namespace team-a

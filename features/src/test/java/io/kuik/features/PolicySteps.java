@@ -167,6 +167,7 @@ public class PolicySteps {
 
   @Then("the restore errors must say {string}")
   public void theRestoreErrorsSay(String text) {
+    assertFalse(restore.allErrors().isEmpty(), "the restore reported no error: " + restore);
     assertTrue(
         restore.allErrors().stream().allMatch(e -> e.contains(text)),
         restore.allErrors().toString());

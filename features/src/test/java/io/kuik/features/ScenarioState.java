@@ -2,7 +2,9 @@ package io.kuik.features;
 
 import io.kuik.sim.dsl.KuikWorld;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,6 +19,13 @@ public final class ScenarioState {
   private KuikWorld world;
   final Map<String, String> noted = new HashMap<>();
   long notedApplies;
+
+  /** The syncer instances' work when a step noted it, by install namespace. */
+  final Map<String, SyncerWork.Mark> syncerMarks = new HashMap<>();
+
+  /** The install namespaces of the syncer instances installed after the first. */
+  final List<String> otherInstances = new ArrayList<>();
+
   Instant namespaceDeletedAt;
   Instant outageStart;
   Instant outageEnd;
