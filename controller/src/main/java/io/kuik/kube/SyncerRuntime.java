@@ -77,8 +77,8 @@ public final class SyncerRuntime implements ProcessRuntime {
           HealthServer.start(
               settings.healthPort(),
               runtime.metrics.registry(),
-              runtime.loop::isRunning,
-              () -> runtime.synced);
+              () -> runtime.loop.isRunning() && runtime.informers.noneStopped(),
+              () -> runtime.synced && runtime.informers.noneStopped());
     } catch (IOException e) {
       runtime.close();
       throw new IOException(

@@ -68,7 +68,10 @@ public final class WebhookRuntime implements ProcessRuntime {
     try {
       runtime.health =
           HealthServer.start(
-              settings.healthPort(), runtime.metrics.registry(), () -> true, runtime::isReady);
+              settings.healthPort(),
+              runtime.metrics.registry(),
+              runtime.informers::noneStopped,
+              runtime::isReady);
       runtime.server = WebhookServer.start(settings.server(), runtime.handler, runtime::isReady);
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
       runtime.close();
@@ -94,7 +97,7 @@ public final class WebhookRuntime implements ProcessRuntime {
 
   /** Whether admissions are routed with synced views, and the Service should send them. */
   public boolean isReady() {
-    return synced && !draining;
+    return synced && !draining && informers.noneStopped();
   }
 
   /** The port the health server listens on (useful when the settings asked for port 0). */

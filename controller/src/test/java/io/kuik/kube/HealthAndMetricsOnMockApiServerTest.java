@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +78,38 @@ class HealthAndMetricsOnMockApiServerTest {
     assertEquals(200, syncer.get("/healthz").statusCode());
     await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
     assertEquals(0, syncer.stop(), "SIGTERM ends it cleanly");
+  }
+
+  @Test
+  void anInformerThatStoppedFailsHealthAndReadinessSoThatKubernetesRestartsTheProcess() {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--leader-elect=false",
+            "--log-format=json");
+    await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
+
+    // No real API server hands over such a pod; on the mock it stops the typed pods informer, the
+    // way fabric8 stops an informer for good.
+    cluster
+        .client()
+        .genericKubernetesResources("v1", "Pod")
+        .inNamespace(INSTALL_NAMESPACE)
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion("v1")
+                .withKind("Pod")
+                .withNewMetadata()
+                .withName("unreadable")
+                .withNamespace(INSTALL_NAMESPACE)
+                .endMetadata()
+                .addToAdditionalProperties("spec", Map.of("containers", "oops"))
+                .build())
+        .create();
+
+    await("not alive").atMost(PATIENCE).until(() -> syncer.get("/healthz").statusCode() == 503);
+    assertEquals(503, syncer.get("/readyz").statusCode());
   }
 
   private double sample(String name) {
