@@ -21,13 +21,16 @@ final class InformerHealth {
         .noneMatch(informer -> informer.stopped().toCompletableFuture().isDone());
   }
 
-  /** Logs, once, an informer that stops while the process runs. */
+  /**
+   * Logs, once, an informer that stops after it synced; one that never synced fails the start,
+   * which says so itself.
+   */
   static void reportStop(SharedIndexInformer<?> informer, String what) {
     informer
         .stopped()
         .whenComplete(
             (ok, failure) -> {
-              if (failure != null) {
+              if (failure != null && informer.hasSynced()) {
                 LOG.severe(
                     "the informer of "
                         + what

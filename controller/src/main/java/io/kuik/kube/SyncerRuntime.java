@@ -147,6 +147,9 @@ public final class SyncerRuntime implements ProcessRuntime {
         .start(driver)
         .whenComplete(
             (ok, failure) -> {
+              if (exit.isDone()) {
+                return; // stopping before the informers listed: nothing to report
+              }
               if (failure != null) {
                 LOG.log(
                     Level.SEVERE,

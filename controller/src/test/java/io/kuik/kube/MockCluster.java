@@ -49,6 +49,11 @@ public final class MockCluster implements AutoCloseable {
     return client;
   }
 
+  /** The kubeconfig file naming this server, for processes of their own. */
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
   @Override
   public void close() {
     if (previousKubeconfig == null) {
