@@ -1,6 +1,5 @@
 package io.kuik.cli;
 
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kuik.kube.ExitReason;
@@ -16,7 +15,6 @@ import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -180,13 +178,21 @@ public final class WebhookCommand implements KuikSubcommand {
     WebhookRuntimeSettings settings = settings();
     LogSetup.configure(logFormat);
     LOG.info(describe(settings));
+    ClusterConnection connection;
+    try {
+      connection = ClusterConnection.resolve();
+    } catch (ClusterConnection.Unusable unusable) {
+      LOG.severe("cannot start the webhook: " + unusable.getMessage());
+      return ExitReason.STARTUP_FAILED.exitCode();
+    }
+    LOG.info("talking to the " + connection.describe());
     try (KubernetesClient client =
-        new KubernetesClientBuilder().withConfig(Config.autoConfigure(null)).build()) {
+        new KubernetesClientBuilder().withConfig(connection.config()).build()) {
       WebhookRuntime runtime;
       try {
         runtime = WebhookRuntime.start(settings, client);
       } catch (IOException | GeneralSecurityException cannotServe) {
-        LOG.log(Level.SEVERE, "cannot start the webhook: " + cannotServe.getMessage(), cannotServe);
+        LOG.severe("cannot start the webhook: " + LogLevels.describe(cannotServe));
         return ExitReason.STARTUP_FAILED.exitCode();
       }
       return process.run(runtime);

@@ -28,6 +28,7 @@ public final class SyncerRuntime implements ProcessRuntime {
   private final String identity = identity();
   private final WriteFence fence = new WriteFence();
   private final CompletableFuture<ExitReason> exit = new CompletableFuture<>();
+  private final String apiServer;
   private final SyncerMetrics metrics = new SyncerMetrics();
   private final CoreLoop loop = new CoreLoop("kuik-syncer-core");
   private final SyncerDriver driver;
@@ -40,6 +41,7 @@ public final class SyncerRuntime implements ProcessRuntime {
 
   private SyncerRuntime(SyncerRuntimeSettings settings, KubernetesClient client) {
     this.settings = settings;
+    this.apiServer = String.valueOf(client.getMasterUrl());
     String namespace = settings.syncer().clusterResourceNamespace();
     Clock clock = java.time.Clock.systemUTC()::instant;
     TokenBucket rateLimit =
@@ -128,7 +130,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     }
     closed = true;
     requestExit(ExitReason.SHUTDOWN);
-    fence.close();
+    fence.closeForShutdown();
     loop.close();
     if (election != null) {
       election.close();
@@ -153,8 +155,9 @@ public final class SyncerRuntime implements ProcessRuntime {
               if (failure != null) {
                 LOG.log(
                     Level.SEVERE,
-                    "the informers could not start: check the CRDs are installed, the API server"
-                        + " is reachable and the ServiceAccount may list and watch pods,"
+                    "the informers could not list from the API server "
+                        + apiServer
+                        + ": check the CRDs are installed, the API server is reachable and the ServiceAccount may list and watch pods,"
                         + " namespaces, imagealternatives, imagemirrors and the Secrets of "
                         + namespace,
                     failure);

@@ -30,6 +30,7 @@ public final class WebhookRuntime implements ProcessRuntime {
 
   private final WebhookRuntimeSettings settings;
   private final CompletableFuture<ExitReason> exit = new CompletableFuture<>();
+  private final String apiServer;
   private final WebhookMetrics metrics = new WebhookMetrics();
   private final WebhookRouting routing = new WebhookRouting();
   private final WebhookInformers informers;
@@ -43,6 +44,7 @@ public final class WebhookRuntime implements ProcessRuntime {
 
   private WebhookRuntime(WebhookRuntimeSettings settings, KubernetesClient client) {
     this.settings = settings;
+    this.apiServer = String.valueOf(client.getMasterUrl());
     informers = new WebhookInformers(client, settings.clusterResourceNamespace());
     prober = new OciRegistryProber(settings.prober());
     metrics.prober(prober);
@@ -66,12 +68,17 @@ public final class WebhookRuntime implements ProcessRuntime {
       throws IOException, GeneralSecurityException {
     WebhookRuntime runtime = new WebhookRuntime(settings, client);
     try {
-      runtime.health =
-          HealthServer.start(
-              settings.healthPort(),
-              runtime.metrics.registry(),
-              runtime.informers::noneStopped,
-              runtime::isReady);
+      try {
+        runtime.health =
+            HealthServer.start(
+                settings.healthPort(),
+                runtime.metrics.registry(),
+                runtime.informers::noneStopped,
+                runtime::isReady);
+      } catch (IOException e) {
+        throw new IOException(
+            "cannot serve /healthz, /readyz and /metrics on port " + settings.healthPort(), e);
+      }
       runtime.server = WebhookServer.start(settings.server(), runtime.handler, runtime::isReady);
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
       runtime.close();
@@ -136,8 +143,8 @@ public final class WebhookRuntime implements ProcessRuntime {
   }
 
   private void drain() {
-    if (settings.shutdownDelay().isZero()) {
-      return;
+    if (settings.shutdownDelay().isZero() || !synced) {
+      return; // never ready, so the Service never sent it anything
     }
     LOG.info("not ready any more; answering admissions for " + settings.shutdownDelay());
     try {
@@ -167,8 +174,9 @@ public final class WebhookRuntime implements ProcessRuntime {
               if (failure != null) {
                 LOG.log(
                     Level.SEVERE,
-                    "the informers could not start: check the CRDs are installed, the API server"
-                        + " is reachable and the ServiceAccount may list and watch"
+                    "the informers could not list from the API server "
+                        + apiServer
+                        + ": check the CRDs are installed, the API server is reachable and the ServiceAccount may list and watch"
                         + " imagealternatives, imagemirrors, namespaces and the Secrets of "
                         + settings.clusterResourceNamespace(),
                     failure);

@@ -40,7 +40,12 @@ public final class ForkedKuik implements AutoCloseable {
    * (null: none).
    */
   public static ForkedKuik start(Path kubeconfig, String... args) {
-    int port = freePort();
+    return start(kubeconfig, freePort(), args);
+  }
+
+  /** Starts {@code kuik <args> --health-port=<healthPort>}. */
+  public static ForkedKuik start(Path kubeconfig, int healthPort, String... args) {
+    int port = healthPort;
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     if (kubeconfig != null) {
@@ -115,7 +120,7 @@ public final class ForkedKuik implements AutoCloseable {
     }
   }
 
-  private static int freePort() {
+  public static int freePort() {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     } catch (IOException e) {

@@ -67,6 +67,54 @@ class HealthAndMetricsOnMockApiServerTest {
   }
 
   @Test
+  void aRefusedApplyIsCountedAndLoggedWithTheApiServersReasonWithoutLeaderElection()
+      throws Exception {
+    List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Handler capture =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord record) {
+            logged.add(new java.util.logging.SimpleFormatter().formatMessage(record));
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    fixtures.namespace("team-a", Map.of());
+    fixtures.sourceSecret("alice");
+    cluster.refuseAppliesIn("team-a");
+    syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--leader-elect=false",
+            "--debounce=50ms",
+            "--log-format=json");
+    java.util.logging.Logger.getLogger("").addHandler(capture);
+    try {
+      String fresh = syncer.get("/metrics").body();
+      System.out.println("SCRAPE fresh\n" + fresh);
+      fixtures.imageAlternative("Always", "{}");
+      await("a refused apply counted")
+          .atMost(PATIENCE)
+          .until(
+              () ->
+                  syncer
+                      .get("/metrics")
+                      .body()
+                      .contains("kuik_syncer_apply_failures_total{reason=\"Forbidden\"} "));
+      Thread.sleep(5000);
+      System.out.println("SCRAPE refused\n" + syncer.get("/metrics").body());
+      System.out.println("LOGGED " + logged);
+    } finally {
+      java.util.logging.Logger.getLogger("").removeHandler(capture);
+    }
+  }
+
+  @Test
   void healthzAndReadyzAnswerOnceTheInformersSynced() {
     fixtures.namespace(INSTALL_NAMESPACE, Map.of());
     syncer =
