@@ -2,6 +2,7 @@ package io.kuik.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kuik.kube.ApiClientMetrics;
 import io.kuik.kube.ApiRate;
 import io.kuik.kube.ExitReason;
 import io.kuik.kube.LeaseSettings;
@@ -203,8 +204,12 @@ public final class SyncerCommand implements KuikSubcommand {
       return ExitReason.STARTUP_FAILED.exitCode();
     }
     LOG.info("talking to the " + connection.describe());
+    ApiClientMetrics apiMetrics = new ApiClientMetrics();
     try (KubernetesClient client =
-        new KubernetesClientBuilder().withConfig(connection.config()).build()) {
+        new KubernetesClientBuilder()
+            .withConfig(connection.config())
+            .withHttpClientBuilderConsumer(apiMetrics::instrument)
+            .build()) {
       SyncerRuntime runtime;
       try {
         runtime = SyncerRuntime.start(settings, client);
@@ -212,6 +217,7 @@ public final class SyncerCommand implements KuikSubcommand {
         LOG.severe("cannot start the secret-syncer: " + LogLevels.describe(cannotServe));
         return ExitReason.STARTUP_FAILED.exitCode();
       }
+      apiMetrics.registerIn(runtime.metricsRegistry());
       return process.run(runtime);
     }
   }

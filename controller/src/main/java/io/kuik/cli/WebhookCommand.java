@@ -2,6 +2,7 @@ package io.kuik.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kuik.kube.ApiClientMetrics;
 import io.kuik.kube.ExitReason;
 import io.kuik.kube.WebhookRuntime;
 import io.kuik.kube.WebhookRuntimeSettings;
@@ -186,8 +187,12 @@ public final class WebhookCommand implements KuikSubcommand {
       return ExitReason.STARTUP_FAILED.exitCode();
     }
     LOG.info("talking to the " + connection.describe());
+    ApiClientMetrics apiMetrics = new ApiClientMetrics();
     try (KubernetesClient client =
-        new KubernetesClientBuilder().withConfig(connection.config()).build()) {
+        new KubernetesClientBuilder()
+            .withConfig(connection.config())
+            .withHttpClientBuilderConsumer(apiMetrics::instrument)
+            .build()) {
       WebhookRuntime runtime;
       try {
         runtime = WebhookRuntime.start(settings, client);
@@ -195,6 +200,7 @@ public final class WebhookCommand implements KuikSubcommand {
         LOG.severe("cannot start the webhook: " + LogLevels.describe(cannotServe));
         return ExitReason.STARTUP_FAILED.exitCode();
       }
+      apiMetrics.registerIn(runtime.metricsRegistry());
       return process.run(runtime);
     }
   }

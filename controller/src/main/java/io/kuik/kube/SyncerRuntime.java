@@ -109,6 +109,11 @@ public final class SyncerRuntime implements ProcessRuntime {
     exit.complete(reason);
   }
 
+  /** The registry of {@code /metrics}, for metrics the command adds (the API client's). */
+  public io.prometheus.metrics.model.registry.PrometheusRegistry metricsRegistry() {
+    return metrics.registry();
+  }
+
   /** The port the health server listens on (useful when the settings asked for port 0). */
   public int healthPort() {
     return health.port();

@@ -79,7 +79,9 @@ public final class WebhookRuntime implements ProcessRuntime {
         throw new IOException(
             "cannot serve /healthz, /readyz and /metrics on port " + settings.healthPort(), e);
       }
-      runtime.server = WebhookServer.start(settings.server(), runtime.handler, runtime::isReady);
+      runtime.server =
+          WebhookServer.start(
+              settings.server(), runtime.handler, runtime::isReady, runtime.metrics::served);
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
       runtime.close();
       throw e;
@@ -105,6 +107,11 @@ public final class WebhookRuntime implements ProcessRuntime {
   /** Whether admissions are routed with synced views, and the Service should send them. */
   public boolean isReady() {
     return synced && !draining && informers.noneStopped();
+  }
+
+  /** The registry of {@code /metrics}, for metrics the command adds (the API client's). */
+  public io.prometheus.metrics.model.registry.PrometheusRegistry metricsRegistry() {
+    return metrics.registry();
   }
 
   /** The port the health server listens on (useful when the settings asked for port 0). */

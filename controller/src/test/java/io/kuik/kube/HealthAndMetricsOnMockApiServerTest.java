@@ -9,6 +9,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -67,14 +72,38 @@ class HealthAndMetricsOnMockApiServerTest {
   }
 
   @Test
-  void aRefusedApplyIsCountedAndLoggedWithTheApiServersReasonWithoutLeaderElection()
-      throws Exception {
-    List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.logging.Handler capture =
-        new java.util.logging.Handler() {
+  void everyFailureReasonIsAtZeroFromTheFirstScrapeBesideJvmAndApiClientMetrics() {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--leader-elect=false",
+            "--log-format=json");
+    await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
+
+    String fresh = syncer.get("/metrics").body();
+
+    for (String reason : List.of("Forbidden", "Invalid", "TooManyRequests", "Transport")) {
+      assertEquals(
+          0.0,
+          Metrics.value(fresh, "kuik_syncer_apply_failures_total{reason=\"" + reason + "\"}"),
+          reason);
+    }
+    assertTrue(Metrics.value(fresh, "jvm_memory_used_bytes{area=\"heap\"}") > 0, fresh);
+    assertTrue(fresh.contains("\nprocess_cpu_seconds_total "), "process metrics");
+    assertTrue(
+        Metrics.value(fresh, "kuik_api_requests_total{code=\"200\",verb=\"GET\"}") >= 5,
+        "the informers' five lists");
+  }
+
+  @Test
+  void aRefusedApplyIsCountedByReasonAndNeverReportedAsNotLeaderWithoutElection() {
+    List<String> logged = new CopyOnWriteArrayList<>();
+    Handler capture =
+        new Handler() {
           @Override
-          public void publish(java.util.logging.LogRecord record) {
-            logged.add(new java.util.logging.SimpleFormatter().formatMessage(record));
+          public void publish(LogRecord record) {
+            logged.add(new SimpleFormatter().formatMessage(record));
           }
 
           @Override
@@ -93,25 +122,23 @@ class HealthAndMetricsOnMockApiServerTest {
             "--leader-elect=false",
             "--debounce=50ms",
             "--log-format=json");
-    java.util.logging.Logger.getLogger("").addHandler(capture);
+    Logger.getLogger("").addHandler(capture);
     try {
-      String fresh = syncer.get("/metrics").body();
-      System.out.println("SCRAPE fresh\n" + fresh);
       fixtures.imageAlternative("Always", "{}");
       await("a refused apply counted")
           .atMost(PATIENCE)
-          .until(
-              () ->
-                  syncer
-                      .get("/metrics")
-                      .body()
-                      .contains("kuik_syncer_apply_failures_total{reason=\"Forbidden\"} "));
-      Thread.sleep(5000);
-      System.out.println("SCRAPE refused\n" + syncer.get("/metrics").body());
-      System.out.println("LOGGED " + logged);
+          .until(() -> sample("kuik_syncer_apply_failures_total{reason=\"Forbidden\"}") >= 1);
+      assertEquals(0, syncer.stop());
     } finally {
-      java.util.logging.Logger.getLogger("").removeHandler(capture);
+      Logger.getLogger("").removeHandler(capture);
     }
+
+    assertTrue(
+        logged.stream().anyMatch(line -> line.contains("refused (403 Forbidden)")),
+        logged.toString());
+    assertTrue(
+        logged.stream().noneMatch(line -> line.contains("does not hold the lease")),
+        logged.toString());
   }
 
   @Test

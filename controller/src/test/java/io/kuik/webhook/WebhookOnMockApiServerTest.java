@@ -106,6 +106,13 @@ class WebhookOnMockApiServerTest {
     assertTrue(sample(metrics, "kuik_webhook_probe_duration_seconds_count") >= 1, metrics);
     assertTrue(sample(metrics, "kuik_webhook_registry_requests_total") >= 3, "404, 401, 200");
     assertEquals(1, sample(metrics, "kuik_webhook_routing_resources{validity=\"valid\"}"));
+    assertTrue(
+        sample(metrics, "kuik_webhook_requests_total{code=\"200\",result=\"answered\"}") >= 1,
+        metrics);
+    assertTrue(sample(metrics, "kuik_webhook_admission_duration_seconds_count") >= 1, metrics);
+    assertEquals(0, sample(metrics, "kuik_webhook_rewrites_total{reason=\"always_mirror\"}"));
+    assertTrue(sample(metrics, "jvm_memory_used_bytes{area=\"heap\"}") > 0, metrics);
+    assertTrue(sample(metrics, "kuik_api_requests_total{code=\"200\",verb=\"GET\"}") >= 4, metrics);
   }
 
   @Test
