@@ -161,6 +161,16 @@ public final class SyncerCommand implements KuikSubcommand {
       })
   LogFormat logFormat;
 
+  @Option(
+      names = "--log-level",
+      paramLabel = "<error|warn|info|debug|trace>",
+      defaultValue = "${env:KUIK_LOG_LEVEL:-info}",
+      description = {
+        "The lowest level logged. debug adds one line per decision; never a credential.",
+        "Env: KUIK_LOG_LEVEL. Default: ${DEFAULT-VALUE}."
+      })
+  LogLevel logLevel;
+
   // Leader-election timings: client-go's defaults suit every cluster; tests shorten them.
   @Option(
       names = "--lease-name",
@@ -194,7 +204,7 @@ public final class SyncerCommand implements KuikSubcommand {
   @Override
   public Integer call() throws Exception {
     SyncerRuntimeSettings settings = settings();
-    LogSetup.configure(logFormat);
+    LogSetup.configure(logFormat, logLevel);
     LOG.info(describe(settings));
     ClusterConnection connection;
     try {
@@ -297,11 +307,11 @@ public final class SyncerCommand implements KuikSubcommand {
     return "starting the secret-syncer: cluster resource namespace "
         + s.syncer().clusterResourceNamespace()
         + ", grace "
-        + s.syncer().grace()
+        + LogFields.duration(s.syncer().grace())
         + ", resync "
-        + s.resyncPeriod()
+        + LogFields.duration(s.resyncPeriod())
         + ", debounce "
-        + s.syncer().debounce()
+        + LogFields.duration(s.syncer().debounce())
         + ", namespaces by default "
         + s.syncer().targeting().namespacesByDefault()
         + ", API "

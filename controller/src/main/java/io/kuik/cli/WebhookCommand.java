@@ -172,12 +172,22 @@ public final class WebhookCommand implements KuikSubcommand {
       })
   LogFormat logFormat;
 
+  @Option(
+      names = "--log-level",
+      paramLabel = "<error|warn|info|debug|trace>",
+      defaultValue = "${env:KUIK_LOG_LEVEL:-info}",
+      description = {
+        "The lowest level logged. debug adds one line per decision; never a credential.",
+        "Env: KUIK_LOG_LEVEL. Default: ${DEFAULT-VALUE}."
+      })
+  LogLevel logLevel;
+
   private final UntilExit<WebhookRuntime> process = new UntilExit<>();
 
   @Override
   public Integer call() throws Exception {
     WebhookRuntimeSettings settings = settings();
-    LogSetup.configure(logFormat);
+    LogSetup.configure(logFormat, logLevel);
     LOG.info(describe(settings));
     ClusterConnection connection;
     try {
@@ -305,12 +315,12 @@ public final class WebhookCommand implements KuikSubcommand {
         + ", health port "
         + s.healthPort()
         + ", probe timeout "
-        + s.prober().probeTimeout()
+        + LogFields.duration(s.prober().probeTimeout())
         + ", probe cache "
-        + s.prober().cacheTtl()
+        + LogFields.duration(s.prober().cacheTtl())
         + ", insecure registries "
         + s.prober().insecureRegistries()
         + ", shutdown delay "
-        + s.shutdownDelay();
+        + LogFields.duration(s.shutdownDelay());
   }
 }

@@ -153,7 +153,8 @@ public final class WebhookRuntime implements ProcessRuntime {
     if (settings.shutdownDelay().isZero() || !synced) {
       return; // never ready, so the Service never sent it anything
     }
-    LOG.info("not ready any more; answering admissions for " + settings.shutdownDelay());
+    LOG.log(
+        Level.INFO, "not ready any more; answering admissions for {0}", settings.shutdownDelay());
     try {
       Thread.sleep(settings.shutdownDelay().toMillis());
     } catch (InterruptedException interrupted) {

@@ -31,7 +31,8 @@ class SyncerCommandLineTest {
           "--api-burst",
           "--leader-elect",
           "--health-port",
-          "--log-format");
+          "--log-format",
+          "--log-level");
 
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
