@@ -121,6 +121,15 @@ public final class SyncerMetrics {
     reconcileDuration.observe(took.toNanos() / 1e9);
   }
 
+  /** 1 while every informer has synced and none stopped: what /readyz answers. */
+  void informersSynced(java.util.function.BooleanSupplier synced) {
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_informers_synced")
+        .help("1 while every informer has listed and none stopped (what /readyz answers), else 0")
+        .callback(callback -> callback.call(synced.getAsBoolean() ? 1 : 0))
+        .register(registry);
+  }
+
   void leading(boolean leading) {
     leader.set(leading ? 1 : 0);
   }

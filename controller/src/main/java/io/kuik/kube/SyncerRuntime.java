@@ -61,6 +61,7 @@ public final class SyncerRuntime implements ProcessRuntime {
             new ApiEventRecorder(client, rateLimit, fence, clock, identity),
             metrics);
     gate = new StartGate(driver::startSyncing);
+    metrics.informersSynced(() -> synced && informers.noneStopped());
     election =
         settings.lease().enabled()
             ? new LeaseElection(

@@ -129,6 +129,15 @@ final class WebhookMetrics {
         .register(registry);
   }
 
+  /** 1 while every informer has synced and none stopped (draining aside). */
+  void informersSynced(java.util.function.BooleanSupplier synced) {
+    GaugeWithCallback.builder()
+        .name("kuik_webhook_informers_synced")
+        .help("1 while every informer has listed and none stopped, else 0")
+        .callback(callback -> callback.call(synced.getAsBoolean() ? 1 : 0))
+        .register(registry);
+  }
+
   /** The production prober's own counters, read at each scrape. */
   void prober(OciRegistryProber prober) {
     callbackCounter(

@@ -49,6 +49,7 @@ public final class WebhookRuntime implements ProcessRuntime {
     prober = new OciRegistryProber(settings.prober());
     metrics.prober(prober);
     metrics.routingResources(routing::valid, routing::invalid);
+    metrics.informersSynced(() -> synced && informers.noneStopped());
     handler =
         new AdmissionHandler(
             new Router(
