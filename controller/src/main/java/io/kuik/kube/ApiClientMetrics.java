@@ -12,9 +12,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The API client's requests, as client-go's {@code rest_client_*} metrics count them: by verb and
@@ -43,7 +40,6 @@ public final class ApiClientMetrics implements Interceptor {
           .classicOnly()
           .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
           .build();
-  private final Map<UUID, Long> started = new ConcurrentHashMap<>();
 
   public ApiClientMetrics() {
     for (String verb : List.of("GET", "PATCH", "POST", "PUT", "WATCH")) {
@@ -62,9 +58,15 @@ public final class ApiClientMetrics implements Interceptor {
     registry.register(latency);
   }
 
+  /**
+   * The send time rides on the request itself: fabric8 hands {@code after} a request rebuilt from
+   * the builder (another id), so a map keyed by the request never matched.
+   */
+  static final String SENT_AT = "X-Kuik-Sent-At-Nanos";
+
   @Override
   public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-    started.put(request.id(), System.nanoTime());
+    builder.setHeader(SENT_AT, Long.toString(System.nanoTime()));
   }
 
   @Override
@@ -83,9 +85,13 @@ public final class ApiClientMetrics implements Interceptor {
   private void finished(HttpRequest request, String code) {
     String verb = verb(request);
     requests.labelValues(verb, code).inc();
-    Long start = started.remove(request.id());
-    if (start != null) {
-      latency.labelValues(verb).observe((System.nanoTime() - start) / 1e9);
+    String sentAt = request.header(SENT_AT);
+    if (sentAt != null) {
+      try {
+        latency.labelValues(verb).observe((System.nanoTime() - Long.parseLong(sentAt)) / 1e9);
+      } catch (NumberFormatException notOurs) {
+        // a header of that name set by someone else: no latency for this request
+      }
     }
   }
 

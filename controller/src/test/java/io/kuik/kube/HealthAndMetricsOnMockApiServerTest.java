@@ -94,6 +94,9 @@ class HealthAndMetricsOnMockApiServerTest {
     assertTrue(
         Metrics.value(fresh, "kuik_api_requests_total{code=\"200\",verb=\"GET\"}") >= 5,
         "the informers' five lists");
+    assertTrue(
+        Metrics.value(fresh, "kuik_api_request_duration_seconds_count{verb=\"GET\"}") >= 5,
+        "each list timed");
   }
 
   @Test
