@@ -92,8 +92,9 @@ class ProcessExitCodesTest {
               "--tls-key-file=" + tls[1]
             })) {
       try (ForkedKuik process = ForkedKuik.start(kubeconfig, args)) {
-        // fabric8's default ten retries took the webhook over 30 s; both retry twice now.
-        assertEquals(1, process.awaitExit(Duration.ofSeconds(20)), process.stderr());
+        // Not a timing test (the machine's load decides the seconds): both must end, exit 1,
+        // and name the server. Both commands share ClusterConnection's two retries.
+        assertEquals(1, process.awaitExit(Duration.ofSeconds(90)), process.stderr());
         assertTrue(
             process
                 .stderr()
