@@ -58,6 +58,41 @@ Feature: Bad input
     And team-a must not have the Secret kuik-inject-imagealternative-broken
     And team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
 
+  Scenario: A resource of the wrong shape should get an event naming the field and stop no other resource
+    An API server that does not enforce kuik's CRD schema stores any shape under spec. Each such
+    resource is invalid on its own; resources created before and after it are still served, by the
+    syncer and by the pod webhook.
+
+    Given the registry quay.io serves quay.io/acme/app:1.0 to acme:s3cret only
+    When the ImageAlternative oops is created without admission checks:
+      """yaml
+      spec:
+        alternatives: oops
+      """
+    And the ImageMirror wrong is created without admission checks:
+      """yaml
+      spec:
+        destination: [quay.io/mirror]
+      """
+    And 2 seconds pass
+    And the ImageAlternative acme is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    And a pod web-1 using docker.io/acme/app:1.0 is created in team-a
+    Then the ImageAlternative oops must have a Warning event InvalidRoutingResource saying "spec.alternatives: is a string ("oops") where the CRD expects a list"
+    And the ImageMirror wrong must have a Warning event InvalidRoutingResource saying "spec.destination: is a list where the CRD expects an object"
+    And team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme/app
+    And the pod web-1 in team-a must run quay.io/acme/app:1.0
+    And the pod web-1 in team-a must be Running within 15 seconds
+
   Scenario: A Secret that would pass 1 MiB should not be written, and the last good content should stay
     Given the ImageAlternative big:
       """yaml

@@ -60,6 +60,7 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --leader-elect={{ .Values.syncer.leaderElection.enabled }}
 - --health-port={{ .Values.syncer.healthPort }}
 - --log-format={{ .Values.logFormat }}
+- --log-level={{ .Values.logLevel }}
 {{- end }}
 
 {{- define "kuik.webhook.args" -}}
@@ -71,6 +72,7 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --health-port={{ .Values.webhook.healthPort }}
 - --probe-timeout={{ .Values.webhook.probeTimeout }}
 - --log-format={{ .Values.logFormat }}
+- --log-level={{ .Values.logLevel }}
 {{- end }}
 
 {{/*

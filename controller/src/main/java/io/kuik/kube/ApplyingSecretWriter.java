@@ -37,8 +37,9 @@ final class ApplyingSecretWriter implements SecretWriter {
   }
 
   private Outcome send(Secret secret) {
-    if (!fence.isOpen()) {
-      return notLeader();
+    Refused closed = fence.refusal();
+    if (closed != null) {
+      return closed;
     }
     try {
       rateLimit.acquire();
@@ -47,8 +48,9 @@ final class ApplyingSecretWriter implements SecretWriter {
       return new Refused(0, "ShuttingDown", "the syncer is stopping; nothing was sent");
     }
     // Checked after the wait too: leadership may have been lost while this apply waited.
-    if (!fence.isOpen()) {
-      return notLeader();
+    closed = fence.refusal();
+    if (closed != null) {
+      return closed;
     }
     try {
       client
@@ -64,10 +66,6 @@ final class ApplyingSecretWriter implements SecretWriter {
     } catch (RuntimeException broken) {
       return new Refused(0, "ClientError", broken.getClass().getSimpleName());
     }
-  }
-
-  private static Refused notLeader() {
-    return new Refused(0, "NotLeader", "this instance does not hold the lease; nothing was sent");
   }
 
   /**

@@ -11,6 +11,11 @@ import io.fabric8.zjsonpatch.JsonPatch;
 import io.kuik.ports.RegistryProber;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -33,6 +38,38 @@ class AdmissionHandlerTest {
             Base64.getDecoder().decode(answer.get("response").get("patch").asString()),
             StandardCharsets.UTF_8);
     return JsonPatch.apply(JSON.readTree(patch), object);
+  }
+
+  @Test
+  void aReplicaSetPodIsLoggedByItsGenerateNameAsAnAdmittedPod() {
+    List<Object> parameters = new CopyOnWriteArrayList<>();
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            if (record.getParameters() != null) {
+              parameters.addAll(List.of(record.getParameters()));
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    Logger logger = Logger.getLogger(AdmissionHandler.class.getName());
+    logger.addHandler(capture);
+    try {
+      answer(handler(MIRROR_HAS_EVERYTHING), "pod-create.json");
+    } finally {
+      logger.removeHandler(capture);
+    }
+
+    String namespace =
+        JSON.readTree(recorded("pod-create.json")).at("/request/namespace").asString();
+    assertTrue(
+        parameters.contains(new AdmittedPod(namespace, "web-7c5ddbdf54-*")), parameters.toString());
   }
 
   @Test

@@ -1,8 +1,11 @@
 package io.kuik.model.crd;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
@@ -14,6 +17,27 @@ import io.fabric8.kubernetes.model.annotation.Version;
  */
 @Group(ImageAlternative.GROUP)
 @Version(ImageAlternative.VERSION)
+@AdditionalPrinterColumn(
+    name = "Policy",
+    jsonPath = ".spec.rewritePolicy",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "OnFailure or Always")
+@AdditionalPrinterColumn(
+    name = "Repositories",
+    jsonPath = ".spec.alternatives[*].repository",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "the entries given as repositories, in order")
+@AdditionalPrinterColumn(
+    name = "Groups",
+    jsonPath = ".spec.alternatives[*].repositoryGroup",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "the entries given as repository groups, in order")
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+@ShortNames("imgalt")
+@Categories("kuik")
 @ValidationRule(value = "has(self.spec)", message = "spec is required")
 public class ImageAlternative extends CustomResource<ImageAlternativeSpec, Void> {
   public static final String GROUP = "kuik.enix.io";

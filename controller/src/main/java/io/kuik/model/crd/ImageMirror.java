@@ -1,8 +1,11 @@
 package io.kuik.model.crd;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
@@ -14,5 +17,21 @@ import io.fabric8.kubernetes.model.annotation.Version;
  */
 @Group(ImageAlternative.GROUP)
 @Version(ImageAlternative.VERSION)
+@AdditionalPrinterColumn(
+    name = "Policy",
+    jsonPath = ".spec.rewritePolicy",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "OnFailure, Always or None")
+@AdditionalPrinterColumn(
+    name = "Destination",
+    jsonPath = ".spec.destination.path",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "the registry path images are mirrored under")
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+@ShortNames("imgmirror")
+@Categories("kuik")
 @ValidationRule(value = "has(self.spec)", message = "spec is required")
 public class ImageMirror extends CustomResource<ImageMirrorSpec, Void> {}

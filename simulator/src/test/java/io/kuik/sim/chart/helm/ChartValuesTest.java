@@ -36,6 +36,8 @@ class ChartValuesTest {
     "syncer.api.burst=7,                     secret-syncer, --api-burst=7",
     "syncer.healthPort=9090,                 secret-syncer, --health-port=9090",
     "logFormat=text,                         secret-syncer, --log-format=text",
+    "logLevel=debug,                         secret-syncer, --log-level=debug",
+    "logLevel=debug,                         webhook,       --log-level=debug",
     "webhook.port=9443,                      webhook,       --port=9443",
     "webhook.healthPort=9091,                webhook,       --health-port=9091",
     "webhook.probeTimeout=1s,                webhook,       --probe-timeout=1s",
@@ -69,7 +71,8 @@ class ChartValuesTest {
                     "--api-burst=50",
                     "--leader-elect=true",
                     "--health-port=8080",
-                    "--log-format=json"),
+                    "--log-format=json",
+                    "--log-level=info"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-secret-syncer"))),
         () ->
             assertEquals(
@@ -81,7 +84,8 @@ class ChartValuesTest {
                     "--tls-key-file=/tls/tls.key",
                     "--health-port=8080",
                     "--probe-timeout=2s",
-                    "--log-format=json"),
+                    "--log-format=json",
+                    "--log-level=info"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-webhook"))),
         () ->
             assertEquals(
@@ -120,6 +124,7 @@ class ChartValuesTest {
         "webhook.timeoutSeconds=31    | webhook.timeoutSeconds",
         "webhook.timeoutSeconds=0     | webhook.timeoutSeconds",
         "logFormat=xml                | logFormat",
+        "logLevel=verbose             | logLevel",
         "syncer.gracePeriod=15minutes | syncer.gracePeriod",
         "webhook.probeTimeout=2       | webhook.probeTimeout",
         "syncer.replicas=0            | syncer.replicas",
