@@ -14,6 +14,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
@@ -59,11 +60,16 @@ class AdmissionHandlerTest {
           public void close() {}
         };
     Logger logger = Logger.getLogger(AdmissionHandler.class.getName());
+    Level level = logger.getLevel();
+    logger.setLevel(Level.INFO); // the tests' logging.properties says WARNING
+    logger.setUseParentHandlers(false);
     logger.addHandler(capture);
     try {
       answer(handler(MIRROR_HAS_EVERYTHING), "pod-create.json");
     } finally {
       logger.removeHandler(capture);
+      logger.setUseParentHandlers(true);
+      logger.setLevel(level);
     }
 
     String namespace =
