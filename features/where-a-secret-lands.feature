@@ -181,6 +181,7 @@ Feature: Where a Secret lands
     Then the pod web-1 in team-a must run quay.io/acme/foo:1.0
     And the pod web-1 in team-a must reference the Secret kuik-inject-imagealternative-acme-foo
     And the kubelet's first pull for web-1 in team-a must fail for want of a credential
+    And the pod web-1 in team-a must have a Warning event FailedToRetrieveImagePullSecret saying "Unable to retrieve some image pull secrets (kuik-inject-imagealternative-acme-foo); attempting to pull the image may not succeed."
     And the pod web-1 in team-a must be Running within 15 seconds
     When a pod web-2 using docker.io/acme/foo:1.0 is created in team-a
     Then the pod web-2 in team-a must run quay.io/acme/foo:1.0

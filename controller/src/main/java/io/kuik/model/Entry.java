@@ -44,6 +44,20 @@ public record Entry(int index, EntryForm form, String path, Auth auth) {
     return withoutTrailingSlash(form, path);
   }
 
+  /**
+   * What the kubelet's keyring is asked about when a node pulls this entry's images, for picking
+   * the credential of the entry from its secretRef Secret: a repository entry's repository as a
+   * node names it ({@code docker.io/nginx} is {@code docker.io/library/nginx}); for a
+   * repositoryGroup or a mirror, which serve many repositories, their path followed by {@code /}. A
+   * key matches that only when it matches every repository the entry can serve (the kubelet
+   * compares paths as strings), so {@code quay.io/acme} and {@code quay.io/acme/} count for the
+   * group {@code quay.io/acme}, and {@code quay.io/acme/app}, which serves one member, does not.
+   */
+  public String keyringImage() {
+    RegistryPath own = registryPath();
+    return form == EntryForm.REPOSITORY ? own.asRepository().toString() : own + "/";
+  }
+
   /** Where the entry is written, e.g. {@code spec.alternatives[1]} or {@code spec.destination}. */
   public String field() {
     return form == EntryForm.MIRROR ? "spec.destination" : "spec.alternatives[" + index + "]";

@@ -62,7 +62,7 @@ record EntryCredentials(Map<String, RegistryCredential> credentials, List<Proble
       }
       try {
         DockerConfig config = dockerConfigOf(source.get(), where);
-        Optional<DockerConfig.CredentialMatch> match = config.credentialFor(entry.authsKey());
+        Optional<DockerConfig.CredentialMatch> match = config.credentialFor(entry);
         if (match.isEmpty() || match.get().credential().isEmpty()) {
           problems.add(new Problem(entry, where + " holds no credential for " + entry.authsKey()));
         } else {

@@ -194,14 +194,40 @@ public final class KuikWorld {
 
   // ---- Secrets ---------------------------------------------------------------------------------
 
-  /** Creates or replaces a docker-registry Secret holding these credentials by registry path. */
+  /**
+   * Creates or replaces a docker-registry Secret holding these credentials by registry path, keys
+   * in the map's order (as a person's file lists them; the order is what a "last key wins" bug
+   * would depend on), each with {@code username}, {@code password} and {@code auth} as {@code
+   * kubectl create secret docker-registry} writes them.
+   */
   public void dockerRegistrySecret(
       String namespace, String name, Map<String, RegistryCredential> auths) {
+    ObjectNode document = Json.object();
+    ObjectNode entries = document.putObject("auths");
+    auths.forEach(
+        (key, credential) -> {
+          ObjectNode entry = entries.putObject(key);
+          putIfSet(entry, "username", credential.username());
+          putIfSet(entry, "password", credential.password());
+          putIfSet(entry, "identitytoken", credential.identityToken());
+          putIfSet(entry, "registrytoken", credential.registryToken());
+          if (credential.username() != null && credential.password() != null) {
+            String pair = credential.username() + ":" + credential.password();
+            entry.put(
+                "auth", Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
+          }
+        });
     putSecret(
         namespace,
         name,
         "kubernetes.io/dockerconfigjson",
-        Map.of(".dockerconfigjson", new DockerConfig(auths).toJson()));
+        Map.of(".dockerconfigjson", Json.write(document)));
+  }
+
+  private static void putIfSet(ObjectNode entry, String field, String value) {
+    if (value != null) {
+      entry.put(field, value);
+    }
   }
 
   /** A docker-registry Secret whose .dockerconfigjson is this text exactly. */
@@ -315,6 +341,21 @@ public final class KuikWorld {
    * image}: the annotations and the pull-secret reference.
    */
   public void rewrittenPod(String namespace, String pod, String rewriter, String image) {
+    rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of());
+  }
+
+  /**
+   * The same pod with further containers that kuik left alone ({@code name -> image}, in order) and
+   * pull Secrets of its own, listed before kuik's as the webhook appends its reference: every
+   * container pulls with all of them.
+   */
+  public void rewrittenPod(
+      String namespace,
+      String pod,
+      String rewriter,
+      String image,
+      Map<String, String> others,
+      List<String> ownPullSecrets) {
     String[] kindAndName = rewriter.split("/", 2);
     RoutingKind kind =
         "ImageMirror".equals(kindAndName[0])
@@ -336,14 +377,22 @@ public final class KuikWorld {
         RewriteAnnotations.REASON,
         RewriteAnnotations.writeMap(Map.of("app", "the original was unavailable")));
     ObjectNode spec = object.putObject("spec");
-    ObjectNode container = spec.putArray("containers").addObject();
+    ArrayNode containers = spec.putArray("containers");
+    ObjectNode container = containers.addObject();
     container.put("name", "app");
     container.put("image", image);
     // Every start pulls, so each pod shows whether the credential was in place for it.
     container.put("imagePullPolicy", "Always");
-    spec.putArray("imagePullSecrets")
-        .addObject()
-        .put("name", SecretNames.injected(kind.kind(), kindAndName[1]));
+    others.forEach(
+        (name, other) -> {
+          ObjectNode added = containers.addObject();
+          added.put("name", name);
+          added.put("image", other);
+          added.put("imagePullPolicy", "Always");
+        });
+    ArrayNode pullSecrets = spec.putArray("imagePullSecrets");
+    ownPullSecrets.forEach(name -> pullSecrets.addObject().put("name", name));
+    pullSecrets.addObject().put("name", SecretNames.injected(kind.kind(), kindAndName[1]));
     api().create(ADMIN, object);
   }
 
@@ -373,6 +422,26 @@ public final class KuikWorld {
       pass(step);
     }
     return Optional.empty();
+  }
+
+  /** Warning or Normal events recorded on a pod, as "reason: message". */
+  public List<String> eventsOnPod(String namespace, String pod, String type) {
+    List<String> out = new ArrayList<>();
+    for (ObjectNode event : api().list(ADMIN, ResourceType.EVENT, namespace).items()) {
+      if ("Pod".equals(Json.text(event, "involvedObject", "kind"))
+          && pod.equals(Json.text(event, "involvedObject", "name"))
+          && type.equals(Json.text(event, "type"))) {
+        out.add(Json.text(event, "reason") + ": " + Json.text(event, "message"));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Why the kubelet keeps a container waiting ({@code ImagePullBackOff}, ...); null once started.
+   */
+  public String waitingReason(String namespace, String pod, String container) {
+    return cluster.kubelet().waitingReason(namespace, pod, container);
   }
 
   public List<ObjectNode> pods(String namespace) {

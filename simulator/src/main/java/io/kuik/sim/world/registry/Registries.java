@@ -57,6 +57,15 @@ public final class Registries {
     return registry.pull(image, credentialOrNull);
   }
 
+  /**
+   * A pull as a container runtime sends it: basic authentication, or anonymous when {@code
+   * usernameOrNull} is null.
+   */
+  public Availability pull(ImageReference image, String usernameOrNull, String password) {
+    return pull(
+        image, usernameOrNull == null ? null : RegistryCredential.basic(usernameOrNull, password));
+  }
+
   public Availability probe(ImageReference image, RegistryCredential credentialOrNull) {
     Registry registry = registries.get(image.registry());
     if (registry == null) {
