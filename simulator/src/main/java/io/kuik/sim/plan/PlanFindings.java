@@ -375,6 +375,10 @@ final class PlanFindings {
     return out;
   }
 
+  /**
+   * The kubelet's last Warning on the pod that says why, not only which state it is in (the kubelet
+   * follows "Failed to pull image ...: ..." with "Error: ErrImagePull").
+   */
   private Optional<String> lastWarningOn(String namespace, String pod) {
     String last = null;
     String lastTime = "";
@@ -382,6 +386,7 @@ final class PlanFindings {
       if ("Pod".equals(Json.text(event, "involvedObject", "kind"))
           && pod.equals(Json.text(event, "involvedObject", "name"))
           && "Warning".equals(Json.text(event, "type"))
+          && !Json.text(event, "message").startsWith("Error: ")
           && Json.text(event, "lastTimestamp").compareTo(lastTime) >= 0) {
         last = Json.text(event, "message");
         lastTime = Json.text(event, "lastTimestamp");
