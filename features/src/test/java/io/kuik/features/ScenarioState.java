@@ -21,6 +21,12 @@ public final class ScenarioState {
   Instant outageStart;
   Instant outageEnd;
 
+  /** Manifest sets by name, each a folder, for kuik plan and for applying. */
+  final Map<String, java.nio.file.Path> manifests = new HashMap<>();
+
+  /** What the last kuik plan printed, with -o json. */
+  tools.jackson.databind.JsonNode plan;
+
   KuikWorld world() {
     if (world == null) {
       world = new KuikWorld(SEED);
