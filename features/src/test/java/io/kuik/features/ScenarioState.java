@@ -1,9 +1,11 @@
 package io.kuik.features;
 
 import io.kuik.sim.dsl.KuikWorld;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What one scenario shares between its step classes: the simulated world, and the values a step
@@ -22,10 +24,10 @@ public final class ScenarioState {
   Instant outageEnd;
 
   /** Manifest sets by name, each a folder, for kuik plan and for applying. */
-  final Map<String, java.nio.file.Path> manifests = new HashMap<>();
+  final Map<String, Path> manifests = new HashMap<>();
 
   /** What the last kuik plan printed, with -o json. */
-  tools.jackson.databind.JsonNode plan;
+  JsonNode plan;
 
   KuikWorld world() {
     if (world == null) {
