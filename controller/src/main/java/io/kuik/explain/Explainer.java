@@ -155,7 +155,7 @@ final class Explainer {
           new ContainerExplanation(
               name,
               running,
-              originals.get(name),
+              in.admitted() ? originals.get(name) : (running.equals(image) ? null : image),
               rewrittenBy,
               entry.map(e -> e.field() + " (" + e.authsKey() + ")").orElse(null),
               in.admitted() ? reasons.get(name) : decisionReason(now, name),

@@ -341,6 +341,7 @@ class ExplainOnMockApiServerTest {
       String out = run.out();
       assertTrue(out.startsWith("Deployment team-a/web\n"), out);
       assertTrue(out.contains("  image:           " + host + "/acme/app:1.0\n"), out);
+      assertTrue(out.contains("  original image:  docker.io/acme/app:1.0\n"), out);
       assertTrue(
           out.contains(
               "  webhook now:     " + host + "/acme/app:1.0 (served by ImageAlternative/acme"),

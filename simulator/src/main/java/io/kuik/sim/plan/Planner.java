@@ -157,7 +157,16 @@ public final class Planner {
               manifest.source() + ": a Deployment needs metadata.name and spec.template"));
       return;
     }
-    deployments.add(namespace + "/" + manifest.name());
+    String key = namespace + "/" + manifest.name();
+    if (deployments.contains(key)) {
+      refused.add(
+          new Problem(
+              "Deployment " + key,
+              "AlreadyExists",
+              manifest.source() + ": deployments.apps \"" + manifest.name() + "\" already exists"));
+      return;
+    }
+    deployments.add(key);
     world.deployment(namespace, manifest.name(), (ObjectNode) template, 1);
   }
 

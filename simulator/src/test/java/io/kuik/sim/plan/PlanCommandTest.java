@@ -169,6 +169,21 @@ class PlanCommandTest {
         metadata: {name: unrelated, namespace: team-a}
         """);
     PlanRun.write(set, "pods.yaml", pod("team-x", "lost", "docker.io/acme/app:1.0"));
+    PlanRun.write(
+        set,
+        "deployment.yaml",
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, namespace: team-y}
+        spec:
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers:
+              - {name: app, image: docker.io/acme/app:1.0}
+        """);
     PlanRun.write(set, "c.yaml", pod("team-c", "web", "docker.io/acme/app:1.0"));
     PlanRun.write(set, "bad.yaml", "kind: [unclosed\n");
 
@@ -187,6 +202,7 @@ class PlanCommandTest {
         problems.contains("Secret team-b/kuik-inject-imagealternative-acme Forbidden"),
         "the chart's policy refuses a reserved name to anyone but the syncer: " + problems);
     assertTrue(problems.contains("Pod team-x/lost NotFound"), "" + problems);
+    assertTrue(problems.contains("Deployment team-y/web FailedCreate"), "" + problems);
     assertTrue(problems.contains("Namespace team-c NamespaceNotServed"), "" + problems);
     assertTrue(problems.contains("Pod team-c/web PullSecretMissing"), "" + problems);
     assertEquals(
