@@ -61,12 +61,17 @@ public final class Decider {
       Availability outcome = answer.get(i);
       if (outcome == Availability.AVAILABLE) {
         return new ContainerDecision(
-            plan.container(), plan.original(), candidate, reason(refused, candidate));
+            plan.container(),
+            plan.original(),
+            plan.candidates(),
+            candidate,
+            reason(refused, candidate));
       }
       if (candidate.isOriginal() && outcome == Availability.UNAUTHORIZED && podHasPullSecrets) {
         return new ContainerDecision(
             plan.container(),
             plan.original(),
+            plan.candidates(),
             candidate,
             "original needs a credential the webhook cannot see; kept for the pod's own"
                 + " imagePullSecrets");
@@ -76,6 +81,7 @@ public final class Decider {
     return new ContainerDecision(
         plan.container(),
         plan.original(),
+        plan.candidates(),
         null,
         refused.isEmpty()
             ? "no candidate probed"

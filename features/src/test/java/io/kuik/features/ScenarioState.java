@@ -1,11 +1,13 @@
 package io.kuik.features;
 
 import io.kuik.sim.dsl.KuikWorld;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What one scenario shares between its step classes: the simulated world, and the values a step
@@ -29,6 +31,12 @@ public final class ScenarioState {
   Instant namespaceDeletedAt;
   Instant outageStart;
   Instant outageEnd;
+
+  /** Manifest sets by name, each a folder, for kuik plan and for applying. */
+  final Map<String, Path> manifests = new HashMap<>();
+
+  /** What the last kuik plan printed, with -o json. */
+  JsonNode plan;
 
   KuikWorld world() {
     if (world == null) {

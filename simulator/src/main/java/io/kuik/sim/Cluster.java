@@ -21,6 +21,7 @@ import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.registry.Registries;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -49,8 +50,11 @@ public final class Cluster {
   private final Helm helm;
   private final Outages outages;
   private final PolicyFailure policyFailure;
+  // null: the repository's chart/, found when the first release is installed.
+  private final ChartFiles chart;
 
-  private Cluster(long seed) {
+  private Cluster(long seed, ChartFiles chart) {
+    this.chart = chart;
     loop = new EventLoop(seed);
     trace = new Trace(loop.start());
     api = new ApiServer(loop, trace);
@@ -74,8 +78,14 @@ public final class Cluster {
     policyFailure = new PolicyFailure(policy, loop, trace);
   }
 
+  /** A world whose releases are installed from the repository's {@code chart/} folder. */
   public static Cluster create(long seed) {
-    return new Cluster(seed);
+    return new Cluster(seed, null);
+  }
+
+  /** A world whose releases are installed from these chart files (the jar's bundled copy, say). */
+  public static Cluster create(long seed, ChartFiles chart) {
+    return new Cluster(seed, Objects.requireNonNull(chart, "chart"));
   }
 
   /**
@@ -92,7 +102,7 @@ public final class Cluster {
         List.of(release.syncerServiceAccount(), release.webhookServiceAccount())) {
       stored.add(api.create(ADMIN, object("v1", "ServiceAccount", release.namespace(), account)));
     }
-    ChartFiles chart = ChartFiles.locate();
+    ChartFiles chart = this.chart != null ? this.chart : ChartFiles.locate();
     for (String file :
         List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC, ChartFiles.ADMISSION_POLICY)) {
       chart.load(file, release).forEach(o -> stored.add(api.create(ADMIN, o)));

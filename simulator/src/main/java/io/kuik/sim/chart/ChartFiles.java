@@ -1,7 +1,9 @@
 package io.kuik.sim.chart;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,6 +14,10 @@ import tools.jackson.databind.node.ObjectNode;
  * the chart's templates include with {@code tpl (.Files.Get ...) .}, rendered for a {@link Release}
  * and parsed into objects. The simulator never keeps its own copy of the policy or the RBAC: it
  * loads them from here, so a change to the chart changes what the simulated cluster enforces.
+ *
+ * <p>The same files are also {@linkplain #bundled() bundled} in the simulator's jar (copied from
+ * {@code chart/} by the build), for the commands that run from the jar with no repository around
+ * them ({@code kuik plan}).
  */
 public final class ChartFiles {
 
@@ -27,10 +33,30 @@ public final class ChartFiles {
   /** The pod webhook's ClusterRole, Role and bindings. */
   public static final String WEBHOOK_RBAC = "files/webhook-rbac.yaml";
 
+  /** Where the build copies {@code chart/files} and {@code chart/crds} inside the jar. */
+  static final String BUNDLE = "/kuik/chart/";
+
+  /** The chart folder; {@code null} for the copy bundled in the jar. */
   private final Path directory;
 
   private ChartFiles(Path directory) {
-    this.directory = directory.toAbsolutePath().normalize();
+    this.directory = directory == null ? null : directory.toAbsolutePath().normalize();
+  }
+
+  /**
+   * The chart files the build bundled into the simulator's jar, the very files of {@code chart/} at
+   * build time: what the jar's commands enforce, whatever folder they run in.
+   *
+   * @throws ChartException when the classpath holds no bundled chart (a build without resources)
+   */
+  public static ChartFiles bundled() {
+    if (ChartFiles.class.getResource(BUNDLE + ADMISSION_POLICY) == null) {
+      throw new ChartException(
+          "the chart files are not bundled on the classpath under "
+              + BUNDLE
+              + ": build the simulator with Maven, which copies them from chart/");
+    }
+    return new ChartFiles(null);
   }
 
   /**
@@ -81,6 +107,7 @@ public final class ChartFiles {
         || Files.isDirectory(dir.resolve("files"));
   }
 
+  /** The chart folder read, or {@code null} for the {@linkplain #bundled() bundled} copy. */
   public Path directory() {
     return directory;
   }
@@ -96,6 +123,9 @@ public final class ChartFiles {
   }
 
   private String read(String file) {
+    if (directory == null) {
+      return readBundled(file);
+    }
     Path path = directory.resolve(file).normalize();
     if (!path.startsWith(directory)) {
       throw new ChartException(file + " is outside the chart folder " + directory);
@@ -107,6 +137,20 @@ public final class ChartFiles {
       return Files.readString(path);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + path, e);
+    }
+  }
+
+  private static String readBundled(String file) {
+    if (file.startsWith("/") || file.contains("..")) {
+      throw new ChartException(file + " is outside the bundled chart");
+    }
+    try (InputStream in = ChartFiles.class.getResourceAsStream(BUNDLE + file)) {
+      if (in == null) {
+        throw new ChartException(file + " not found in the bundled chart (" + BUNDLE + ")");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the bundled " + file, e);
     }
   }
 }

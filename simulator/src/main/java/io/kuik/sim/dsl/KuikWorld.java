@@ -9,6 +9,7 @@ import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RoutingKind;
 import io.kuik.model.SecretNames;
 import io.kuik.sim.Cluster;
+import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.chart.Release;
 import io.kuik.sim.faults.PolicyFailure;
 import io.kuik.sim.hosts.SyncerHost;
@@ -62,6 +63,11 @@ public final class KuikWorld {
     this.cluster = Cluster.create(seed);
   }
 
+  /** A world whose kuik releases are installed from these chart files. */
+  public KuikWorld(long seed, ChartFiles chart) {
+    this.cluster = Cluster.create(seed, chart);
+  }
+
   public Cluster cluster() {
     return cluster;
   }
@@ -80,13 +86,22 @@ public final class KuikWorld {
    * Installs the chart's RBAC and policy for a release in {@code namespace} and starts the syncer.
    */
   public void install(String namespace) {
+    install(namespace, true);
+  }
+
+  /**
+   * Installs the first release, whose syncer serves namespaces with neither targeting label only
+   * when {@code namespacesByDefault} (the chart's {@code syncer.namespacesByDefault}).
+   */
+  public void install(String namespace, boolean namespacesByDefault) {
     release = new Release("kuik", namespace);
     cluster.install(release);
     syncer =
         new SyncerHost(
             api(),
             Identity.serviceAccount(namespace, release.syncerServiceAccount()),
-            SyncerSettings.defaults(namespace),
+            SyncerSettings.defaults(namespace)
+                .withTargeting(new Targeting(namespace, namespacesByDefault)),
             RESYNC_PERIOD);
     syncer.start();
     webhook =
@@ -139,6 +154,14 @@ public final class KuikWorld {
     return host;
   }
 
+  /** The targeting of every syncer instance, the first installed first. */
+  public List<Targeting> instances() {
+    List<Targeting> all = new ArrayList<>();
+    all.add(syncer().settings().targeting());
+    otherInstances.values().forEach(host -> all.add(host.settings().targeting()));
+    return all;
+  }
+
   public WebhookHost webhook() {
     requireInstalled();
     return webhook;
@@ -161,6 +184,21 @@ public final class KuikWorld {
 
   public void pass(Duration duration) {
     cluster.loop().runFor(duration);
+  }
+
+  // ---- any manifest -------------------------------------------------------------------------
+
+  /** {@code kubectl create -f} of one manifest as the administrator; refusals are thrown. */
+  public ObjectNode create(ObjectNode manifest) {
+    return api().create(ADMIN, manifest);
+  }
+
+  /**
+   * A Deployment of {@code replicas} pods from {@code template} (its {@code spec.template}), run by
+   * the simulated ReplicaSet controller.
+   */
+  public void deployment(String namespace, String name, ObjectNode template, int replicas) {
+    cluster.deployments().create(namespace, name, template, replicas);
   }
 
   // ---- namespaces -----------------------------------------------------------------------------
