@@ -47,6 +47,14 @@ final class Pipeline {
             e -> {
               throw e;
             });
+    checkAccess(request);
+  }
+
+  /**
+   * RBAC alone, for the questions the handlers ask later in a request: a server-side apply that
+   * creates must also be allowed to create (patch.go, {@code createAuthorizerAttributes}).
+   */
+  void checkAccess(RequestAttributes request) {
     Authorizer.Decision decision = authorizer.authorize(request);
     if (!decision.allowed()) {
       String reason = decision.reason();
