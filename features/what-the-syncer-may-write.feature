@@ -120,7 +120,7 @@ Feature: What the syncer may write
     When a person creates in team-a a Secret app-config of type Opaque
     Then the write must have passed
     When a person creates in team-a a Secret kuik-inject-handmade of type kubernetes.io/dockerconfigjson
-    Then the write must be refused saying "could not be evaluated"
+    Then the write must be refused saying "resulted in error"
     When the Secret acme-pull in kuik-system is changed to hold the credentials:
       | registry path | username | password |
       | quay.io/acme  | acme     | rotated  |

@@ -6,6 +6,8 @@ import io.kuik.sim.world.api.Operation;
 import io.kuik.sim.world.api.RequestAttributes;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.api.ValidatingAdmission;
+import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.Kinds;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.validation.ObjectValidation;
 import java.util.List;
@@ -94,10 +96,49 @@ final class Pipeline {
                 object == null ? null : object.deepCopy(),
                 old == null ? null : old.deepCopy()));
     if (!verdict.admitted()) {
-      // The validation's reason decides the status, as the API server maps it: Forbidden is 403.
-      StatusReason status =
-          "Forbidden".equals(verdict.reason()) ? StatusReason.FORBIDDEN : StatusReason.INVALID;
-      throw new ApiException(status, verdict.message());
+      // dispatcher.go (Dispatch): the denial is admission.NewForbidden's message, with the
+      // validation's reason and the code reasonToCode (policy_decision.go) gives it.
+      String name = subjectName(request, object == null ? old : object);
+      throw new ApiException(
+          statusOf(verdict.reason()),
+          Kinds.qualifiedResource(request.type())
+              + " \""
+              + name
+              + "\" is forbidden: "
+              + verdict.message());
+    }
+  }
+
+  /**
+   * The name admission errors give (errors.go, extractResourceName): the request's, else the
+   * object's name or generateName, else "Unknown".
+   */
+  private static String subjectName(RequestAttributes request, ObjectNode object) {
+    if (request.name() != null && !request.name().isEmpty()) {
+      return request.name();
+    }
+    String name = object == null ? null : Meta.name(object);
+    if (name != null && !name.isEmpty()) {
+      return name;
+    }
+    String generate = object == null ? null : Json.text(object, "metadata", "generateName");
+    return generate != null && !generate.isEmpty() ? generate : "Unknown";
+  }
+
+  /** reasonToCode: the reasons a validation may name, anything else 422 like Invalid. */
+  static StatusReason statusOf(String reason) {
+    if (reason == null) {
+      return StatusReason.INVALID;
+    }
+    switch (reason) {
+      case "Forbidden":
+        return StatusReason.FORBIDDEN;
+      case "Unauthorized":
+        return StatusReason.UNAUTHORIZED;
+      case "RequestEntityTooLarge":
+        return StatusReason.REQUEST_ENTITY_TOO_LARGE;
+      default:
+        return StatusReason.INVALID;
     }
   }
 

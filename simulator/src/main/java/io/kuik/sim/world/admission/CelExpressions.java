@@ -71,7 +71,8 @@ final class CelExpressions {
     Compiled program = compiled.computeIfAbsent(new Key(environment, text), this::compile);
     if (program.error() != null) {
       throw new ExpressionError(
-          "compilation failed for expression '" + shown(text) + "': " + program.error());
+          // activation.go (Evaluate): a stored expression that did not compile.
+          "compilation error: compilation failed: " + program.error());
     }
     try {
       return program.program().eval(inputs);

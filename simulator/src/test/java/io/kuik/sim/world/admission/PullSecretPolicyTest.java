@@ -197,7 +197,7 @@ class PullSecretPolicyTest {
     Verdict helm = admission.validate(create(HELM, helmRelease));
 
     assertFalse(syncer.admitted());
-    assertTrue(syncer.message().contains("denied request: policy could not be evaluated"));
+    assertTrue(syncer.message().contains("resulted in error: CEL evaluation failed"));
     assertFalse(person.admitted(), "even a rotation by replace fails closed");
     assertTrue(helm.admitted(), "Helm's own Secrets skip the policy");
   }
