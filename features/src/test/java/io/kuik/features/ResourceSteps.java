@@ -1,12 +1,15 @@
 package io.kuik.features;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cucumber.java.en.Given;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
 import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.world.object.Meta;
 import java.util.List;
+import tools.jackson.databind.node.ObjectNode;
 
 /** ImageAlternatives and ImageMirrors, and the events recorded on them. */
 public class ResourceSteps {
@@ -39,6 +42,27 @@ public class ResourceSteps {
   @When("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is deleted$")
   public void theResourceIsDeleted(String kind, String name) {
     world().deleteResource(kind, name);
+  }
+
+  @When("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is deleted with foreground propagation$")
+  public void theResourceIsDeletedInTheForeground(String kind, String name) {
+    world().deleteResourceInTheForeground(kind, name);
+  }
+
+  @Then(
+      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) must be terminating with the finalizer (\\S+)$")
+  public void mustBeTerminating(String kind, String name, String finalizer) {
+    ObjectNode live =
+        world()
+            .resource(kind, name)
+            .orElseThrow(() -> new AssertionError(kind + "/" + name + " is gone already"));
+    assertTrue(live.path("metadata").has("deletionTimestamp"), "no deletionTimestamp: " + live);
+    assertEquals(List.of(finalizer), Meta.finalizers(live));
+  }
+
+  @Then("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) must be gone$")
+  public void mustBeGone(String kind, String name) {
+    assertTrue(world().resource(kind, name).isEmpty(), kind + "/" + name + " still exists");
   }
 
   @Then(

@@ -521,6 +521,16 @@ public final class KuikWorld {
     api().delete(ADMIN, typeOf(kind), null, name, DeleteOptions.orphan());
   }
 
+  /** {@code kubectl delete --cascade=foreground}. */
+  public void deleteResourceInTheForeground(String kind, String name) {
+    api().delete(ADMIN, typeOf(kind), null, name, DeleteOptions.foreground());
+  }
+
+  /** The routing resource as stored, if it exists. */
+  public Optional<ObjectNode> resource(String kind, String name) {
+    return api().find(ADMIN, typeOf(kind), null, name);
+  }
+
   public String admissionPolicyName() {
     return PolicyFailure.policyOf(requireInstalled());
   }

@@ -268,8 +268,9 @@ public final class ApiServer {
   }
 
   /**
-   * Deletes, or marks deleted when finalizers remain (Orphan adds the "orphan" finalizer that the
-   * garbage collector honours). Returns the object's last state.
+   * Deletes, or marks deleted when finalizers remain (Orphan adds the "orphan" finalizer and
+   * Foreground the "foregroundDeletion" one, which the garbage collector honours). Returns the
+   * object's last state.
    */
   public ObjectNode delete(
       Identity identity, ResourceType type, String namespace, String name, DeleteOptions options) {

@@ -15,6 +15,7 @@ import io.kuik.sim.world.object.Kinds;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.object.Timestamps;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import tools.jackson.databind.JsonNode;
@@ -37,6 +38,12 @@ final class Writes {
 
   /** The label the API server keeps on every namespace, equal to its name. */
   static final String NAME_LABEL = "kubernetes.io/metadata.name";
+
+  /** metav1.FinalizerOrphanDependents: the garbage collector orphans the dependents first. */
+  static final String ORPHAN_FINALIZER = "orphan";
+
+  /** metav1.FinalizerDeleteDependents: the owner waits for its blocking dependents. */
+  static final String FOREGROUND_FINALIZER = "foregroundDeletion";
 
   private static final String APPLY_REQUIRES = "metadata.name is required for apply requests";
 
@@ -181,12 +188,17 @@ final class Writes {
       throw ApiException.stale(type, name);
     }
     pipeline.admitValidating(request, Operation.DELETE, null, live);
+    List<String> finalizers = garbageCollectionFinalizers(live, options.propagation());
+    boolean changed = !new HashSet<>(finalizers).equals(new HashSet<>(Meta.finalizers(live)));
     if (Meta.deleting(live)) {
-      return live.deepCopy();
-    }
-    List<String> finalizers = new ArrayList<>(Meta.finalizers(live));
-    if (options.propagation() == PropagationPolicy.ORPHAN && !finalizers.contains("orphan")) {
-      finalizers.add("orphan");
+      // Deleting again changes only the propagation finalizers (store.go,
+      // updateForGracefulDeletionAndFinalizers); the deletion itself is under way.
+      if (!changed) {
+        return live.deepCopy();
+      }
+      ObjectNode remarked = live.deepCopy();
+      Meta.setFinalizers(remarked, finalizers);
+      return storage.replace(type, remarked).deepCopy();
     }
     boolean namespaceFinalizers =
         type.equals(ResourceType.NAMESPACE) && !live.path("spec").path("finalizers").isEmpty();
@@ -196,11 +208,36 @@ final class Writes {
     ObjectNode marked = live.deepCopy();
     Meta.metadata(marked).put("deletionTimestamp", Timestamps.format(loop.now()));
     Meta.metadata(marked).put("deletionGracePeriodSeconds", 0);
+    if (Kinds.hasGeneration(type)) {
+      // markAsDeleting bumps the generation of objects that have one.
+      Meta.metadata(marked)
+          .put("generation", live.path("metadata").path("generation").asLong() + 1);
+    }
     Meta.setFinalizers(marked, finalizers);
     if (type.equals(ResourceType.NAMESPACE)) {
       Json.child(marked, "status").put("phase", "Terminating");
     }
     return storage.replace(type, marked).deepCopy();
+  }
+
+  /**
+   * The object's finalizers once the deletion's propagation policy is applied, as store.go's
+   * deletionFinalizersForGarbageCollection sets them: "orphan" for Orphan, "foregroundDeletion" for
+   * Foreground, neither for Background; every other finalizer kept in order.
+   */
+  static List<String> garbageCollectionFinalizers(ObjectNode live, PropagationPolicy policy) {
+    List<String> finalizers = new ArrayList<>();
+    for (String f : Meta.finalizers(live)) {
+      if (!f.equals(ORPHAN_FINALIZER) && !f.equals(FOREGROUND_FINALIZER)) {
+        finalizers.add(f);
+      }
+    }
+    if (policy == PropagationPolicy.ORPHAN) {
+      finalizers.add(ORPHAN_FINALIZER);
+    } else if (policy == PropagationPolicy.FOREGROUND) {
+      finalizers.add(FOREGROUND_FINALIZER);
+    }
+    return finalizers;
   }
 
   private ObjectNode createDecoded(
