@@ -428,6 +428,17 @@ public final class KuikWorld {
       Map<String, String> containers,
       Map<String, String> annotations,
       List<String> pullSecrets) {
+    submitPod(namespace, pod, containers, annotations, pullSecrets, null);
+  }
+
+  /** {@link #submitPod}, run as {@code serviceAccount} (null: none named, so {@code default}). */
+  public void submitPod(
+      String namespace,
+      String pod,
+      Map<String, String> containers,
+      Map<String, String> annotations,
+      List<String> pullSecrets,
+      String serviceAccount) {
     ObjectNode object = Json.object();
     object.put("apiVersion", "v1");
     object.put("kind", "Pod");
@@ -448,7 +459,31 @@ public final class KuikWorld {
       ArrayNode refs = spec.putArray("imagePullSecrets");
       pullSecrets.forEach(name -> refs.addObject().put("name", name));
     }
+    if (serviceAccount != null) {
+      spec.put("serviceAccountName", serviceAccount);
+    }
     api().create(ADMIN, object);
+  }
+
+  /**
+   * The ServiceAccount lists these pull secrets (created, or changed when it exists, as the {@code
+   * default} one always does).
+   */
+  public void serviceAccountPullSecrets(String namespace, String name, List<String> pullSecrets) {
+    Optional<ObjectNode> live = api().find(ADMIN, ResourceType.SERVICE_ACCOUNT, namespace, name);
+    ObjectNode account = live.orElseGet(Json::object);
+    account.put("apiVersion", "v1");
+    account.put("kind", "ServiceAccount");
+    ObjectNode meta = Json.child(account, "metadata");
+    meta.put("name", name);
+    meta.put("namespace", namespace);
+    ArrayNode refs = account.putArray("imagePullSecrets");
+    pullSecrets.forEach(secret -> refs.addObject().put("name", secret));
+    if (live.isPresent()) {
+      api().update(ADMIN, account);
+    } else {
+      api().create(ADMIN, account);
+    }
   }
 
   public ObjectNode pod(String namespace, String pod) {

@@ -34,7 +34,8 @@ import tools.jackson.databind.node.ObjectNode;
  * would return them; callers always get copies.
  *
  * <p>It starts with the namespaces a cluster always has (default, kube-system, kube-public,
- * kube-node-lease), and runs its garbage collector and namespace controller on the event loop.
+ * kube-node-lease), and runs its garbage collector and namespace controller on the event loop, and
+ * the ServiceAccount controller that gives every namespace its {@code default} ServiceAccount.
  */
 public final class ApiServer {
 
@@ -55,7 +56,8 @@ public final class ApiServer {
     this.watches = new Watches(loop, trace);
     this.mutating = new MutatingChain(trace, loop::now);
     NamespaceLifecycle namespaces = new NamespaceLifecycle(storage, loop);
-    this.pipeline = new Pipeline(faults, namespaces, mutating);
+    ServiceAccounts serviceAccounts = new ServiceAccounts(storage, loop);
+    this.pipeline = new Pipeline(faults, namespaces, serviceAccounts, mutating);
     this.writes = new Writes(storage, pipeline, loop);
     this.garbageCollector = new GarbageCollector(storage, loop);
     bootstrap();
@@ -65,6 +67,8 @@ public final class ApiServer {
                 c.type(), WatchEvent.Type.valueOf(c.kind().name()), c.object(), c.previous()));
     storage.addListener(garbageCollector);
     storage.addListener(namespaces);
+    storage.addListener(serviceAccounts);
+    serviceAccounts.bootstrap();
     garbageCollector.attach(this);
     namespaces.attach(this);
   }

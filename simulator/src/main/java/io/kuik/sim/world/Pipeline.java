@@ -16,20 +16,26 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The request stages in the API server's order: faults, authorization, mutating admission
- * (namespace lifecycle first, then the webhooks), object validation, validating admission. The
- * write flows in {@link Writes} call them and end in storage.
+ * (namespace lifecycle first, then the ServiceAccount plugin, then the webhooks), object
+ * validation, validating admission. The write flows in {@link Writes} call them and end in storage.
  */
 final class Pipeline {
 
   private final RequestFaults faults;
   private final NamespaceLifecycle namespaces;
+  private final ServiceAccounts serviceAccounts;
   private final MutatingChain mutating;
   private Authorizer authorizer = Authorizer.ALLOW_ALL;
   private ValidatingAdmission validating = ValidatingAdmission.ADMIT_ALL;
 
-  Pipeline(RequestFaults faults, NamespaceLifecycle namespaces, MutatingChain mutating) {
+  Pipeline(
+      RequestFaults faults,
+      NamespaceLifecycle namespaces,
+      ServiceAccounts serviceAccounts,
+      MutatingChain mutating) {
     this.faults = faults;
     this.namespaces = namespaces;
+    this.serviceAccounts = serviceAccounts;
     this.mutating = mutating;
   }
 
@@ -73,6 +79,7 @@ final class Pipeline {
     if (request.subresource() != null) {
       return object;
     }
+    object = serviceAccounts.admit(request, operation, object);
     return mutating.admit(new AdmissionRequest(request, operation, object, old));
   }
 
