@@ -15,6 +15,7 @@ import tools.jackson.databind.node.ObjectNode;
 public class ResourceSteps {
 
   private final ScenarioState state;
+  private KuikWorld.Answer answer;
 
   public ResourceSteps(ScenarioState state) {
     this.state = state;
@@ -24,14 +25,31 @@ public class ResourceSteps {
     return state.world();
   }
 
-  /**
-   * The simulated API server does not run the CRD's schema and CEL rules, so "without admission
-   * checks" stands for a resource stored before the CRD had them, or by an older version.
-   */
-  @Given(
-      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)(?: is created)?(?: without admission checks)?:$")
+  /** An ordinary create: the API server validates it by the chart's CRD, schema and rules. */
+  @Given("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)(?: is created)?:$")
   public void theResource(String kind, String name, String yaml) {
     world().createResource(kind, name, yaml);
+  }
+
+  /**
+   * A resource the chart's CRD refuses, stored as a cluster stores it when its CRD has no schema
+   * (an older or hand-made CRD): see {@link KuikWorld#createResourceWithoutTheCrdSchema}.
+   */
+  @Given(
+      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is created through an API server without the CRD's schema:$")
+  public void theResourceWithoutTheSchema(String kind, String name, String yaml) {
+    world().createResourceWithoutTheCrdSchema(kind, name, yaml);
+  }
+
+  @When("^a person tries to create the (ImageAlternative|ImageMirror) ([a-z0-9.-]+):$")
+  public void aPersonTriesToCreate(String kind, String name, String yaml) {
+    answer = world().attempt(() -> world().createResource(kind, name, yaml));
+  }
+
+  @Then("the API server must refuse it with {int} saying {string}")
+  public void theApiServerRefusesIt(int code, String text) {
+    assertEquals(code, answer.code(), answer.message());
+    assertTrue(answer.message().contains(text), "refused with: " + answer.message());
   }
 
   @When("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is changed to:$")

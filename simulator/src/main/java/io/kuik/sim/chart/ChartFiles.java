@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -88,6 +89,26 @@ public final class ChartFiles {
   /** The file's text with the release's name and namespace filled in. */
   public String render(String file, Release release) {
     return ReleaseTemplate.render(read(file), release, file);
+  }
+
+  /**
+   * The CustomResourceDefinitions of {@code crds/}, in file name order. Helm installs that folder
+   * as it is, before the templates and without rendering it.
+   */
+  public List<ObjectNode> crds() {
+    Path folder = directory.resolve("crds");
+    if (!Files.isDirectory(folder)) {
+      throw new ChartException("crds/ not found in the chart folder " + directory);
+    }
+    List<ObjectNode> crds = new ArrayList<>();
+    try (var files = Files.list(folder)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        crds.addAll(YamlDocuments.parse(Files.readString(file), "crds/" + file.getFileName()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + folder, e);
+    }
+    return crds;
   }
 
   /** The file rendered for the release, one object per YAML document. */

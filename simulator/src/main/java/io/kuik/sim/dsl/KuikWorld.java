@@ -34,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -281,6 +282,35 @@ public final class KuikWorld {
 
   public void createResource(String kind, String name, String specYaml) {
     api().create(ADMIN, resourceObject(kind, name, specYaml));
+  }
+
+  /**
+   * Creates the resource as a cluster would have stored it when its CRD had no schema: the CRD is
+   * replaced by one that accepts any object (as an older kuik release's could have been, or a CRD
+   * applied by hand), the resource created, and the chart's CRD put back. The API server does not
+   * validate stored objects again when a CRD changes, so the resource stays, as it is, until it is
+   * written again; the controllers read it as it is.
+   */
+  public void createResourceWithoutTheCrdSchema(String kind, String name, String specYaml) {
+    ResourceType type = typeOf(kind);
+    String crdName = type.resource() + "." + type.group();
+    ObjectNode crd = api().get(ADMIN, ResourceType.CUSTOM_RESOURCE_DEFINITION, null, crdName);
+    JsonNode chartSpec = crd.get("spec").deepCopy();
+    for (var version : crd.path("spec").path("versions")) {
+      ((ObjectNode) version)
+          .putObject("schema")
+          .set(
+              "openAPIV3Schema",
+              Json.yaml("{type: object, x-kubernetes-preserve-unknown-fields: true}"));
+    }
+    api().update(ADMIN, crd);
+    try {
+      createResource(kind, name, specYaml);
+    } finally {
+      ObjectNode live = api().get(ADMIN, ResourceType.CUSTOM_RESOURCE_DEFINITION, null, crdName);
+      live.set("spec", chartSpec);
+      api().update(ADMIN, live);
+    }
   }
 
   public void changeResource(String kind, String name, String specYaml) {

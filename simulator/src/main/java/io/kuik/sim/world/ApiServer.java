@@ -10,6 +10,7 @@ import io.kuik.sim.world.api.RequestAttributes;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.api.ValidatingAdmission;
 import io.kuik.sim.world.api.Verb;
+import io.kuik.sim.world.crd.CustomResources;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.object.Meta;
@@ -57,7 +58,8 @@ public final class ApiServer {
     this.mutating = new MutatingChain(trace, loop::now);
     NamespaceLifecycle namespaces = new NamespaceLifecycle(storage, loop);
     ServiceAccounts serviceAccounts = new ServiceAccounts(storage, loop);
-    this.pipeline = new Pipeline(faults, namespaces, serviceAccounts, mutating);
+    this.pipeline =
+        new Pipeline(faults, namespaces, serviceAccounts, mutating, new CustomResources(storage));
     this.writes = new Writes(storage, pipeline, loop);
     this.garbageCollector = new GarbageCollector(storage, loop);
     bootstrap();

@@ -6,10 +6,12 @@ import io.kuik.sim.world.api.Operation;
 import io.kuik.sim.world.api.RequestAttributes;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.api.ValidatingAdmission;
+import io.kuik.sim.world.crd.CustomResources;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.Kinds;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.validation.ObjectValidation;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import tools.jackson.databind.node.ObjectNode;
@@ -25,6 +27,7 @@ final class Pipeline {
   private final NamespaceLifecycle namespaces;
   private final ServiceAccounts serviceAccounts;
   private final MutatingChain mutating;
+  private final CustomResources customResources;
   private Authorizer authorizer = Authorizer.ALLOW_ALL;
   private ValidatingAdmission validating = ValidatingAdmission.ADMIT_ALL;
 
@@ -32,11 +35,13 @@ final class Pipeline {
       RequestFaults faults,
       NamespaceLifecycle namespaces,
       ServiceAccounts serviceAccounts,
-      MutatingChain mutating) {
+      MutatingChain mutating,
+      CustomResources customResources) {
     this.faults = faults;
     this.namespaces = namespaces;
     this.serviceAccounts = serviceAccounts;
     this.mutating = mutating;
+    this.customResources = customResources;
   }
 
   void setAuthorizer(Authorizer authorizer) {
@@ -56,6 +61,16 @@ final class Pipeline {
               throw e;
             });
     checkAccess(request);
+    if (!customResources.served(request.type())) {
+      // Past the filters, a group and version no CRD serves falls through to the 404 handler.
+      throw new ApiException(
+          StatusReason.NOT_FOUND, "the server could not find the requested resource");
+    }
+  }
+
+  /** A custom resource's body pruned and defaulted by its CRD's schema, as decoding does. */
+  void coerce(ResourceType type, ObjectNode object) {
+    customResources.coerce(type, object);
   }
 
   /**
@@ -85,9 +100,14 @@ final class Pipeline {
 
   void validate(ResourceType type, ObjectNode object, ObjectNode old) {
     List<String> errors =
-        old == null
-            ? ObjectValidation.validateCreate(type, object)
-            : ObjectValidation.validateUpdate(type, object, old);
+        new ArrayList<>(
+            old == null
+                ? ObjectValidation.validateCreate(type, object)
+                : ObjectValidation.validateUpdate(type, object, old));
+    errors.addAll(customResources.validate(type, object, old));
+    if (type.equals(ResourceType.CUSTOM_RESOURCE_DEFINITION)) {
+      errors.addAll(customResources.validateDefinition(object));
+    }
     if (!errors.isEmpty()) {
       throw ApiException.invalid(type, Meta.name(object), errors);
     }

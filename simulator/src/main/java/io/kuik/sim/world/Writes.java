@@ -63,7 +63,7 @@ final class Writes {
     // A POST names no object in its URL, so RBAC is asked without a name (requestinfo.go): a rule
     // with resourceNames never grants it. Admission sees the name the body carries.
     pipeline.authorize(request.withName(null));
-    ObjectNode object = Decoding.decode(type, body);
+    ObjectNode object = decode(type, body);
     return createDecoded(request, type, object, manager, false, null);
   }
 
@@ -71,7 +71,7 @@ final class Writes {
     ResourceType type = Decoding.typeOf(body);
     RequestAttributes request = request(identity, Verb.UPDATE, type, body, null);
     pipeline.authorize(request);
-    ObjectNode object = Decoding.decode(type, body);
+    ObjectNode object = decode(type, body);
     ObjectNode live = existing(type, request);
     return updateDecoded(request, type, live, object, manager, false);
   }
@@ -120,6 +120,7 @@ final class Writes {
     if (live == null) {
       ObjectNode created = ServerSideApply.apply(type, null, applied, manager, force, now);
       Decoding.defaults(type, created);
+      pipeline.coerce(type, created);
       // The apply was authorized as a patch; creating needs create too, asked with the URL's name
       // once the object is built (patch.go: createValidation wraps admission in the create check).
       return createDecoded(request, type, created, manager, true, request.withVerb(Verb.CREATE));
@@ -137,6 +138,7 @@ final class Writes {
       throw new ApiException(StatusReason.CONFLICT, conflict.getMessage());
     }
     Decoding.defaults(type, merged);
+    pipeline.coerce(type, merged);
     Meta.metadata(merged).put("resourceVersion", Meta.resourceVersion(live));
     return updateDecoded(request, type, live, merged, manager, true);
   }
@@ -164,7 +166,7 @@ final class Writes {
           List.of(
               "metadata.name: Invalid value: \"" + Meta.name(object) + "\": field is immutable"));
     }
-    return updateDecoded(request, type, live, Decoding.decode(type, object), manager, false);
+    return updateDecoded(request, type, live, decode(type, object), manager, false);
   }
 
   ObjectNode delete(
@@ -292,6 +294,13 @@ final class Writes {
       return storage.remove(type, request.namespace(), request.name()).deepCopy();
     }
     return storage.replace(type, candidate).deepCopy();
+  }
+
+  /** Decoded and defaulted, a custom resource pruned and defaulted by its CRD's schema too. */
+  private ObjectNode decode(ResourceType type, ObjectNode body) {
+    ObjectNode object = Decoding.decode(type, body);
+    pipeline.coerce(type, object);
+    return object;
   }
 
   private void prepareCreate(ResourceType type, ObjectNode object) {

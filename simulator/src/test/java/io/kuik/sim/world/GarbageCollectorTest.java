@@ -26,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class GarbageCollectorTest {
 
-  private final Fixture f = new Fixture();
+  private final Fixture f = new Fixture().withCrds();
   private final ObjectNode mirror;
 
   GarbageCollectorTest() {
@@ -36,7 +36,7 @@ class GarbageCollectorTest {
         f.api.create(
             ADMIN,
             Json.yaml(
-                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: prod}\nspec: {}"));
+                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: prod}\nspec: {destination: {path: registry.example.com/m/}}"));
   }
 
   private ObjectNode ownedSecret(String namespace, ObjectNode... owners) {
@@ -97,7 +97,7 @@ class GarbageCollectorTest {
         f.api.create(
             ADMIN,
             Json.yaml(
-                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: other}\nspec: {}"));
+                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: other}\nspec: {destination: {path: registry.example.com/m/}}"));
     ownedSecret("team-a", mirror, other);
     f.api.delete(ADMIN, ResourceType.IMAGE_MIRROR, null, "prod");
     f.loop.runFor(Duration.ofSeconds(5));
@@ -193,7 +193,7 @@ class GarbageCollectorTest {
         f.api.create(
             ADMIN,
             Json.yaml(
-                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: other}\nspec: {}"));
+                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: other}\nspec: {destination: {path: registry.example.com/m/}}"));
     ObjectNode s = Fixture.opaque("team-a", "kuik-inject-imagemirror-prod", "k", "v");
     s.withObjectProperty("metadata")
         .putArray("ownerReferences")
