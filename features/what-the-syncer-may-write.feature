@@ -1,8 +1,10 @@
 Feature: What the syncer may write
   The syncer may create and patch Secrets in every namespace, which RBAC cannot narrow further. A
   ValidatingAdmissionPolicy installed by the chart bounds it at the API server, reserves the names
-  kuik-inject-* and kuik-provider-* both ways, lets through the two harmless updates, never checks
-  deletions, and fails closed while its match conditions keep every other Secret write out of it.
+  kuik-inject-* and kuik-provider-* both ways, lets through the two harmless updates, checks no
+  deletion but the syncer's own (refused: the syncer never deletes, even where
+  OwnerReferencesPermissionEnforcement makes it hold delete), and fails closed while its match
+  conditions keep every other Secret write out of it.
   The simulator enforces the chart's own policy and RBAC, rendered from chart/files.
   (seeds/injected-pull-secrets.txt, "What the syncer may write"; DESIGN.md §2.5)
 
@@ -130,3 +132,27 @@ Feature: What the syncer may write
     When the admission policy can be evaluated again
     And 10 minutes pass
     Then team-a's kuik-inject-imagealternative-acme must hold acme:rotated for quay.io/acme
+
+  Scenario: Where OwnerReferencesPermissionEnforcement runs (OpenShift), the syncer's owner references should need delete on Secrets
+    The admission plugin asks whoever sets an owner reference for the right to delete the object;
+    the chart grants it with syncer.ownerReferencesPermissionEnforcement.
+    Given the API server enforces OwnerReferencesPermissionEnforcement
+    When the namespace team-b is created
+    And 2 seconds pass
+    Then the syncer's applies of kuik-inject-imagealternative-acme in team-b must have been refused saying "cannot set an ownerRef on a resource you can't delete"
+    And team-b must not have the Secret kuik-inject-imagealternative-acme
+    When kuik is upgraded with syncer.ownerReferencesPermissionEnforcement=true
+    And 10 seconds pass
+    Then team-b's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+
+  @the-policy-refuses-the-syncer
+  Scenario: With delete granted for OwnerReferencesPermissionEnforcement, the policy should still refuse every deletion by the syncer, and the garbage collector's should pass
+    Given the API server enforces OwnerReferencesPermissionEnforcement
+    And kuik is upgraded with syncer.ownerReferencesPermissionEnforcement=true
+    When the syncer's identity deletes the Secret kuik-inject-imagealternative-acme in team-a
+    Then the write must be refused saying "the kuik secret-syncer never deletes a Secret (team-a/kuik-inject-imagealternative-acme)"
+    And the request must be refused with 403 Forbidden
+    And team-a must have the Secret kuik-inject-imagealternative-acme
+    When the ImageAlternative acme is deleted
+    And 2 seconds pass
+    Then team-a must not have the Secret kuik-inject-imagealternative-acme

@@ -123,6 +123,18 @@ public final class Cluster {
     return created;
   }
 
+  /**
+   * {@code helm upgrade --set syncer.ownerReferencesPermissionEnforcement=true} of an installed
+   * release: the ClusterRole and binding that give its syncer delete on Secrets.
+   */
+  public List<ObjectNode> grantOwnerReferencesPermission(Release release) {
+    List<ObjectNode> stored = new ArrayList<>();
+    ChartFiles.locate()
+        .load(ChartFiles.SYNCER_OWNER_REFERENCES_RBAC, release)
+        .forEach(o -> stored.add(api.create(ADMIN, o)));
+    return stored;
+  }
+
   public EventLoop loop() {
     return loop;
   }

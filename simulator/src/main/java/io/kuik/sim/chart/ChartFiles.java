@@ -28,6 +28,13 @@ public final class ChartFiles {
   /** The pod webhook's ClusterRole, Role and bindings. */
   public static final String WEBHOOK_RBAC = "files/webhook-rbac.yaml";
 
+  /**
+   * The syncer's delete on Secrets, installed with {@code
+   * syncer.ownerReferencesPermissionEnforcement=true}.
+   */
+  public static final String SYNCER_OWNER_REFERENCES_RBAC =
+      "files/syncer-owner-references-rbac.yaml";
+
   private final Path directory;
 
   private ChartFiles(Path directory) {

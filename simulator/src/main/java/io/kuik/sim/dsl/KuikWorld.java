@@ -119,6 +119,16 @@ public final class KuikWorld {
     host.start();
   }
 
+  /** The API server runs OwnerReferencesPermissionEnforcement, as OpenShift's does. */
+  public void enforceOwnerReferencesPermission() {
+    api().setOwnerReferencesPermissionEnforcement(true);
+  }
+
+  /** {@code helm upgrade --set syncer.ownerReferencesPermissionEnforcement=true}. */
+  public void upgradeWithOwnerReferencesPermission() {
+    cluster.grantOwnerReferencesPermission(requireInstalled());
+  }
+
   /** Sets whether the first instance serves namespaces with neither targeting label. */
   public void restartSyncerServingByDefault(boolean namespacesByDefault) {
     SyncerSettings settings = syncer().settings();

@@ -87,6 +87,14 @@ public final class ApiServer {
     pipeline.setValidating(validating);
   }
 
+  /**
+   * Switches the OwnerReferencesPermissionEnforcement admission plugin on, as OpenShift runs it, or
+   * off, the upstream default: see {@link OwnerReferencesPermissionEnforcement}.
+   */
+  public void setOwnerReferencesPermissionEnforcement(boolean enforced) {
+    pipeline.setOwnerReferencesPermissionEnforcement(enforced);
+  }
+
   /** The mutating admission webhooks (e.g. the pod webhook). */
   public MutatingChain mutatingAdmission() {
     return mutating;

@@ -29,6 +29,7 @@ final class Pipeline {
   private final MutatingChain mutating;
   private final CustomResources customResources;
   private Authorizer authorizer = Authorizer.ALLOW_ALL;
+  private boolean ownerReferencesEnforced;
   private ValidatingAdmission validating = ValidatingAdmission.ADMIT_ALL;
 
   Pipeline(
@@ -46,6 +47,11 @@ final class Pipeline {
 
   void setAuthorizer(Authorizer authorizer) {
     this.authorizer = Objects.requireNonNull(authorizer, "authorizer");
+  }
+
+  /** Switches the OwnerReferencesPermissionEnforcement plugin on (OpenShift) or off (upstream). */
+  void setOwnerReferencesPermissionEnforcement(boolean enforced) {
+    this.ownerReferencesEnforced = enforced;
   }
 
   void setValidating(ValidatingAdmission validating) {
@@ -115,6 +121,9 @@ final class Pipeline {
 
   void admitValidating(
       RequestAttributes request, Operation operation, ObjectNode object, ObjectNode old) {
+    if (ownerReferencesEnforced) {
+      OwnerReferencesPermissionEnforcement.admit(authorizer, request, operation, object, old);
+    }
     ValidatingAdmission.Verdict verdict =
         validating.validate(
             new AdmissionRequest(
@@ -140,7 +149,7 @@ final class Pipeline {
    * The name admission errors give (errors.go, extractResourceName): the request's, else the
    * object's name or generateName, else "Unknown".
    */
-  private static String subjectName(RequestAttributes request, ObjectNode object) {
+  static String subjectName(RequestAttributes request, ObjectNode object) {
     if (request.name() != null && !request.name().isEmpty()) {
       return request.name();
     }

@@ -162,8 +162,32 @@ class PullSecretPolicyTest {
   }
 
   @Test
-  void deletionsAreNeverEvaluated() {
-    assertTrue(admission.decisions(delete(VELERO, secretIn("team-a", "kuik-inject-x"))).isEmpty());
+  void deletionsByAnyoneButTheSyncerSkipThePolicy() {
+    for (var decision : admission.decisions(delete(VELERO, secretIn("team-a", "kuik-inject-x")))) {
+      assertEquals(PolicyDecision.Outcome.SKIPPED, decision.outcome());
+    }
+    assertTrue(admission.validate(delete(VELERO, secretIn("team-a", "kuik-inject-x"))).admitted());
+    assertTrue(
+        admission
+            .validate(delete(Identity.GARBAGE_COLLECTOR, secretIn("team-a", "kuik-inject-x")))
+            .admitted());
+  }
+
+  @Test
+  void theSyncersOwnDeletionsAreRefused() {
+    var verdict = admission.validate(delete(SYNCER, secretIn("team-a", "kuik-inject-x")));
+
+    assertFalse(verdict.admitted());
+    assertEquals("Forbidden", verdict.reason());
+    assertTrue(
+        verdict
+            .message()
+            .endsWith(
+                "denied request: the kuik secret-syncer never deletes a Secret"
+                    + " (team-a/kuik-inject-x): it empties one that is no longer needed, and the"
+                    + " garbage collector deletes its Secrets with their ImageAlternative or"
+                    + " ImageMirror"),
+        verdict.message());
   }
 
   @Test
