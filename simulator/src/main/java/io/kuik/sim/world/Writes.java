@@ -25,13 +25,15 @@ import tools.jackson.databind.node.ObjectNode;
  * The write verbs, each in the order the API server's handlers and registry run its stages:
  *
  * <ul>
- *   <li>create: authorize, decode, mutating admission, system fields, validation, validating
- *       admission, then storage (where an existing name is 409 AlreadyExists);
+ *   <li>create: authorize (without a name), decode, mutating admission, system fields, validation,
+ *       validating admission, then storage (where an existing name is 409 AlreadyExists); an apply
+ *       that creates is authorized as a patch, then as a create after validation;
  *   <li>update and patch: authorize, decode, 404 if missing, (apply: merge, 409 on field
  *       conflicts), mutating admission, 409 on a stale resourceVersion, system fields, validation,
  *       validating admission, storage; a result equal to the stored object is not written;
- *   <li>delete: authorize, mutating admission, 404, preconditions, validating admission, then
- *       finalizers decide between marking the object deleted and removing it.
+ *   <li>delete: authorize, mutating admission, 404, preconditions, validating admission, then the
+ *       propagation policy's finalizers and the object's own decide between marking it deleted and
+ *       removing it.
  * </ul>
  */
 final class Writes {

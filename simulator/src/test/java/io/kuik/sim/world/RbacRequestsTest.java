@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kuik.sim.chart.ChartFiles;
+import io.kuik.sim.chart.Release;
 import io.kuik.sim.world.admission.RbacAuthorizer;
 import io.kuik.sim.world.admission.SystemRbac;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.Meta;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -110,6 +113,29 @@ class RbacRequestsTest {
         "secrets \"other\" is forbidden: User \"bob\" cannot patch resource \"secrets\" in API"
             + " group \"\" in the namespace \"team-a\"",
         other.getMessage());
+  }
+
+  @Test
+  void theChartsRbacLetsTheSyncersApplyCreateAndThenPatchASecretInAnyNamespace() {
+    Release release = Release.DEFAULT;
+    f.namespace(release.namespace());
+    ChartFiles.locate().load(ChartFiles.SYNCER_RBAC, release).forEach(o -> f.api.create(ADMIN, o));
+    Identity syncer = Identity.serviceAccount(release.namespace(), release.syncerServiceAccount());
+    ObjectNode secret = secret("kuik-inject-imagemirror-prod");
+
+    ObjectNode created = f.api.apply(syncer, secret, "kuik-secret-syncer", true);
+    ((ObjectNode) secret.get("data")).put("k", Fixture.b64("w"));
+    ObjectNode patched = f.api.apply(syncer, secret, "kuik-secret-syncer", true);
+
+    assertEquals("v", Fixture.decoded(created, "k"));
+    assertEquals("w", Fixture.decoded(patched, "k"));
+    assertEquals(
+        403,
+        assertThrows(
+                ApiException.class,
+                () -> f.api.delete(syncer, ResourceType.SECRET, "team-a", Meta.name(created)))
+            .code(),
+        "and no delete");
   }
 
   @Test
