@@ -34,8 +34,25 @@ Feature: Bad input
       | quay.io/acme |
     And the ImageAlternative acme must have a Warning event PullSecretInjectionFailed saying "Secret kuik-system/broken-pull is malformed"
 
+  Scenario: A resource the CRD refuses should be refused by the API server before any controller sees it
+    When a person tries to create the ImageAlternative broken:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/foo:1.0
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    Then the API server must refuse it with 422 saying "spec.alternatives[0].repository: Invalid value: must not have a tag or digest"
+    When 2 seconds pass
+    Then the ImageAlternative broken must be gone
+    And team-a must not have the Secret kuik-inject-imagealternative-broken
+
   Scenario: A resource that fails validation should get an event and cost no other resource its Secrets
-    When the ImageAlternative broken is created without admission checks:
+    A cluster stores such a resource when its CRD has no schema (an older or hand-made CRD): the
+    API server validates nothing then, and keeps the object when the chart's CRD comes back.
+    When the ImageAlternative broken is created through an API server without the CRD's schema:
       """yaml
       spec:
         rewritePolicy: Always

@@ -169,3 +169,24 @@ Feature: Releasing credentials
     And 2 seconds pass
     Then team-a must not have the Secret kuik-inject-imagealternative-acme-foo
     And team-b must not have the Secret kuik-inject-imagealternative-acme-foo
+
+  Scenario: Deleting the resource in the foreground should not wait for its Secrets, which still go
+    The syncer's owner references do not set blockOwnerDeletion, so a foreground deletion (kubectl
+    delete --cascade=foreground) holds the resource only until the garbage collector sees it.
+    Given the namespace team-b labelled tier=prod
+    And the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    When the ImageAlternative acme-foo is deleted with foreground propagation
+    Then the ImageAlternative acme-foo must be terminating with the finalizer foregroundDeletion
+    When 2 seconds pass
+    Then the ImageAlternative acme-foo must be gone
+    And team-a must not have the Secret kuik-inject-imagealternative-acme-foo
+    And team-b must not have the Secret kuik-inject-imagealternative-acme-foo

@@ -2,9 +2,11 @@ Feature: What the syncer may write
   RBAC has to let the syncer create and patch Secrets everywhere, so the chart's
   ValidatingAdmissionPolicy narrows it at the API server: the syncer may write nothing but its
   own pull secrets, and no one else may write under its two reserved prefixes, save a rotation
-  by replace and the garbage collector. The simulated API server enforces the chart's own policy
-  and RBAC from chart/files, so these scenarios also show Velero restores and a policy that
-  cannot be evaluated.
+  by replace and the garbage collector. The only deletions the policy looks at are the syncer's
+  own, and it refuses them, so the syncer never deletes even where OpenShift's
+  OwnerReferencesPermissionEnforcement makes it hold the right to. The simulated API server
+  enforces the chart's own policy and RBAC from chart/files, so these scenarios also show Velero
+  restores and a policy that cannot be evaluated.
 
   Upstream: https://github.com/enix/kube-image-keeper/blob/d196fc2b3c6ebbcab8ae0cb48c8b5a50c680811d/docs/v3/architecture.md#bounding-what-the-syncer-may-write
   In this project: docs/behaviour.md#what-the-syncer-may-write
@@ -123,7 +125,7 @@ Feature: What the syncer may write
     When a person creates in team-a a Secret app-config of type Opaque
     Then the write must have passed
     When a person creates in team-a a Secret kuik-inject-handmade of type kubernetes.io/dockerconfigjson
-    Then the write must be refused saying "could not be evaluated"
+    Then the write must be refused saying "resulted in error"
     When the Secret acme-pull in kuik-system is changed to hold the credentials:
       | registry path | username | password |
       | quay.io/acme  | acme     | rotated  |
@@ -133,3 +135,27 @@ Feature: What the syncer may write
     When the admission policy can be evaluated again
     And 10 minutes pass
     Then team-a's kuik-inject-imagealternative-acme must hold acme:rotated for quay.io/acme
+
+  Scenario: Where OwnerReferencesPermissionEnforcement runs (OpenShift), the syncer's owner references should need delete on Secrets
+    The admission plugin asks whoever sets an owner reference for the right to delete the object;
+    the chart grants it with syncer.ownerReferencesPermissionEnforcement.
+    Given the API server enforces OwnerReferencesPermissionEnforcement
+    When the namespace team-b is created
+    And 2 seconds pass
+    Then the syncer's applies of kuik-inject-imagealternative-acme in team-b must have been refused saying "cannot set an ownerRef on a resource you can't delete"
+    And team-b must not have the Secret kuik-inject-imagealternative-acme
+    When kuik is upgraded with syncer.ownerReferencesPermissionEnforcement=true
+    And 10 seconds pass
+    Then team-b's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+
+  @the-policy-refuses-the-syncer
+  Scenario: With delete granted for OwnerReferencesPermissionEnforcement, the policy should still refuse every deletion by the syncer, and the garbage collector's should pass
+    Given the API server enforces OwnerReferencesPermissionEnforcement
+    And kuik is upgraded with syncer.ownerReferencesPermissionEnforcement=true
+    When the syncer's identity deletes the Secret kuik-inject-imagealternative-acme in team-a
+    Then the write must be refused saying "the kuik secret-syncer never deletes a Secret (team-a/kuik-inject-imagealternative-acme)"
+    And the request must be refused with 403 Forbidden
+    And team-a must have the Secret kuik-inject-imagealternative-acme
+    When the ImageAlternative acme is deleted
+    And 2 seconds pass
+    Then team-a must not have the Secret kuik-inject-imagealternative-acme

@@ -69,6 +69,34 @@ public class PolicySteps {
     answer = world().attempt(() -> world().api().get(syncer, ResourceType.SECRET, namespace, name));
   }
 
+  @When("the syncer's identity deletes the Secret {word} in {word}")
+  public void theSyncersIdentityDeletes(String name, String namespace) {
+    Identity syncer = world().syncer().identity();
+    answer =
+        world().attempt(() -> world().api().delete(syncer, ResourceType.SECRET, namespace, name));
+  }
+
+  @Given("the API server enforces OwnerReferencesPermissionEnforcement")
+  public void theApiServerEnforcesOwnerReferencesPermission() {
+    world().enforceOwnerReferencesPermission();
+  }
+
+  @Given("kuik is upgraded with syncer.ownerReferencesPermissionEnforcement=true")
+  public void kuikIsUpgradedWithOwnerReferencesPermission() {
+    world().upgradeWithOwnerReferencesPermission();
+  }
+
+  @Then("the syncer's applies of {word} in {word} must have been refused saying {string}")
+  public void theSyncersAppliesWereRefused(String name, String namespace, String text) {
+    var refused =
+        world().syncerApplies(namespace, name).stream()
+            .filter(r -> !r.succeeded() && r.message() != null && r.message().contains(text))
+            .toList();
+    assertFalse(
+        refused.isEmpty(),
+        "no apply refused saying \"" + text + "\": " + world().syncerApplies(namespace, name));
+  }
+
   @When("the syncer's identity lists the Secrets of every namespace")
   public void theSyncersIdentityListsEverywhere() {
     Identity syncer = world().syncer().identity();

@@ -16,6 +16,7 @@ import io.kuik.sim.world.admission.PolicyAdmission;
 import io.kuik.sim.world.admission.RbacAuthorizer;
 import io.kuik.sim.world.admission.SystemRbac;
 import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.kubelet.Kubelet;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.registry.Registries;
@@ -89,14 +90,15 @@ public final class Cluster {
   }
 
   /**
-   * {@code helm install}, reduced to what the simulated cluster enforces: the release namespace,
-   * the syncer's and the webhook's ServiceAccounts, and every object of the chart's RBAC and
-   * admission policy files rendered for the release, created as {@link #ADMIN}.
+   * {@code helm install}, reduced to what the simulated cluster enforces: the chart's CRDs (when
+   * missing), the release namespace, the syncer's and the webhook's ServiceAccounts, and every
+   * object of the chart's RBAC and admission policy files rendered for the release, created as
+   * {@link #ADMIN}.
    *
    * @return the objects as stored, in creation order
    */
   public List<ObjectNode> install(Release release) {
-    List<ObjectNode> stored = new ArrayList<>();
+    List<ObjectNode> stored = new ArrayList<>(installCrds());
     stored.add(api.create(ADMIN, object("v1", "Namespace", null, release.namespace())));
     for (String account :
         List.of(release.syncerServiceAccount(), release.webhookServiceAccount())) {
@@ -111,6 +113,35 @@ public final class Cluster {
         Identity.serviceAccount(release.namespace(), release.syncerServiceAccount()), "syncer");
     trace.alias(
         Identity.serviceAccount(release.namespace(), release.webhookServiceAccount()), "webhook");
+    return stored;
+  }
+
+  /**
+   * The chart's CustomResourceDefinitions, created as {@link #ADMIN} unless they exist, as {@code
+   * helm install} does with {@code crds/} (it never upgrades or deletes them).
+   *
+   * @return the CRDs created now
+   */
+  public List<ObjectNode> installCrds() {
+    List<ObjectNode> created = new ArrayList<>();
+    for (ObjectNode crd : ChartFiles.locate().crds()) {
+      String name = crd.path("metadata").path("name").asString();
+      if (api.find(ADMIN, ResourceType.CUSTOM_RESOURCE_DEFINITION, null, name).isEmpty()) {
+        created.add(api.create(ADMIN, crd));
+      }
+    }
+    return created;
+  }
+
+  /**
+   * {@code helm upgrade --set syncer.ownerReferencesPermissionEnforcement=true} of an installed
+   * release: the ClusterRole and binding that give its syncer delete on Secrets.
+   */
+  public List<ObjectNode> grantOwnerReferencesPermission(Release release) {
+    List<ObjectNode> stored = new ArrayList<>();
+    ChartFiles.locate()
+        .load(ChartFiles.SYNCER_OWNER_REFERENCES_RBAC, release)
+        .forEach(o -> stored.add(api.create(ADMIN, o)));
     return stored;
   }
 

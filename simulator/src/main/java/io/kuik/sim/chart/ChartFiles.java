@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -32,6 +33,14 @@ public final class ChartFiles {
 
   /** The pod webhook's ClusterRole, Role and bindings. */
   public static final String WEBHOOK_RBAC = "files/webhook-rbac.yaml";
+
+  /**
+   * The syncer's delete on Secrets, installed with {@code
+   * syncer.ownerReferencesPermissionEnforcement=true}.
+   */
+  public static final String SYNCER_OWNER_REFERENCES_RBAC =
+      "files/syncer-owner-references-rbac.yaml";
+
 
   /** Where the build copies {@code chart/files} and {@code chart/crds} inside the jar. */
   static final String BUNDLE = "/kuik/chart/";
@@ -115,6 +124,26 @@ public final class ChartFiles {
   /** The file's text with the release's name and namespace filled in. */
   public String render(String file, Release release) {
     return ReleaseTemplate.render(read(file), release, file);
+  }
+
+  /**
+   * The CustomResourceDefinitions of {@code crds/}, in file name order. Helm installs that folder
+   * as it is, before the templates and without rendering it.
+   */
+  public List<ObjectNode> crds() {
+    Path folder = directory.resolve("crds");
+    if (!Files.isDirectory(folder)) {
+      throw new ChartException("crds/ not found in the chart folder " + directory);
+    }
+    List<ObjectNode> crds = new ArrayList<>();
+    try (var files = Files.list(folder)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        crds.addAll(YamlDocuments.parse(Files.readString(file), "crds/" + file.getFileName()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + folder, e);
+    }
+    return crds;
   }
 
   /** The file rendered for the release, one object per YAML document. */

@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -132,6 +133,16 @@ public final class KuikWorld {
     SyncerHost host = new SyncerHost(api(), identity, settings, RESYNC_PERIOD);
     otherInstances.put(namespace, host);
     host.start();
+  }
+
+  /** The API server runs OwnerReferencesPermissionEnforcement, as OpenShift's does. */
+  public void enforceOwnerReferencesPermission() {
+    api().setOwnerReferencesPermissionEnforcement(true);
+  }
+
+  /** {@code helm upgrade --set syncer.ownerReferencesPermissionEnforcement=true}. */
+  public void upgradeWithOwnerReferencesPermission() {
+    cluster.grantOwnerReferencesPermission(requireInstalled());
   }
 
   /** Sets whether the first instance serves namespaces with neither targeting label. */
@@ -348,6 +359,35 @@ public final class KuikWorld {
     api().create(ADMIN, resourceObject(kind, name, specYaml));
   }
 
+  /**
+   * Creates the resource as a cluster would have stored it when its CRD had no schema: the CRD is
+   * replaced by one that accepts any object (as an older kuik release's could have been, or a CRD
+   * applied by hand), the resource created, and the chart's CRD put back. The API server does not
+   * validate stored objects again when a CRD changes, so the resource stays, as it is, until it is
+   * written again; the controllers read it as it is.
+   */
+  public void createResourceWithoutTheCrdSchema(String kind, String name, String specYaml) {
+    ResourceType type = typeOf(kind);
+    String crdName = type.resource() + "." + type.group();
+    ObjectNode crd = api().get(ADMIN, ResourceType.CUSTOM_RESOURCE_DEFINITION, null, crdName);
+    JsonNode chartSpec = crd.get("spec").deepCopy();
+    for (var version : crd.path("spec").path("versions")) {
+      ((ObjectNode) version)
+          .putObject("schema")
+          .set(
+              "openAPIV3Schema",
+              Json.yaml("{type: object, x-kubernetes-preserve-unknown-fields: true}"));
+    }
+    api().update(ADMIN, crd);
+    try {
+      createResource(kind, name, specYaml);
+    } finally {
+      ObjectNode live = api().get(ADMIN, ResourceType.CUSTOM_RESOURCE_DEFINITION, null, crdName);
+      live.set("spec", chartSpec);
+      api().update(ADMIN, live);
+    }
+  }
+
   public void changeResource(String kind, String name, String specYaml) {
     ObjectNode live = api().get(ADMIN, typeOf(kind), null, name);
     ObjectNode changed = resourceObject(kind, name, specYaml);
@@ -536,6 +576,17 @@ public final class KuikWorld {
       Map<String, String> containers,
       Map<String, String> annotations,
       List<String> pullSecrets) {
+    submitPod(namespace, pod, containers, annotations, pullSecrets, null);
+  }
+
+  /** {@link #submitPod}, run as {@code serviceAccount} (null: none named, so {@code default}). */
+  public void submitPod(
+      String namespace,
+      String pod,
+      Map<String, String> containers,
+      Map<String, String> annotations,
+      List<String> pullSecrets,
+      String serviceAccount) {
     ObjectNode object = Json.object();
     object.put("apiVersion", "v1");
     object.put("kind", "Pod");
@@ -556,7 +607,31 @@ public final class KuikWorld {
       ArrayNode refs = spec.putArray("imagePullSecrets");
       pullSecrets.forEach(name -> refs.addObject().put("name", name));
     }
+    if (serviceAccount != null) {
+      spec.put("serviceAccountName", serviceAccount);
+    }
     api().create(ADMIN, object);
+  }
+
+  /**
+   * The ServiceAccount lists these pull secrets (created, or changed when it exists, as the {@code
+   * default} one always does).
+   */
+  public void serviceAccountPullSecrets(String namespace, String name, List<String> pullSecrets) {
+    Optional<ObjectNode> live = api().find(ADMIN, ResourceType.SERVICE_ACCOUNT, namespace, name);
+    ObjectNode account = live.orElseGet(Json::object);
+    account.put("apiVersion", "v1");
+    account.put("kind", "ServiceAccount");
+    ObjectNode meta = Json.child(account, "metadata");
+    meta.put("name", name);
+    meta.put("namespace", namespace);
+    ArrayNode refs = account.putArray("imagePullSecrets");
+    pullSecrets.forEach(secret -> refs.addObject().put("name", secret));
+    if (live.isPresent()) {
+      api().update(ADMIN, account);
+    } else {
+      api().create(ADMIN, account);
+    }
   }
 
   public ObjectNode pod(String namespace, String pod) {
@@ -627,6 +702,16 @@ public final class KuikWorld {
 
   public void deleteResourceOrphaning(String kind, String name) {
     api().delete(ADMIN, typeOf(kind), null, name, DeleteOptions.orphan());
+  }
+
+  /** {@code kubectl delete --cascade=foreground}. */
+  public void deleteResourceInTheForeground(String kind, String name) {
+    api().delete(ADMIN, typeOf(kind), null, name, DeleteOptions.foreground());
+  }
+
+  /** The routing resource as stored, if it exists. */
+  public Optional<ObjectNode> resource(String kind, String name) {
+    return api().find(ADMIN, typeOf(kind), null, name);
   }
 
   public String admissionPolicyName() {

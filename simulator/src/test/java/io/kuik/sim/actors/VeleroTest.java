@@ -78,7 +78,11 @@ class VeleroTest {
       List<String> errors = result.errors().get(namespace);
       assertEquals(1, errors.size(), namespace);
       String prefix = "error restoring secrets/" + namespace + "/" + RESERVED + ": ";
-      assertTrue(errors.get(0).startsWith(prefix + POLICY_DENIAL), errors.get(0));
+      assertTrue(
+          errors
+              .get(0)
+              .startsWith(prefix + "secrets \"" + RESERVED + "\" is forbidden: " + POLICY_DENIAL),
+          errors.get(0));
       assertTrue(
           errors.get(0).contains("system:serviceaccount:velero:velero may not create"),
           errors.get(0));

@@ -64,8 +64,9 @@ class PolicyFailureTest {
         refused
             .getMessage()
             .startsWith(
-                "ValidatingAdmissionPolicy 'kuik-pull-secrets' with binding 'kuik-pull-secrets'"
-                    + " denied request: policy could not be evaluated"),
+                "secrets \"kuik-inject-x\" is forbidden: ValidatingAdmissionPolicy"
+                    + " 'kuik-pull-secrets' with binding 'kuik-pull-secrets' denied request:"
+                    + " expression '"),
         refused.getMessage());
     assertThrows(ApiException.class, this::syncerWrite, "the syncer's writes match too");
   }

@@ -268,8 +268,17 @@ class ChartRenderTest {
             assertTrue(
                 operations.containsAll(List.of("CREATE", "UPDATE")),
                 () -> "operations " + operations),
-        () -> assertFalse(operations.contains("DELETE"), "deletions are never checked"),
-        () -> assertFalse(operations.contains("*"), "deletions are never checked"),
+        () -> assertFalse(operations.contains("*"), () -> "operations " + operations),
+        () ->
+            assertEquals(
+                "request.operation != 'DELETE' || request.userInfo.username =="
+                    + " 'system:serviceaccount:"
+                    + values.namespace()
+                    + ":"
+                    + values.syncerName()
+                    + "'",
+                policy.path("spec").path("matchConditions").get(0).path("expression").asString(),
+                "only this release's syncer's deletions are checked (and refused)"),
         () ->
             assertFalse(
                 policy.path("spec").path("matchConditions").isEmpty(),

@@ -97,6 +97,24 @@ class ChartValuesTest {
                     .asInt()));
   }
 
+  /**
+   * For OwnerReferencesPermissionEnforcement (plugin/pkg/admission/gc/gc_admission.go): setting an
+   * owner reference takes delete on the object, so the value grants the syncer delete on Secrets,
+   * and only that.
+   */
+  @Test
+  void ownerReferencesPermissionEnforcementGrantsTheSyncerDeleteOnSecretsOnly() {
+    ValueSet values = ValueSet.DEFAULTS.with("syncer.ownerReferencesPermissionEnforcement=true");
+
+    SecretGrants syncer =
+        SecretGrants.of(Renders.of(values), values.namespace(), values.syncerName());
+
+    assertEquals(java.util.Set.of("create", "delete", "patch"), syncer.clusterWide());
+    assertEquals(
+        java.util.Set.of("create", "patch"),
+        SecretGrants.of(Renders.of(ValueSet.DEFAULTS), "kuik", "kuik-secret-syncer").clusterWide());
+  }
+
   @Test
   void oneSyncerMayRunWithoutLeaderElection() {
     ValueSet values =

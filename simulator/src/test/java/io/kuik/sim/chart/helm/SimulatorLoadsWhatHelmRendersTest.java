@@ -65,6 +65,28 @@ class SimulatorLoadsWhatHelmRendersTest {
                 object, rendered.get(key), key + " differs between Helm and the simulator"));
   }
 
+  @org.junit.jupiter.api.Test
+  void withOwnerReferencesPermissionEnforcementHelmRendersTheDeleteGrantTheSimulatorLoads() {
+    ValueSet values = ValueSet.DEFAULTS.with("syncer.ownerReferencesPermissionEnforcement=true");
+    Release release = new Release(values.release(), values.namespace());
+    Manifests manifests = Renders.of(values);
+
+    List<tools.jackson.databind.node.ObjectNode> loaded =
+        ChartFiles.at(Helm.chartDir()).load(ChartFiles.SYNCER_OWNER_REFERENCES_RBAC, release);
+
+    assertEquals(2, loaded.size());
+    for (JsonNode object : loaded) {
+      assertEquals(
+          object,
+          manifests.one(Manifests.kind(object), Manifests.name(object)),
+          key(object) + " differs between Helm and the simulator");
+    }
+    assertFalse(
+        Renders.of(ValueSet.DEFAULTS).all().stream()
+            .anyMatch(o -> Manifests.name(o).equals(Manifests.name(loaded.get(0)))),
+        "rendered only when the value is set");
+  }
+
   private static String key(JsonNode object) {
     String namespace = Manifests.namespace(object);
     return Manifests.kind(object)
