@@ -30,7 +30,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * {@code kuik explain} against fabric8's mock API server, with the RBAC the brief allows: reads of
+ * {@code kuik explain} against fabric8's mock API server, with the read-only RBAC it is documented to need: reads of
  * pods, namespaces and routing resources, and of the Secrets of the cluster resource namespace
  * only. Every other Secret read is refused with 403, as RBAC would refuse it.
  *
@@ -65,7 +65,7 @@ class ExplainOnMockApiServerTest {
 
   // ---- the cluster -----------------------------------------------------------------------------
 
-  /** RBAC of the brief: Secrets are readable in kuik-system only. */
+  /** Read-only RBAC: Secrets are readable in kuik-system only. */
   private void onlyClusterResourceNamespaceSecretsReadable() {
     cluster.forbid("/api/v1/namespaces/team-a/secrets");
     cluster.forbid("/api/v1/secrets");
