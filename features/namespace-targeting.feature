@@ -5,6 +5,8 @@ Feature: Namespace targeting
   that serves it, otherwise the instance's namespacesByDefault setting decides. Several instances
   can so shard a large cluster. A namespace an instance stops serving is handled like one leaving
   a scope. (seeds/namespace-targeting.txt, its truth table on this project's labels; DESIGN.md §2.6)
+  The two releases list each other in syncer.peers, as the README's sharding steps say, so that
+  each one's admission policy lets the other's syncer write.
 
   Background:
     Given kuik is installed in the namespace kuik-a

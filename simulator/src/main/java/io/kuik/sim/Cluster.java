@@ -104,6 +104,19 @@ public final class Cluster {
     return stored;
   }
 
+  /**
+   * {@code helm upgrade} of a release whose values changed (its peers, say), reduced as {@link
+   * #install} is: the chart files rendered again and written over what the install stored, as
+   * {@link #ADMIN} (Helm's three-way merge ends in the same objects).
+   */
+  public void upgrade(Release release) {
+    ChartFiles chart = ChartFiles.locate();
+    for (String file :
+        List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC, ChartFiles.ADMISSION_POLICY)) {
+      chart.load(file, release).forEach(o -> api.update(ADMIN, o));
+    }
+  }
+
   public EventLoop loop() {
     return loop;
   }

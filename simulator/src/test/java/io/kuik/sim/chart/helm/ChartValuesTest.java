@@ -81,6 +81,9 @@ class ChartValuesTest {
                     "--tls-key-file=/tls/tls.key",
                     "--health-port=8080",
                     "--probe-timeout=2s",
+                    "--probe-cache-ttl=30s",
+                    "--insecure-registries=",
+                    "--shutdown-delay=5s",
                     "--log-format=json"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-webhook"))),
         () ->
