@@ -275,6 +275,9 @@ class ChartValuesTest {
         () -> assertTrue(notes.contains("kubectl -n kuik "), notes),
         () -> assertTrue(notes.contains("kuik.enix.io/pull-secrets-instance=kuik"), notes),
         () -> assertTrue(notes.contains("none by default"), notes),
+        () ->
+            assertTrue(
+                notes.contains("['system:serviceaccount:kuik:images-secret-syncer']"), notes),
         () -> assertFalse(notes.contains("{{"), notes));
   }
 
