@@ -297,7 +297,7 @@ class ChartOptionsTest {
     assertAll(
         () -> assertTrue(pod.path("hostNetwork").asBoolean()),
         () -> assertEquals("ClusterFirstWithHostNet", pod.path("dnsPolicy").asString()),
-        () -> assertTrue(ChartRenderTest.args(deployment).contains("--port=10250")),
+        () -> assertTrue(ChartRenderTest.args(deployment).contains("--port=9443")),
         () ->
             assertTrue(
                 ChartRenderTest.podSpec(

@@ -46,7 +46,7 @@ record ValueSet(String label, String release, String namespace, List<String> set
               "syncer.peers[1].serviceAccount=shard-c-syncer",
               "syncer.podDisruptionBudget.minAvailable=1",
               "webhook.hostNetwork=true",
-              "webhook.port=10250",
+              "webhook.port=9443",
               "webhook.insecureRegistries={registry.local:5000,mirror.lan}",
               "webhook.probeCacheTtl=1m",
               "webhook.shutdownDelay=10s"));
