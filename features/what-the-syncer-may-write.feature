@@ -6,7 +6,8 @@ Feature: What the syncer may write
   own, and it refuses them, so the syncer never deletes even where OpenShift's
   OwnerReferencesPermissionEnforcement makes it hold the right to. The simulated API server
   enforces the chart's own policy and RBAC from chart/files, so these scenarios also show Velero
-  restores and a policy that cannot be evaluated.
+  restores and a policy that cannot be evaluated. Who counts as a syncer is exactly the release's
+  own ServiceAccount and the peer releases it lists in syncer.peers, never an account by its name.
 
   Upstream: https://github.com/enix/kube-image-keeper/blob/d196fc2b3c6ebbcab8ae0cb48c8b5a50c680811d/docs/v3/architecture.md#bounding-what-the-syncer-may-write
   In this project: docs/behaviour.md#what-the-syncer-may-write
@@ -39,6 +40,21 @@ Feature: What the syncer may write
       | lacks the managed-by label                      | team-a    | kuik-inject-x   | kubernetes.io/dockerconfigjson | unlabelled                                        | must carry the label app.kubernetes.io/managed-by: kuik-secret-syncer |
       | uses a name outside the reserved ones           | team-a    | registry-creds  | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer | may only write Secrets named kuik-inject-*                |
       | names a kuik-provider-* outside its namespace   | team-a    | kuik-provider-x | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer | kuik-provider-* (in kuik-system only)                     |
+
+  Scenario: A tenant's ServiceAccount named like a syncer should be refused the reserved names
+    Given the ServiceAccount x-secret-syncer in team-a may create and patch Secrets there
+    When the ServiceAccount x-secret-syncer of team-a applies in team-a a Secret kuik-inject-imagealternative-other of type kubernetes.io/dockerconfigjson labelled app.kubernetes.io/managed-by=kuik-secret-syncer
+    Then the write must be refused saying "are written only by the kuik secret-syncer (system:serviceaccount:kuik-system:kuik-secret-syncer, or a peer listed in syncer.peers)"
+
+  Scenario: The syncer of a peer release should be let through by this release's policy
+    Given another kuik instance is installed in the namespace kuik-b, serving unlabelled namespaces: false
+    When the syncer of the release in kuik-b applies in team-a a Secret kuik-inject-imagealternative-other of type kubernetes.io/dockerconfigjson labelled app.kubernetes.io/managed-by=kuik-secret-syncer
+    Then the write must have passed
+
+  Scenario: The syncer of a release that no release lists as a peer should be refused the reserved names
+    Given a kuik release is installed in the namespace kuik-c, listed by no other release
+    When the syncer of the release in kuik-c applies in team-a a Secret kuik-inject-imagealternative-other of type kubernetes.io/dockerconfigjson labelled app.kubernetes.io/managed-by=kuik-secret-syncer
+    Then the write must be refused saying "system:serviceaccount:kuik-c:kuik-c-secret-syncer may not create team-a/kuik-inject-imagealternative-other"
 
   Scenario: A kuik-provider-* Secret in the install namespace should be let through for the syncer
     When the syncer's identity applies in kuik-system a Secret kuik-provider-ecr of type kubernetes.io/dockerconfigjson labelled app.kubernetes.io/managed-by=kuik-secret-syncer

@@ -30,9 +30,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * {@code kuik explain} against fabric8's mock API server, with the read-only RBAC it is documented to need: reads of
- * pods, namespaces and routing resources, and of the Secrets of the cluster resource namespace
- * only. Every other Secret read is refused with 403, as RBAC would refuse it.
+ * {@code kuik explain} against fabric8's mock API server, with the read-only RBAC it is documented
+ * to need: reads of pods, namespaces and routing resources, and of the Secrets of the cluster
+ * resource namespace only. Every other Secret read is refused with 403, as RBAC would refuse it.
  *
  * <p>The kubelet offers every key that matches an image, by its own rules: a key's path is a plain
  * string prefix of the image's path (kubernetes/kubernetes pkg/credentialprovider/keyring.go,

@@ -43,6 +43,11 @@ public final class MockCluster implements AutoCloseable {
     previousKubeconfig = System.setProperty("kubeconfig", kubeconfig.toString());
   }
 
+  /** The API server's address by IP, for a process that resolves no names (the image's root). */
+  public String url() {
+    return "http://127.0.0.1:" + server.getPort();
+  }
+
   /** A client of the test's own, for arranging the cluster and reading what the syncer wrote. */
   public KubernetesClient client() {
     return client;

@@ -30,6 +30,7 @@ public class PolicySteps {
   private List<KubectlReplace.Outcome> replaced;
   private Instant replacedAt;
   private final Map<String, Velero.Backup> backups = new HashMap<>();
+  private final Map<String, Identity> tenants = new HashMap<>();
   private Velero.RestoreResult restore;
 
   public PolicySteps(ScenarioState state) {
@@ -61,6 +62,34 @@ public class PolicySteps {
     var secret = KuikWorld.secretManifest(namespace, name, type, labels);
     Identity syncer = world().syncer().identity();
     answer = world().attempt(() -> world().api().apply(syncer, secret, "kuik-secret-syncer", true));
+  }
+
+  @Given("the ServiceAccount {word} in {word} may create and patch Secrets there")
+  public void aTenantServiceAccount(String name, String namespace) {
+    tenants.put(namespace + "/" + name, world().serviceAccountThatWritesSecrets(namespace, name));
+  }
+
+  @Given("a kuik release is installed in the namespace {word}, listed by no other release")
+  public void anUnlistedRelease(String namespace) {
+    world().installUnlistedRelease(namespace);
+  }
+
+  @When(
+      "^(?:the ServiceAccount ([a-z0-9-]+) of|the syncer of the release in) ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
+  public void anotherIdentityApplies(
+      String account,
+      String accountNamespace,
+      String namespace,
+      String name,
+      String type,
+      String key,
+      String value) {
+    Identity who =
+        account == null
+            ? world().syncerIdentityOf(accountNamespace)
+            : tenants.get(accountNamespace + "/" + account);
+    var secret = KuikWorld.secretManifest(namespace, name, type, Map.of(key, value));
+    answer = world().attempt(() -> world().api().apply(who, secret, "kuik-secret-syncer", true));
   }
 
   @When("the syncer's identity gets the Secret {word} in {word}")

@@ -104,7 +104,7 @@ public final class Cluster {
         List.of(release.syncerServiceAccount(), release.webhookServiceAccount())) {
       stored.add(api.create(ADMIN, object("v1", "ServiceAccount", release.namespace(), account)));
     }
-    ChartFiles chart = this.chart != null ? this.chart : ChartFiles.locate();
+    ChartFiles chart = chart();
     for (String file :
         List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC, ChartFiles.ADMISSION_POLICY)) {
       chart.load(file, release).forEach(o -> stored.add(api.create(ADMIN, o)));
@@ -117,14 +117,14 @@ public final class Cluster {
   }
 
   /**
-   * The chart's CustomResourceDefinitions, created as {@link #ADMIN} unless they exist, as {@code
-   * helm install} does with {@code crds/} (it never upgrades or deletes them).
+   * The chart's CustomResourceDefinitions, created as {@link #ADMIN} unless they exist (the chart
+   * renders them as templates, so {@code helm install} creates them with the release).
    *
    * @return the CRDs created now
    */
   public List<ObjectNode> installCrds() {
     List<ObjectNode> created = new ArrayList<>();
-    for (ObjectNode crd : ChartFiles.locate().crds()) {
+    for (ObjectNode crd : chart().crds()) {
       String name = crd.path("metadata").path("name").asString();
       if (api.find(ADMIN, ResourceType.CUSTOM_RESOURCE_DEFINITION, null, name).isEmpty()) {
         created.add(api.create(ADMIN, crd));
@@ -139,10 +139,28 @@ public final class Cluster {
    */
   public List<ObjectNode> grantOwnerReferencesPermission(Release release) {
     List<ObjectNode> stored = new ArrayList<>();
-    ChartFiles.locate()
+    chart()
         .load(ChartFiles.SYNCER_OWNER_REFERENCES_RBAC, release)
         .forEach(o -> stored.add(api.create(ADMIN, o)));
     return stored;
+  }
+
+  /**
+   * {@code helm upgrade} of a release whose values changed (its peers, say), reduced as {@link
+   * #install} is: the chart files rendered again and written over what the install stored, as
+   * {@link #ADMIN} (Helm's three-way merge ends in the same objects).
+   */
+  public void upgrade(Release release) {
+    ChartFiles chart = chart();
+    for (String file :
+        List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC, ChartFiles.ADMISSION_POLICY)) {
+      chart.load(file, release).forEach(o -> api.update(ADMIN, o));
+    }
+  }
+
+  /** The chart files releases are installed from: the given ones, else the repository's. */
+  private ChartFiles chart() {
+    return chart != null ? chart : ChartFiles.locate();
   }
 
   public EventLoop loop() {

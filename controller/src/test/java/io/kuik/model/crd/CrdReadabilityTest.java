@@ -31,7 +31,8 @@ class CrdReadabilityTest {
     CustomResourceDefinition crd =
         new KubernetesSerialization()
             .unmarshal(
-                Files.readString(Path.of("..", "chart", "crds", plural + ".kuik.enix.io.yaml")),
+                Files.readString(
+                    Path.of("..", "chart", "files", "crds", plural + ".kuik.enix.io.yaml")),
                 CustomResourceDefinition.class);
 
     assertEquals(List.of(shortName), crd.getSpec().getNames().getShortNames());

@@ -41,8 +41,16 @@ public final class ChartFiles {
   public static final String SYNCER_OWNER_REFERENCES_RBAC =
       "files/syncer-owner-references-rbac.yaml";
 
+  /**
+   * The CustomResourceDefinitions, generated from the routing resource classes into {@code
+   * files/crds} and rendered by {@code templates/crds.yaml}.
+   */
+  public static final List<String> CRDS =
+      List.of(
+          "files/crds/imagealternatives.kuik.enix.io.yaml",
+          "files/crds/imagemirrors.kuik.enix.io.yaml");
 
-  /** Where the build copies {@code chart/files} and {@code chart/crds} inside the jar. */
+  /** Where the build copies {@code chart/files} inside the jar. */
   static final String BUNDLE = "/kuik/chart/";
 
   /** The chart folder; {@code null} for the copy bundled in the jar. */
@@ -126,22 +134,11 @@ public final class ChartFiles {
     return ReleaseTemplate.render(read(file), release, file);
   }
 
-  /**
-   * The CustomResourceDefinitions of {@code crds/}, in file name order. Helm installs that folder
-   * as it is, before the templates and without rendering it.
-   */
+  /** The chart's CustomResourceDefinitions, in {@link #CRDS} order. */
   public List<ObjectNode> crds() {
-    Path folder = directory.resolve("crds");
-    if (!Files.isDirectory(folder)) {
-      throw new ChartException("crds/ not found in the chart folder " + directory);
-    }
     List<ObjectNode> crds = new ArrayList<>();
-    try (var files = Files.list(folder)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-        crds.addAll(YamlDocuments.parse(Files.readString(file), "crds/" + file.getFileName()));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + folder, e);
+    for (String file : CRDS) {
+      crds.addAll(YamlDocuments.parse(read(file), file));
     }
     return crds;
   }

@@ -58,6 +58,7 @@ public final class KuikWorld {
   private Release release;
   private SyncerHost syncer;
   private final Map<String, SyncerHost> otherInstances = new LinkedHashMap<>();
+  private final Map<String, Release> otherReleases = new LinkedHashMap<>();
   private WebhookHost webhook;
 
   public KuikWorld(long seed) {
@@ -118,13 +119,27 @@ public final class KuikWorld {
   /**
    * Another kuik release, {@code namespace} its install namespace and release name, running a
    * second syncer instance that shards the cluster with the first
-   * (docs/behaviour.md#namespace-targeting). It runs no webhook of its own here: the stories it
-   * serves are about which instance writes.
+   * (docs/behaviour.md#namespace-targeting). As the README says to shard, every release lists the
+   * others in {@code syncer.peers}: the new one lists the releases already there, and each of those
+   * is upgraded to list it. It runs no webhook of its own here: the stories it serves are about
+   * which instance writes.
    */
   public void installAnotherInstance(String namespace, boolean namespacesByDefault) {
     requireInstalled();
-    Release other = new Release(namespace, namespace);
+    List<Release.Peer> present = new ArrayList<>();
+    present.add(release.asPeer());
+    otherReleases.values().forEach(r -> present.add(r.asPeer()));
+    Release other = new Release(namespace, namespace).withPeers(present);
     cluster.install(other);
+    release = release.withPeers(List.of(other.asPeer()));
+    cluster.upgrade(release);
+    otherReleases.replaceAll(
+        (ns, r) -> {
+          Release upgraded = r.withPeers(List.of(other.asPeer()));
+          cluster.upgrade(upgraded);
+          return upgraded;
+        });
+    otherReleases.put(namespace, other);
     Identity identity = Identity.serviceAccount(namespace, other.syncerServiceAccount());
     cluster.trace().alias(identity, namespace + "-syncer");
     SyncerSettings settings =
@@ -143,6 +158,61 @@ public final class KuikWorld {
   /** {@code helm upgrade --set syncer.ownerReferencesPermissionEnforcement=true}. */
   public void upgradeWithOwnerReferencesPermission() {
     cluster.grantOwnerReferencesPermission(requireInstalled());
+  }
+
+  /**
+   * A kuik release in {@code namespace} (its release name too) that no other release lists in
+   * {@code syncer.peers} and that lists none: its chart objects and ServiceAccounts only, no
+   * process. Its syncer's identity is then a stranger to every other release's policy.
+   */
+  public void installUnlistedRelease(String namespace) {
+    requireInstalled();
+    cluster.install(new Release(namespace, namespace));
+    // Its writes are not this world's syncer's: the every-scenario check must not count them.
+    cluster.trace().alias(syncerIdentityOf(namespace), namespace + "-syncer");
+  }
+
+  /** The identity of the syncer ServiceAccount of the release installed in {@code namespace}. */
+  public Identity syncerIdentityOf(String namespace) {
+    return Identity.serviceAccount(namespace, namespace + "-secret-syncer");
+  }
+
+  /**
+   * A tenant's own ServiceAccount {@code name} in {@code namespace}, with a Role and RoleBinding
+   * that let it create and patch Secrets there, as a namespace admin may set up.
+   */
+  public Identity serviceAccountThatWritesSecrets(String namespace, String name) {
+    ObjectNode account = Json.object();
+    account.put("apiVersion", "v1");
+    account.put("kind", "ServiceAccount");
+    account.putObject("metadata").put("name", name).put("namespace", namespace);
+    api().create(ADMIN, account);
+    ObjectNode role = Json.object();
+    role.put("apiVersion", "rbac.authorization.k8s.io/v1");
+    role.put("kind", "Role");
+    role.putObject("metadata").put("name", name + "-secrets").put("namespace", namespace);
+    ObjectNode rule = role.putArray("rules").addObject();
+    rule.putArray("apiGroups").add("");
+    rule.putArray("resources").add("secrets");
+    rule.putArray("verbs").add("create").add("patch").add("get");
+    api().create(ADMIN, role);
+    ObjectNode binding = Json.object();
+    binding.put("apiVersion", "rbac.authorization.k8s.io/v1");
+    binding.put("kind", "RoleBinding");
+    binding.putObject("metadata").put("name", name + "-secrets").put("namespace", namespace);
+    binding
+        .putObject("roleRef")
+        .put("apiGroup", "rbac.authorization.k8s.io")
+        .put("kind", "Role")
+        .put("name", name + "-secrets");
+    binding
+        .putArray("subjects")
+        .addObject()
+        .put("kind", "ServiceAccount")
+        .put("name", name)
+        .put("namespace", namespace);
+    api().create(ADMIN, binding);
+    return Identity.serviceAccount(namespace, name);
   }
 
   /** Sets whether the first instance serves namespaces with neither targeting label. */

@@ -14,7 +14,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * ImageAlternatives and ImageMirrors validated by the chart's own CRDs (chart/crds) as
+ * ImageAlternatives and ImageMirrors validated by the chart's own CRDs (chart/files/crds) as
  * kubernetes/apiextensions-apiserver validates custom resources: served only while their CRD is
  * stored ({@code pkg/apiserver/customresource_handler.go}); pruned and defaulted ({@code
  * pkg/apiserver/schema/pruning/algorithm.go} {@code Prune}, {@code defaulting/algorithm.go} {@code

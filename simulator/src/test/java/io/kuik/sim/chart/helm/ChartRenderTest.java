@@ -31,8 +31,12 @@ class ChartRenderTest {
     return ValueSet.all();
   }
 
+  static List<ValueSet> valueSetsWithOptions() {
+    return ValueSet.withOptions();
+  }
+
   @ParameterizedTest(name = "{0}")
-  @MethodSource("valueSets")
+  @MethodSource("valueSetsWithOptions")
   void lintsCleanInStrictMode(ValueSet values) {
     Helm.Result lint = Helm.lint(values);
 

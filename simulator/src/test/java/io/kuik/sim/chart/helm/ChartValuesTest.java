@@ -41,6 +41,9 @@ class ChartValuesTest {
     "webhook.port=9443,                      webhook,       --port=9443",
     "webhook.healthPort=9091,                webhook,       --health-port=9091",
     "webhook.probeTimeout=1s,                webhook,       --probe-timeout=1s",
+    "webhook.probeCacheTtl=0s,               webhook,       --probe-cache-ttl=0s",
+    "webhook.insecureRegistries={a.lan:5000}, webhook,      --insecure-registries=a.lan:5000",
+    "webhook.shutdownDelay=20s,              webhook,       --shutdown-delay=20s",
     "logFormat=text,                         webhook,       --log-format=text",
   })
   void eachFlagFollowsItsValue(String set, String component, String expectedFlag) {
@@ -84,6 +87,9 @@ class ChartValuesTest {
                     "--tls-key-file=/tls/tls.key",
                     "--health-port=8080",
                     "--probe-timeout=2s",
+                    "--probe-cache-ttl=30s",
+                    "--insecure-registries=",
+                    "--shutdown-delay=5s",
                     "--log-format=json",
                     "--log-level=info"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-webhook"))),
@@ -152,6 +158,15 @@ class ChartValuesTest {
         "image.pullPolicy=Sometimes   | image.pullPolicy",
         "certManager.enabled=yes      | certManager.enabled",
         "webhook.excludedNamespaces[0]=Not_A_Namespace | webhook.excludedNamespaces",
+        "image.digest=latest          | image.digest",
+        "webhook.insecureRegistries[0]=http://a.lan | webhook.insecureRegistries",
+        "webhook.probeCacheTtl=30     | webhook.probeCacheTtl",
+        "webhook.tls.secretName=mine  | webhook.tls",
+        "webhook.tls.caBundle=Q0E=    | webhook.tls",
+        "syncer.peers[0].namespace=kuik-b | syncer.peers",
+        "certManager.issuerRef.kind=Vault | certManager.issuerRef.kind",
+        "syncer.podDisruptionBudget.maxUnavailable=-1 | syncer.podDisruptionBudget",
+        "metrics.serviceMonitor.interval=30 | metrics.serviceMonitor.interval",
       })
   void refusesValuesOutsideTheSchema(String set, String reportedKey) {
     Helm.Result render = Helm.template(ValueSet.DEFAULTS.with(set), false);
@@ -283,6 +298,9 @@ class ChartValuesTest {
         () -> assertTrue(notes.contains("kubectl -n kuik "), notes),
         () -> assertTrue(notes.contains("kuik.enix.io/pull-secrets-instance=kuik"), notes),
         () -> assertTrue(notes.contains("none by default"), notes),
+        () ->
+            assertTrue(
+                notes.contains("['system:serviceaccount:kuik:images-secret-syncer']"), notes),
         () -> assertFalse(notes.contains("{{"), notes));
   }
 

@@ -36,7 +36,7 @@ class SimulatorLoadsWhatHelmRendersTest {
   }
 
   static List<ValueSet> valueSets() {
-    return ValueSet.all();
+    return ValueSet.withOptions();
   }
 
   @ParameterizedTest(name = "{0}")
@@ -49,7 +49,7 @@ class SimulatorLoadsWhatHelmRendersTest {
       }
     }
     ChartFiles chart = ChartFiles.at(Helm.chartDir());
-    Release release = new Release(values.release(), values.namespace());
+    Release release = values.simulated();
     TreeMap<String, JsonNode> loaded = new TreeMap<>();
     for (String file :
         List.of(ChartFiles.ADMISSION_POLICY, ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC)) {
