@@ -105,12 +105,7 @@ class ChartOptionsTest {
         () -> assertEquals(expected, variable(policy, "syncer")),
         () ->
             assertTrue(
-                policy
-                    .path("spec")
-                    .path("matchConditions")
-                    .path(0)
-                    .path("expression")
-                    .asString()
+                matchCondition(policy, "syncer-write-or-reserved-name")
                     .startsWith(expected + " ||")),
         () ->
             assertEquals(
@@ -381,6 +376,15 @@ class ChartOptionsTest {
       }
     }
     throw new AssertionError("no variable " + name);
+  }
+
+  private static String matchCondition(JsonNode policy, String name) {
+    for (JsonNode condition : policy.path("spec").path("matchConditions").values()) {
+      if (condition.path("name").asString().equals(name)) {
+        return condition.path("expression").asString();
+      }
+    }
+    throw new AssertionError("no match condition " + name);
   }
 
   /** The ServiceAccounts the component's bindings name. */

@@ -1,5 +1,6 @@
 package io.kuik.sim.chart.helm;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.Map;
  * extensions. Only the fields the chart may use are declared, so a field outside them fails too.
  *
  * <p>Sources: https://cert-manager.io/docs/reference/api-docs/ (Certificate, Issuer) and
- * https://prometheus-operator.dev/docs/api-reference/api/ (ServiceMonitor, PodMonitor).
+ * https://prometheus-operator.dev/docs/api-reference/api/ (ServiceMonitor, PodMonitor,
+ * PrometheusRule).
  */
 final class OperatorKinds {
 
@@ -50,4 +52,19 @@ final class OperatorKinds {
       List<Endpoint> podMetricsEndpoints) {}
 
   record PodMonitor(String apiVersion, String kind, ObjectMeta metadata, PodMonitorSpec spec) {}
+
+  record Rule(
+      String alert,
+      String record,
+      String expr,
+      @JsonProperty("for") String forDuration,
+      Map<String, String> labels,
+      Map<String, String> annotations) {}
+
+  record RuleGroup(String name, String interval, List<Rule> rules) {}
+
+  record PrometheusRuleSpec(List<RuleGroup> groups) {}
+
+  record PrometheusRule(
+      String apiVersion, String kind, ObjectMeta metadata, PrometheusRuleSpec spec) {}
 }

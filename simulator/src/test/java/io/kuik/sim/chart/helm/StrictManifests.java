@@ -1,5 +1,6 @@
 package io.kuik.sim.chart.helm;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
@@ -36,6 +37,7 @@ final class StrictManifests {
           Map.entry("v1/ServiceAccount", ServiceAccount.class),
           Map.entry("v1/Service", Service.class),
           Map.entry("v1/Secret", Secret.class),
+          Map.entry("v1/ConfigMap", ConfigMap.class),
           Map.entry("apps/v1/Deployment", Deployment.class),
           Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
           Map.entry("rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class),
@@ -56,7 +58,8 @@ final class StrictManifests {
           Map.entry("cert-manager.io/v1/Issuer", OperatorKinds.Issuer.class),
           Map.entry("cert-manager.io/v1/Certificate", OperatorKinds.Certificate.class),
           Map.entry("monitoring.coreos.com/v1/ServiceMonitor", OperatorKinds.ServiceMonitor.class),
-          Map.entry("monitoring.coreos.com/v1/PodMonitor", OperatorKinds.PodMonitor.class));
+          Map.entry("monitoring.coreos.com/v1/PodMonitor", OperatorKinds.PodMonitor.class),
+          Map.entry("monitoring.coreos.com/v1/PrometheusRule", OperatorKinds.PrometheusRule.class));
 
   private static final JsonMapper STRICT =
       JsonMapper.builder()
