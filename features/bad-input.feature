@@ -81,12 +81,12 @@ Feature: Bad input
     syncer and by the pod webhook.
 
     Given the registry quay.io serves quay.io/acme/app:1.0 to acme:s3cret only
-    When the ImageAlternative oops is created without admission checks:
+    When the ImageAlternative oops is created through an API server without the CRD's schema:
       """yaml
       spec:
         alternatives: oops
       """
-    And the ImageMirror wrong is created without admission checks:
+    And the ImageMirror wrong is created through an API server without the CRD's schema:
       """yaml
       spec:
         destination: [quay.io/mirror]
