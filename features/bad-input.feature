@@ -1,9 +1,11 @@
 Feature: Bad input
-  Broken source Secrets, invalid routing resources, Secrets that would pass the 1 MiB limit, an
-  immutable Secret sitting at a reserved name, terminating namespaces and API outages each get a
-  clear event or log line, are retried without a tight loop where retrying can help, and never
-  cost another pair its work.
-  (DESIGN.md §2.4 and §5; seeds/kubernetes-secrets.txt for the limits the API server enforces)
+  Nothing a user or the API server gets wrong may stop another pair's work. Broken source
+  Secrets, invalid routing resources, Secrets over the 1 MiB limit, an immutable Secret at a
+  reserved name, terminating namespaces and API outages each get a clear event or log line, and
+  a retry only where retrying can help, never in a tight loop.
+
+  Upstream: https://kubernetes.io/docs/concepts/configuration/secret/ (the limits the API server enforces)
+  In this project: docs/behaviour.md#bad-input
 
   Background:
     Given kuik is installed in the namespace kuik-system
@@ -32,8 +34,25 @@ Feature: Bad input
       | quay.io/acme |
     And the ImageAlternative acme must have a Warning event PullSecretInjectionFailed saying "Secret kuik-system/broken-pull is malformed"
 
+  Scenario: A resource the CRD refuses should be refused by the API server before any controller sees it
+    When a person tries to create the ImageAlternative broken:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/foo:1.0
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    Then the API server must refuse it with 422 saying "spec.alternatives[0].repository: Invalid value: must not have a tag or digest"
+    When 2 seconds pass
+    Then the ImageAlternative broken must be gone
+    And team-a must not have the Secret kuik-inject-imagealternative-broken
+
   Scenario: A resource that fails validation should get an event and cost no other resource its Secrets
-    When the ImageAlternative broken is created without admission checks:
+    A cluster stores such a resource when its CRD has no schema (an older or hand-made CRD): the
+    API server validates nothing then, and keeps the object when the chart's CRD comes back.
+    When the ImageAlternative broken is created through an API server without the CRD's schema:
       """yaml
       spec:
         rewritePolicy: Always
@@ -55,6 +74,41 @@ Feature: Bad input
     Then the ImageAlternative broken must have a Warning event InvalidRoutingResource saying "spec.alternatives[0].repository"
     And team-a must not have the Secret kuik-inject-imagealternative-broken
     And team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+
+  Scenario: A resource of the wrong shape should get an event naming the field and stop no other resource
+    An API server that does not enforce kuik's CRD schema stores any shape under spec. Each such
+    resource is invalid on its own; resources created before and after it are still served, by the
+    syncer and by the pod webhook.
+
+    Given the registry quay.io serves quay.io/acme/app:1.0 to acme:s3cret only
+    When the ImageAlternative oops is created through an API server without the CRD's schema:
+      """yaml
+      spec:
+        alternatives: oops
+      """
+    And the ImageMirror wrong is created through an API server without the CRD's schema:
+      """yaml
+      spec:
+        destination: [quay.io/mirror]
+      """
+    And 2 seconds pass
+    And the ImageAlternative acme is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    And a pod web-1 using docker.io/acme/app:1.0 is created in team-a
+    Then the ImageAlternative oops must have a Warning event InvalidRoutingResource saying "spec.alternatives: is a string ("oops") where the CRD expects a list"
+    And the ImageMirror wrong must have a Warning event InvalidRoutingResource saying "spec.destination: is a list where the CRD expects an object"
+    And team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme/app
+    And the pod web-1 in team-a must run quay.io/acme/app:1.0
+    And the pod web-1 in team-a must be Running within 15 seconds
 
   Scenario: A Secret that would pass 1 MiB should not be written, and the last good content should stay
     Given the ImageAlternative big:

@@ -1,10 +1,12 @@
 Feature: Keeping it valid
-  The syncer writes with a server-side apply and never reads the Secrets it wrote. It writes again
-  when a secretRef Secret changes, when the resource changes or a namespace enters or leaves its
-  scope, when the pods of a namespace change what an OnFailure resource needs, and when the
-  informers resync, which restores a Secret someone else deleted. A write that changes nothing is
-  a no-op on the API server.
-  (seeds/injected-pull-secrets.txt, "Keeping it valid")
+  The syncer applies its Secrets blind and never reads them back, so it has to write again
+  whenever something they are made from changes: a source Secret, the resource, a namespace's
+  labels, the pods an OnFailure resource serves, or the periodic resync that brings back a
+  deleted Secret. Writes that would change nothing cost the API server nothing, and the syncer
+  reads no Secret outside its own namespace.
+
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#keeping-it-valid
+  In this project: docs/behaviour.md#keeping-it-valid
 
   Background:
     Given kuik is installed in the namespace kuik-system
@@ -87,6 +89,7 @@ Feature: Keeping it valid
     And the Secret acme-pull in kuik-system is annotated note=unrelated
     And 2 seconds pass
     Then the syncer must have sent no new apply
+    And the syncer must have reconciled ImageAlternative/acme-foo in team-a since then
 
   Scenario: The syncer should never read a Secret outside the cluster resource namespace
     When the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0

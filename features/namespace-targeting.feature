@@ -1,10 +1,13 @@
 Feature: Namespace targeting
-  On top of each resource's namespaceSelector, every syncer instance decides whether it serves a
-  namespace at all: kuik.enix.io/pull-secrets-override "true" or "false" forces every instance,
-  otherwise kuik.enix.io/pull-secrets-instance names the install namespace of the one instance
-  that serves it, otherwise the instance's namespacesByDefault setting decides. Several instances
-  can so shard a large cluster. A namespace an instance stops serving is handled like one leaving
-  a scope. (seeds/namespace-targeting.txt, its truth table on this project's labels; DESIGN.md §2.6)
+  Several syncer instances can share a cluster, each deciding for itself whether it serves a
+  namespace: the override label wins, then the instance label, then the instance's own
+  namespacesByDefault setting. The outline runs the whole truth table on two instances; the
+  last two scenarios flip the override while a syncer runs and while it is stopped. The two
+  releases list each other in syncer.peers, as the README's sharding steps say, so that each
+  one's admission policy lets the other's syncer write.
+
+  Upstream: https://archive.istio.io/v1.4/docs/ops/configuration/mesh/secret-creation/ (the truth table, on this project's labels)
+  In this project: docs/behaviour.md#namespace-targeting
 
   Background:
     Given kuik is installed in the namespace kuik-a
@@ -32,7 +35,7 @@ Feature: Namespace targeting
     Then the instance in kuik-a must answer <kuik-a writes> to writing kuik-inject-imagealternative-acme in team-x
     And the instance in kuik-b must answer <kuik-b writes> to writing kuik-inject-imagealternative-acme in team-x
 
-    Examples: the seed's truth table (the "env match" column: the instance label names kuik-a, or kuik-b for "no")
+    Examples: Istio's truth table (its "env match" column: the instance label names kuik-a, or kuik-b for "no")
       | override | instance label names kuik-a | namespacesByDefault | labels                                                                             | kuik-a writes | kuik-b writes |
       | true     | yes                         | true                | kuik.enix.io/pull-secrets-override=true,kuik.enix.io/pull-secrets-instance=kuik-a  | yes           | yes           |
       | true     | yes                         | false               | kuik.enix.io/pull-secrets-override=true,kuik.enix.io/pull-secrets-instance=kuik-a  | yes           | yes           |

@@ -1,10 +1,11 @@
 Feature: Releasing credentials
-  Under OnFailure an entry that no live pod uses any more stays 15 minutes before it is removed,
-  so the pods of a rollout or a scale-up during an outage come back and find it. The syncer never
-  deletes a Secret: with no entry left it holds {"auths":{}}. A namespace that leaves the scope of
-  an Always resource gets the same empty Secret. Deleting the resource deletes its Secrets in
-  every namespace, through their owner reference.
-  (seeds/injected-pull-secrets.txt, "When a credential is no longer needed", and DESIGN.md §2.4.3)
+  A credential leaves a namespace only once no pod can still need it. An OnFailure entry that no
+  live pod uses is kept through a 15-minute grace, long enough for the pods of a rollout, or of a
+  scale-up while a registry is down, to come back; a Secret with nothing left to hold is emptied to {"auths":{}} rather than deleted,
+  and only deleting the resource removes its Secrets, through their owner reference.
+
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#when-a-credential-is-no-longer-needed
+  In this project: docs/behaviour.md#releasing-credentials
 
   Background:
     Given kuik is installed in the namespace kuik-system
@@ -167,4 +168,25 @@ Feature: Releasing credentials
     When the ImageAlternative acme-foo is deleted
     And 2 seconds pass
     Then team-a must not have the Secret kuik-inject-imagealternative-acme-foo
+    And team-b must not have the Secret kuik-inject-imagealternative-acme-foo
+
+  Scenario: Deleting the resource in the foreground should not wait for its Secrets, which still go
+    The syncer's owner references do not set blockOwnerDeletion, so a foreground deletion (kubectl
+    delete --cascade=foreground) holds the resource only until the garbage collector sees it.
+    Given the namespace team-b labelled tier=prod
+    And the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    When the ImageAlternative acme-foo is deleted with foreground propagation
+    Then the ImageAlternative acme-foo must be terminating with the finalizer foregroundDeletion
+    When 2 seconds pass
+    Then the ImageAlternative acme-foo must be gone
+    And team-a must not have the Secret kuik-inject-imagealternative-acme-foo
     And team-b must not have the Secret kuik-inject-imagealternative-acme-foo

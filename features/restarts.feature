@@ -1,10 +1,11 @@
 Feature: Restarts
-  The syncer keeps which Secrets it wrote in memory. After a restart it rebuilds every pair it can
-  see and applies them all once, but it does not know a Secret that nothing needs any more, so
-  such a Secret keeps its last content: under OnFailure until a new rewrite lands in its
-  namespace, under Always until its namespace comes back into scope. Deleting the resource
-  deletes those Secrets in both cases.
-  (seeds/injected-pull-secrets.txt, "When a credential is no longer needed"; DESIGN.md §2.4.6)
+  What the syncer has written lives in its memory only, so a restart forgets the Secrets that
+  nothing needs any more. These scenarios show the leftover each rewrite policy gets from that
+  and what ends it, that deleting the resource still removes it, and that a restart re-applies
+  every pair as no-ops and can only shorten a grace.
+
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#when-a-credential-is-no-longer-needed
+  In this project: docs/behaviour.md#restarts
 
   Background:
     Given kuik is installed in the namespace kuik-system
@@ -38,7 +39,7 @@ Feature: Restarts
     Then team-a's kuik-inject-imagealternative-acme-foo must hold auths for exactly:
       | quay.io/acme/bar |
 
-  Scenario: Under Always a Secret whose namespace left the scope while the syncer was stopped should keep its content until the namespace comes back
+  Scenario: Under Always a Secret whose namespace dropped out of scope while the syncer was down should keep its content until the namespace comes back
     Given the ImageAlternative acme-foo:
       """yaml
       spec:

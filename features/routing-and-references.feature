@@ -1,10 +1,12 @@
 Feature: Routing and the pull-secret references
-  kuik's pod webhook, running in the simulated API server's admission chain, lists each
-  container's candidates in band order (Always ImageMirror, Always ImageAlternative, the original,
-  OnFailure ImageAlternative, OnFailure ImageMirror), probes the registries, rewrites to the first
-  available one, and adds kuik-inject-<kind>-<name> to the pod's imagePullSecrets when the winning
-  entry's auth injects. It never blocks a pod: when it is down, pods are admitted unchanged.
-  (DESIGN.md §2.3; seeds/injected-pull-secrets.txt, first paragraph)
+  kuik's pod webhook runs in the simulated API server's admission chain: it orders each
+  container's candidates by band, asks the registries, and rewrites the image to the first one
+  available. A winning entry that injects also gives the pod its kuik-inject-<kind>-<name>
+  reference, and a webhook that is down never holds a pod back.
+
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#injected-pull-secrets
+  Upstream: https://github.com/enix/kube-image-keeper/blob/d196fc2b3c6ebbcab8ae0cb48c8b5a50c680811d/docs/v3/architecture.md#the-admission-path
+  In this project: docs/behaviour.md#routing-pods
 
   Background:
     Given kuik is installed in the namespace kuik-system
@@ -174,3 +176,37 @@ Feature: Routing and the pull-secret references
     When a pod web-1 using docker.io/acme/app:1.0 is created in team-out
     Then the pod web-1 in team-out must not reference the Secret kuik-inject-imagealternative-quay
     And team-out must not have the Secret kuik-inject-imagealternative-quay
+
+  Scenario: A private original should stay when the pod's ServiceAccount gives it a pull secret, and be routed when nothing does
+    The webhook probes the original without a credential, so a registry that asks for one answers
+    "unauthorized". The pod can still pull it when it lists imagePullSecrets, which the
+    ServiceAccount admission plugin copies from the pod's ServiceAccount before the webhook runs.
+    Given the registry docker.io serves docker.io/acme/private:1.0 to team:t-pass only
+    And the registry quay.io serves quay.io/acme/private:1.0 to acme:s3cret only
+    And the Secret team-creds in team-a holds the credentials:
+      | registry path | username | password |
+      | docker.io     | team     | t-pass   |
+    And the ServiceAccount builder in team-a lists the pull secret team-creds
+    And the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: docker.io/acme/private
+        - repository: quay.io/acme/private
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And 2 seconds pass
+    When a pod web-1 using docker.io/acme/private:1.0 with the ServiceAccount builder is created in team-a
+    Then the pod web-1 in team-a must run docker.io/acme/private:1.0
+    And the pod web-1 in team-a must reference the Secret team-creds
+    And the pod web-1 in team-a must be Running within 15 seconds
+    When a pod web-2 using docker.io/acme/private:1.0 is created in team-a
+    Then the pod web-2 in team-a must run quay.io/acme/private:1.0
+    And the pod web-2 in team-a must reference the Secret kuik-inject-imagealternative-quay
+    When the ServiceAccount default in team-a lists the pull secret team-creds
+    And a pod web-3 using docker.io/acme/private:1.0 is created in team-a
+    Then the pod web-3 in team-a must run docker.io/acme/private:1.0
+    And the pod web-3 in team-a must reference the Secret team-creds
+    And the pod web-3 in team-a must be Running within 15 seconds

@@ -1,9 +1,13 @@
 Feature: What a Secret holds
   Each injecting entry gets one auths key, its registry path as written (an ImageMirror's
-  destination path without its trailing slash). The value is the credential the kubelet would use
-  from the entry's secretRef Secret for that path. Entries that cannot be served are left out,
-  the others are still written, and a PullSecretInjectionFailed event says why.
-  (seeds/injected-pull-secrets.txt, "What a Secret holds")
+  destination path without its trailing slash). The value is the credential a node's kubelet would
+  try first from the entry's secretRef Secret for the entry's images: keys match when their path is
+  a string prefix of the image's, and the one that sorts last wins, whatever order the Secret lists
+  them in. Entries that cannot be served are left out, the others are still written, and a
+  PullSecretInjectionFailed event says why; provider entries are never injected yet.
+
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#what-a-secret-holds
+  In this project: docs/behaviour.md#what-a-secret-holds, docs/decisions.md#which-credential-the-kubelet-uses-credentialfor
 
   Background:
     Given kuik is installed in the namespace kuik-system
@@ -77,11 +81,11 @@ Feature: What a Secret holds
     Then the pod bar-1 in team-a must be Running within 1 second
     And the kubelet must have pulled quay.io/other/bar:1.0 for bar-1 in team-a as other
 
-  Scenario: The value should be the most specific credential of the secretRef Secret for the path
+  Scenario Outline: The value should be the most specific credential of the secretRef Secret for the path, with the <general> key listed <where>
     Given the Secret acme-pull in kuik-system holds the credentials:
-      | registry path        | username | password |
-      | https://quay.io/v1/  | generic  | g-pass   |
-      | quay.io/acme         | acme     | a-pass   |
+      | registry path | username | password |
+      | <first key>   | <first>  | <first>  |
+      | <second key>  | <second> | <second> |
     When the ImageAlternative acme is created:
       """yaml
       spec:
@@ -95,8 +99,61 @@ Feature: What a Secret holds
             secretRef: {name: acme-pull}
       """
     And 2 seconds pass
-    Then team-a's kuik-inject-imagealternative-acme must hold acme:a-pass for quay.io/acme/team
-    And team-a's kuik-inject-imagealternative-acme must hold generic:g-pass for quay.io/zeta
+    Then team-a's kuik-inject-imagealternative-acme must hold acme:acme for quay.io/acme/team
+    And team-a's kuik-inject-imagealternative-acme must hold generic:generic for quay.io/zeta
+
+    Examples:
+      | general             | where  | first key           | first   | second key          | second  |
+      | https://quay.io/v1/ | first  | https://quay.io/v1/ | generic | quay.io/acme        | acme    |
+      | https://quay.io/v1/ | last   | quay.io/acme        | acme    | https://quay.io/v1/ | generic |
+
+  Scenario: A source holding only quay.io/acme should give its credential to the entry quay.io/acme-corp/app
+    Given the Secret acme-pull in kuik-system holds the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | a-pass   |
+    And the registry quay.io serves quay.io/acme-corp/app:1.0 to acme:a-pass only
+    When the ImageAlternative corp is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme-corp/app
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-corp must hold acme:a-pass for quay.io/acme-corp/app
+    When the pod app-1 in team-a is rewritten by ImageAlternative/corp to quay.io/acme-corp/app:1.0
+    Then the pod app-1 in team-a must be Running within 1 second
+    And the kubelet must have pulled quay.io/acme-corp/app:1.0 for app-1 in team-a as acme
+
+  Scenario: Two entries of one host, one path a string prefix of the other, should keep their own credentials
+    Given the Secret acme-pull in kuik-system holds the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | a-pass   |
+    And the Secret corp-pull in kuik-system holds the credentials:
+      | registry path     | username | password |
+      | quay.io/acme-corp | corp     | c-pass   |
+    And the registry quay.io serves quay.io/acme-corp/app:1.0 to corp:c-pass only
+    When the ImageAlternative two-teams is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+        - repositoryGroup: quay.io/acme-corp
+          auth:
+            secretRef: {name: corp-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-two-teams must hold acme:a-pass for quay.io/acme
+    And team-a's kuik-inject-imagealternative-two-teams must hold corp:c-pass for quay.io/acme-corp
+    When the pod app-1 in team-a is rewritten by ImageAlternative/two-teams to quay.io/acme-corp/app:1.0
+    Then the pod app-1 in team-a must be Running within 1 second
+    And the kubelet must have pulled for app-1 in team-a with no failed attempt
+    And the kubelet must have pulled quay.io/acme-corp/app:1.0 for app-1 in team-a as corp
 
   Scenario Outline: A secretRef that <problem> should be left out, the other entries still written, and an event recorded
     Given the Secret acme-pull in kuik-system holds the credentials:

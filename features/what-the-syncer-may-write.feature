@@ -1,10 +1,16 @@
 Feature: What the syncer may write
-  The syncer may create and patch Secrets in every namespace, which RBAC cannot narrow further. A
-  ValidatingAdmissionPolicy installed by the chart bounds it at the API server, reserves the names
-  kuik-inject-* and kuik-provider-* both ways, lets through the two harmless updates, never checks
-  deletions, and fails closed while its match conditions keep every other Secret write out of it.
-  The simulator enforces the chart's own policy and RBAC, rendered from chart/files.
-  (seeds/injected-pull-secrets.txt, "What the syncer may write"; DESIGN.md §2.5)
+  RBAC has to let the syncer create and patch Secrets everywhere, so the chart's
+  ValidatingAdmissionPolicy narrows it at the API server: the syncer may write nothing but its
+  own pull secrets, and no one else may write under its two reserved prefixes, save a rotation
+  by replace and the garbage collector. The only deletions the policy looks at are the syncer's
+  own, and it refuses them, so the syncer never deletes even where OpenShift's
+  OwnerReferencesPermissionEnforcement makes it hold the right to. The simulated API server
+  enforces the chart's own policy and RBAC from chart/files, so these scenarios also show Velero
+  restores and a policy that cannot be evaluated. Who counts as a syncer is exactly the release's
+  own ServiceAccount and the peer releases it lists in syncer.peers, never an account by its name.
+
+  Upstream: https://github.com/enix/kube-image-keeper/blob/d196fc2b3c6ebbcab8ae0cb48c8b5a50c680811d/docs/v3/architecture.md#bounding-what-the-syncer-may-write
+  In this project: docs/behaviour.md#what-the-syncer-may-write
 
   Background:
     Given kuik is installed in the namespace kuik-system
@@ -34,6 +40,21 @@ Feature: What the syncer may write
       | lacks the managed-by label                      | team-a    | kuik-inject-x   | kubernetes.io/dockerconfigjson | unlabelled                                        | must carry the label app.kubernetes.io/managed-by: kuik-secret-syncer |
       | uses a name outside the reserved ones           | team-a    | registry-creds  | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer | may only write Secrets named kuik-inject-*                |
       | names a kuik-provider-* outside its namespace   | team-a    | kuik-provider-x | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer | kuik-provider-* (in kuik-system only)                     |
+
+  Scenario: A tenant's ServiceAccount named like a syncer should be refused the reserved names
+    Given the ServiceAccount x-secret-syncer in team-a may create and patch Secrets there
+    When the ServiceAccount x-secret-syncer of team-a applies in team-a a Secret kuik-inject-imagealternative-other of type kubernetes.io/dockerconfigjson labelled app.kubernetes.io/managed-by=kuik-secret-syncer
+    Then the write must be refused saying "are written only by the kuik secret-syncer (system:serviceaccount:kuik-system:kuik-secret-syncer, or a peer listed in syncer.peers)"
+
+  Scenario: The syncer of a peer release should be let through by this release's policy
+    Given another kuik instance is installed in the namespace kuik-b, serving unlabelled namespaces: false
+    When the syncer of the release in kuik-b applies in team-a a Secret kuik-inject-imagealternative-other of type kubernetes.io/dockerconfigjson labelled app.kubernetes.io/managed-by=kuik-secret-syncer
+    Then the write must have passed
+
+  Scenario: The syncer of a release that no release lists as a peer should be refused the reserved names
+    Given a kuik release is installed in the namespace kuik-c, listed by no other release
+    When the syncer of the release in kuik-c applies in team-a a Secret kuik-inject-imagealternative-other of type kubernetes.io/dockerconfigjson labelled app.kubernetes.io/managed-by=kuik-secret-syncer
+    Then the write must be refused saying "system:serviceaccount:kuik-c:kuik-c-secret-syncer may not create team-a/kuik-inject-imagealternative-other"
 
   Scenario: A kuik-provider-* Secret in the install namespace should be let through for the syncer
     When the syncer's identity applies in kuik-system a Secret kuik-provider-ecr of type kubernetes.io/dockerconfigjson labelled app.kubernetes.io/managed-by=kuik-secret-syncer
@@ -120,7 +141,7 @@ Feature: What the syncer may write
     When a person creates in team-a a Secret app-config of type Opaque
     Then the write must have passed
     When a person creates in team-a a Secret kuik-inject-handmade of type kubernetes.io/dockerconfigjson
-    Then the write must be refused saying "could not be evaluated"
+    Then the write must be refused saying "resulted in error"
     When the Secret acme-pull in kuik-system is changed to hold the credentials:
       | registry path | username | password |
       | quay.io/acme  | acme     | rotated  |
@@ -130,3 +151,27 @@ Feature: What the syncer may write
     When the admission policy can be evaluated again
     And 10 minutes pass
     Then team-a's kuik-inject-imagealternative-acme must hold acme:rotated for quay.io/acme
+
+  Scenario: Where OwnerReferencesPermissionEnforcement runs (OpenShift), the syncer's owner references should need delete on Secrets
+    The admission plugin asks whoever sets an owner reference for the right to delete the object;
+    the chart grants it with syncer.ownerReferencesPermissionEnforcement.
+    Given the API server enforces OwnerReferencesPermissionEnforcement
+    When the namespace team-b is created
+    And 2 seconds pass
+    Then the syncer's applies of kuik-inject-imagealternative-acme in team-b must have been refused saying "cannot set an ownerRef on a resource you can't delete"
+    And team-b must not have the Secret kuik-inject-imagealternative-acme
+    When kuik is upgraded with syncer.ownerReferencesPermissionEnforcement=true
+    And 10 seconds pass
+    Then team-b's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+
+  @the-policy-refuses-the-syncer
+  Scenario: With delete granted for OwnerReferencesPermissionEnforcement, the policy should still refuse every deletion by the syncer, and the garbage collector's should pass
+    Given the API server enforces OwnerReferencesPermissionEnforcement
+    And kuik is upgraded with syncer.ownerReferencesPermissionEnforcement=true
+    When the syncer's identity deletes the Secret kuik-inject-imagealternative-acme in team-a
+    Then the write must be refused saying "the kuik secret-syncer never deletes a Secret (team-a/kuik-inject-imagealternative-acme)"
+    And the request must be refused with 403 Forbidden
+    And team-a must have the Secret kuik-inject-imagealternative-acme
+    When the ImageAlternative acme is deleted
+    And 2 seconds pass
+    Then team-a must not have the Secret kuik-inject-imagealternative-acme

@@ -1,8 +1,11 @@
 Feature: Where a Secret lands
-  One Secret exists per routing resource and namespace. Under Always the syncer writes it in every
-  namespace the namespaceSelector selects, before any pod exists; under OnFailure only in a
-  namespace once a pod there has been rewritten by the resource.
-  (seeds/injected-pull-secrets.txt: the opening paragraphs and "Where a Secret lands")
+  The syncer keeps at most one Secret per routing resource and namespace, and only where pods
+  can need it: ahead of time in each namespace an Always resource selects, and only after a
+  rewrite in a namespace of an OnFailure resource. These scenarios show both policies, what
+  does and does not bound an Always resource, and the resources that write nothing at all.
+
+  Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#where-a-secret-lands
+  In this project: docs/behaviour.md#where-a-secret-lands
 
   Background:
     Given kuik is installed in the namespace kuik-system
@@ -103,6 +106,7 @@ Feature: Where a Secret lands
 
   Scenario: A resource none of whose entries injects should write no Secret at all
     Given the namespace team-a
+    And the syncer's work so far is noted
     When the ImageAlternative no-inject is created:
       """yaml
       spec:
@@ -119,9 +123,11 @@ Feature: Where a Secret lands
       """
     And 1 minute passes
     Then team-a must not have the Secret kuik-inject-imagealternative-no-inject
+    And the syncer must have reconciled ImageAlternative/no-inject in team-a since then
 
   Scenario: An ImageMirror with rewritePolicy None should write no Secret
     Given the namespace team-a
+    And the syncer's work so far is noted
     When the ImageMirror copy-only is created:
       """yaml
       spec:
@@ -134,6 +140,7 @@ Feature: Where a Secret lands
       """
     And 1 minute passes
     Then team-a must not have the Secret kuik-inject-imagemirror-copy-only
+    And the syncer must have reconciled ImageMirror/copy-only in team-a since then
 
   Scenario: An OnFailure resource should write its Secret only where a pod was rewritten
     Given the namespace team-a
@@ -174,6 +181,7 @@ Feature: Where a Secret lands
     Then the pod web-1 in team-a must run quay.io/acme/foo:1.0
     And the pod web-1 in team-a must reference the Secret kuik-inject-imagealternative-acme-foo
     And the kubelet's first pull for web-1 in team-a must fail for want of a credential
+    And the pod web-1 in team-a must have a Warning event FailedToRetrieveImagePullSecret saying "Unable to retrieve some image pull secrets (kuik-inject-imagealternative-acme-foo); attempting to pull the image may not succeed."
     And the pod web-1 in team-a must be Running within 15 seconds
     When a pod web-2 using docker.io/acme/foo:1.0 is created in team-a
     Then the pod web-2 in team-a must run quay.io/acme/foo:1.0

@@ -1,7 +1,7 @@
 {{/*
 Names. Every object is named after the release, never after a nameOverride: the files under
-chart/files (RBAC, admission policy) name the ServiceAccounts "<release>-secret-syncer" and
-"<release>-webhook" with nothing but .Release.Name, so the templates must agree with them.
+chart/files (RBAC, admission policy) may use nothing but .Release.Name, .Release.Namespace and the
+three helpers below that name identities (the simulator renders them too, from the same values).
 */}}
 {{- define "kuik.syncer.name" -}}
 {{ .Release.Name }}-secret-syncer
@@ -9,6 +9,28 @@ chart/files (RBAC, admission policy) name the ServiceAccounts "<release>-secret-
 
 {{- define "kuik.webhook.name" -}}
 {{ .Release.Name }}-webhook
+{{- end }}
+
+{{/* The ServiceAccount each component runs as: serviceAccount.name, or the component's name. */}}
+{{- define "kuik.syncer.serviceAccountName" -}}
+{{ .Values.syncer.serviceAccount.name | default (include "kuik.syncer.name" .) }}
+{{- end }}
+
+{{- define "kuik.webhook.serviceAccountName" -}}
+{{ .Values.webhook.serviceAccount.name | default (include "kuik.webhook.name" .) }}
+{{- end }}
+
+{{/*
+Who counts as a kuik secret-syncer in the admission policy, as a CEL list of user names: this
+release's syncer ServiceAccount, then each of syncer.peers (another release's, by its namespace and
+its release name or ServiceAccount name).
+*/}}
+{{- define "kuik.syncerUsernames" -}}
+{{- $names := list (printf "system:serviceaccount:%s:%s" .Release.Namespace (include "kuik.syncer.serviceAccountName" .)) -}}
+{{- range .Values.syncer.peers -}}
+{{- $names = append $names (printf "system:serviceaccount:%s:%s" .namespace (.serviceAccount | default (printf "%s-secret-syncer" .release))) -}}
+{{- end -}}
+[{{ range $i, $name := $names }}{{ if $i }}, {{ end }}'{{ $name }}'{{ end }}]
 {{- end }}
 
 {{- define "kuik.webhook.tlsSecretName" -}}
@@ -41,7 +63,27 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 
 {{- define "kuik.image" -}}
-{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}{{ with .Values.image.digest }}@{{ . }}{{ end }}
+{{- end }}
+
+{{/*
+The pod spec fields both components share, for one component: pass (dict "root" $ "component"
+"secret-syncer" "values" .Values.syncer). A spread constraint without a labelSelector selects
+the component's own pods.
+*/}}
+{{- define "kuik.topologySpreadConstraints" -}}
+{{- $constraints := list -}}
+{{- range .values.topologySpreadConstraints -}}
+{{- $constraint := deepCopy . -}}
+{{- if not (hasKey $constraint "labelSelector") -}}
+{{- $_ := set $constraint "labelSelector" (dict "matchLabels" (include "kuik.selectorLabels" (dict "root" $.root "component" $.component) | fromYaml)) -}}
+{{- end -}}
+{{- $constraints = append $constraints $constraint -}}
+{{- end -}}
+{{- with $constraints }}
+topologySpreadConstraints:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -60,6 +102,7 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --leader-elect={{ .Values.syncer.leaderElection.enabled }}
 - --health-port={{ .Values.syncer.healthPort }}
 - --log-format={{ .Values.logFormat }}
+- --log-level={{ .Values.logLevel }}
 {{- end }}
 
 {{- define "kuik.webhook.args" -}}
@@ -70,7 +113,11 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --tls-key-file=/tls/tls.key
 - --health-port={{ .Values.webhook.healthPort }}
 - --probe-timeout={{ .Values.webhook.probeTimeout }}
+- --probe-cache-ttl={{ .Values.webhook.probeCacheTtl }}
+- --insecure-registries={{ join "," .Values.webhook.insecureRegistries }}
+- --shutdown-delay={{ .Values.webhook.shutdownDelay }}
 - --log-format={{ .Values.logFormat }}
+- --log-level={{ .Values.logLevel }}
 {{- end }}
 
 {{/*
@@ -85,6 +132,20 @@ would be allowed to write any Secret anywhere.
 {{- fail (printf "chart file %s is missing or empty: the chart cannot be rendered without it" .path) -}}
 {{- end -}}
 {{ tpl $text .root }}
+{{- end }}
+
+{{/*
+Where the webhook's certificate comes from: "provided" (webhook.tls, the user's Secret and CA),
+"cert-manager" (certManager.enabled), or "generated" by the chart.
+*/}}
+{{- define "kuik.webhook.tlsSource" -}}
+{{- if .Values.webhook.tls.secretName -}}
+provided
+{{- else if .Values.certManager.enabled -}}
+cert-manager
+{{- else -}}
+generated
+{{- end -}}
 {{- end }}
 
 {{/* DNS names the webhook's certificate must cover. */}}

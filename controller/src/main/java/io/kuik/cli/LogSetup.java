@@ -7,7 +7,8 @@ import java.util.logging.Logger;
 
 /**
  * Sends every log event of the process (kuik's own through java.util.logging and System.Logger,
- * fabric8's through slf4j-jdk14) to standard error, one line per event, at INFO and above.
+ * fabric8's through slf4j-jdk14) to standard error, one line per event, at the level asked and
+ * above.
  */
 final class LogSetup {
 
@@ -16,7 +17,7 @@ final class LogSetup {
 
   private LogSetup() {}
 
-  static void configure(LogFormat format) {
+  static void configure(LogFormat format, LogLevel level) {
     Logger root = Logger.getLogger("");
     for (Handler handler : root.getHandlers()) {
       root.removeHandler(handler);
@@ -25,7 +26,7 @@ final class LogSetup {
     handler.setLevel(Level.ALL);
     handler.setFormatter(format.formatter());
     root.addHandler(handler);
-    root.setLevel(Level.INFO);
+    root.setLevel(level.julLevel());
     // fabric8 warns at every start that v1alpha1 is an unstable version: it is kuik's own CRD
     // version, so the warning tells an operator nothing. Kept in a field: JUL holds loggers weakly.
     QUIET.setLevel(Level.SEVERE);

@@ -22,6 +22,7 @@ public final class Main {
     if (System.getProperty("java.util.logging.manager") == null) {
       System.setProperty("java.util.logging.manager", ShutdownLogManager.class.getName());
     }
+    Signals.handleTermination();
     System.exit(execute(args));
   }
 

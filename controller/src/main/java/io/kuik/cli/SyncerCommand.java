@@ -1,16 +1,17 @@
 package io.kuik.cli;
 
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kuik.kube.ApiClientMetrics;
 import io.kuik.kube.ApiRate;
+import io.kuik.kube.ExitReason;
 import io.kuik.kube.LeaseSettings;
 import io.kuik.kube.SyncerRuntime;
 import io.kuik.kube.SyncerRuntimeSettings;
 import io.kuik.model.Dns1123;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.logging.Logger;
 import picocli.CommandLine.Command;
@@ -20,8 +21,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kuik syncer}: the secret-syncer process (DESIGN.md §2.4). Every flag has an environment
- * variable fallback and a default; the Helm chart passes them all (chart/templates/_helpers.tpl).
+ * {@code kuik syncer}: the secret-syncer process (docs/architecture.md#two-drivers). Every flag has
+ * an environment variable fallback and a default; the Helm chart passes them all
+ * (chart/templates/_helpers.tpl).
  */
 @Command(
     name = "syncer",
@@ -44,7 +46,6 @@ import picocli.CommandLine.Spec;
 public final class SyncerCommand implements KuikSubcommand {
 
   private static final Logger LOG = Logger.getLogger(SyncerCommand.class.getName());
-  private static final int CLIENT_RETRIES = 2;
 
   @Spec CommandSpec spec;
 
@@ -67,7 +68,7 @@ public final class SyncerCommand implements KuikSubcommand {
       converter = DurationConverter.class,
       defaultValue = "${env:KUIK_GRACE_PERIOD:-15m}",
       description = {
-        "How long an OnFailure entry that no live pod uses any more stays in its Secret.",
+        "How long an OnFailure entry stays in its Secret once no live pod uses it.",
         "Env: KUIK_GRACE_PERIOD. Default: ${DEFAULT-VALUE}."
       })
   Duration gracePeriod;
@@ -160,6 +161,16 @@ public final class SyncerCommand implements KuikSubcommand {
       })
   LogFormat logFormat;
 
+  @Option(
+      names = "--log-level",
+      paramLabel = "<error|warn|info|debug|trace>",
+      defaultValue = "${env:KUIK_LOG_LEVEL:-info}",
+      description = {
+        "The lowest level logged. debug adds one line per decision; never a credential.",
+        "Env: KUIK_LOG_LEVEL. Default: ${DEFAULT-VALUE}."
+      })
+  LogLevel logLevel;
+
   // Leader-election timings: client-go's defaults suit every cluster; tests shorten them.
   @Option(
       names = "--lease-name",
@@ -193,11 +204,30 @@ public final class SyncerCommand implements KuikSubcommand {
   @Override
   public Integer call() throws Exception {
     SyncerRuntimeSettings settings = settings();
-    LogSetup.configure(logFormat);
+    LogSetup.configure(logFormat, logLevel);
     LOG.info(describe(settings));
+    ClusterConnection connection;
+    try {
+      connection = ClusterConnection.resolve();
+    } catch (ClusterConnection.Unusable unusable) {
+      LOG.severe("cannot start the secret-syncer: " + unusable.getMessage());
+      return ExitReason.STARTUP_FAILED.exitCode();
+    }
+    LOG.info("talking to the " + connection.describe());
+    ApiClientMetrics apiMetrics = new ApiClientMetrics();
     try (KubernetesClient client =
-        new KubernetesClientBuilder().withConfig(clientConfig()).build()) {
-      SyncerRuntime runtime = SyncerRuntime.start(settings, client);
+        new KubernetesClientBuilder()
+            .withConfig(connection.config())
+            .withHttpClientBuilderConsumer(apiMetrics::instrument)
+            .build()) {
+      SyncerRuntime runtime;
+      try {
+        runtime = SyncerRuntime.start(settings, client);
+      } catch (IOException cannotServe) {
+        LOG.severe("cannot start the secret-syncer: " + LogLevels.describe(cannotServe));
+        return ExitReason.STARTUP_FAILED.exitCode();
+      }
+      apiMetrics.registerIn(runtime.metricsRegistry());
       return process.run(runtime);
     }
   }
@@ -228,6 +258,18 @@ public final class SyncerCommand implements KuikSubcommand {
           spec.commandLine(),
           "Invalid cluster resource namespace '" + namespace + "': not a namespace name");
     }
+    // Checked here, in the flags' own words: the settings below would name their fields.
+    if (!(apiQps > 0) || Double.isInfinite(apiQps)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid --api-qps " + apiQps + ": give a positive number of writes per second, e.g. 20");
+    }
+    if (apiBurst < 1) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid --api-burst " + apiBurst + ": give at least 1 write, e.g. 50");
+    }
+    checkPort("--health-port", healthPort);
     try {
       SyncerSettings defaults = SyncerSettings.defaults(namespace);
       SyncerSettings syncer =
@@ -254,26 +296,22 @@ public final class SyncerCommand implements KuikSubcommand {
     }
   }
 
-  /**
-   * The in-cluster (or kubeconfig) configuration, with few retries inside the client: a failed
-   * apply goes back to the core, which retries it with its own backoff instead of holding the
-   * core's thread while fabric8 retries.
-   */
-  private static Config clientConfig() {
-    return new ConfigBuilder(Config.autoConfigure(null))
-        .withRequestRetryBackoffLimit(CLIENT_RETRIES)
-        .build();
+  private void checkPort(String flag, int value) {
+    if (value < 0 || value > 65535) {
+      throw new ParameterException(
+          spec.commandLine(), "Invalid " + flag + " " + value + ": a port is 0 to 65535");
+    }
   }
 
   private static String describe(SyncerRuntimeSettings s) {
     return "starting the secret-syncer: cluster resource namespace "
         + s.syncer().clusterResourceNamespace()
         + ", grace "
-        + s.syncer().grace()
+        + LogFields.duration(s.syncer().grace())
         + ", resync "
-        + s.resyncPeriod()
+        + LogFields.duration(s.resyncPeriod())
         + ", debounce "
-        + s.syncer().debounce()
+        + LogFields.duration(s.syncer().debounce())
         + ", namespaces by default "
         + s.syncer().targeting().namespacesByDefault()
         + ", API "

@@ -19,7 +19,7 @@ final class TextLogFormatter extends Formatter {
             .append(' ')
             .append(record.getLoggerName())
             .append(' ')
-            .append(fold(formatMessage(record)));
+            .append(fold(LogFields.message(record)));
     if (record.getThrown() != null) {
       line.append(" error=").append(LogLevels.describe(record.getThrown()));
     }

@@ -1,8 +1,8 @@
 package io.kuik.cli;
 
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kuik.kube.ApiClientMetrics;
 import io.kuik.kube.ExitReason;
 import io.kuik.kube.WebhookRuntime;
 import io.kuik.kube.WebhookRuntimeSettings;
@@ -17,7 +17,6 @@ import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -27,9 +26,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kuik webhook}: the pod webhook process (DESIGN.md §2.3). Every flag has an environment
- * variable fallback and a default; the Helm chart passes its own (chart/templates/_helpers.tpl,
- * {@code kuik.webhook.args}).
+ * {@code kuik webhook}: the pod webhook process (docs/behaviour.md#routing-pods). Every flag has an
+ * environment variable fallback and a default; the Helm chart passes its own
+ * (chart/templates/_helpers.tpl, {@code kuik.webhook.args}).
  */
 @Command(
     name = "webhook",
@@ -173,22 +172,45 @@ public final class WebhookCommand implements KuikSubcommand {
       })
   LogFormat logFormat;
 
+  @Option(
+      names = "--log-level",
+      paramLabel = "<error|warn|info|debug|trace>",
+      defaultValue = "${env:KUIK_LOG_LEVEL:-info}",
+      description = {
+        "The lowest level logged. debug adds one line per decision; never a credential.",
+        "Env: KUIK_LOG_LEVEL. Default: ${DEFAULT-VALUE}."
+      })
+  LogLevel logLevel;
+
   private final UntilExit<WebhookRuntime> process = new UntilExit<>();
 
   @Override
   public Integer call() throws Exception {
     WebhookRuntimeSettings settings = settings();
-    LogSetup.configure(logFormat);
+    LogSetup.configure(logFormat, logLevel);
     LOG.info(describe(settings));
+    ClusterConnection connection;
+    try {
+      connection = ClusterConnection.resolve();
+    } catch (ClusterConnection.Unusable unusable) {
+      LOG.severe("cannot start the webhook: " + unusable.getMessage());
+      return ExitReason.STARTUP_FAILED.exitCode();
+    }
+    LOG.info("talking to the " + connection.describe());
+    ApiClientMetrics apiMetrics = new ApiClientMetrics();
     try (KubernetesClient client =
-        new KubernetesClientBuilder().withConfig(Config.autoConfigure(null)).build()) {
+        new KubernetesClientBuilder()
+            .withConfig(connection.config())
+            .withHttpClientBuilderConsumer(apiMetrics::instrument)
+            .build()) {
       WebhookRuntime runtime;
       try {
         runtime = WebhookRuntime.start(settings, client);
       } catch (IOException | GeneralSecurityException cannotServe) {
-        LOG.log(Level.SEVERE, "cannot start the webhook: " + cannotServe.getMessage(), cannotServe);
+        LOG.severe("cannot start the webhook: " + LogLevels.describe(cannotServe));
         return ExitReason.STARTUP_FAILED.exitCode();
       }
+      apiMetrics.registerIn(runtime.metricsRegistry());
       return process.run(runtime);
     }
   }
@@ -293,12 +315,12 @@ public final class WebhookCommand implements KuikSubcommand {
         + ", health port "
         + s.healthPort()
         + ", probe timeout "
-        + s.prober().probeTimeout()
+        + LogFields.duration(s.prober().probeTimeout())
         + ", probe cache "
-        + s.prober().cacheTtl()
+        + LogFields.duration(s.prober().cacheTtl())
         + ", insecure registries "
         + s.prober().insecureRegistries()
         + ", shutdown delay "
-        + s.shutdownDelay();
+        + LogFields.duration(s.shutdownDelay());
   }
 }

@@ -8,8 +8,9 @@ import io.kuik.ports.SecretWriter;
 
 /**
  * The core's {@link SecretWriter} on fabric8: a server-side apply with field manager {@code
- * kuik-secret-syncer} and force, never a read first (DESIGN.md §2.4.4), behind the write fence and
- * the rate limit. Every failure comes back as {@link Refused}, so the core decides on the retry.
+ * kuik-secret-syncer} and force, never a read first (docs/behaviour.md#keeping-it-valid), behind
+ * the write fence and the rate limit. Every failure comes back as {@link Refused}, so the core
+ * decides on the retry.
  */
 final class ApplyingSecretWriter implements SecretWriter {
 
@@ -36,8 +37,9 @@ final class ApplyingSecretWriter implements SecretWriter {
   }
 
   private Outcome send(Secret secret) {
-    if (!fence.isOpen()) {
-      return notLeader();
+    Refused closed = fence.refusal();
+    if (closed != null) {
+      return closed;
     }
     try {
       rateLimit.acquire();
@@ -46,8 +48,9 @@ final class ApplyingSecretWriter implements SecretWriter {
       return new Refused(0, "ShuttingDown", "the syncer is stopping; nothing was sent");
     }
     // Checked after the wait too: leadership may have been lost while this apply waited.
-    if (!fence.isOpen()) {
-      return notLeader();
+    closed = fence.refusal();
+    if (closed != null) {
+      return closed;
     }
     try {
       client
@@ -63,10 +66,6 @@ final class ApplyingSecretWriter implements SecretWriter {
     } catch (RuntimeException broken) {
       return new Refused(0, "ClientError", broken.getClass().getSimpleName());
     }
-  }
-
-  private static Refused notLeader() {
-    return new Refused(0, "NotLeader", "this instance does not hold the lease; nothing was sent");
   }
 
   /**

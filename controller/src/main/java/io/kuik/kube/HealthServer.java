@@ -33,10 +33,13 @@ final class HealthServer implements AutoCloseable {
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
     server.createContext("/metrics", new MetricsHandler(registry));
     server.createContext(
-        "/healthz", exchange -> answer(exchange, alive.getAsBoolean(), "alive", "core stopped"));
+        "/healthz",
+        exchange ->
+            answer(exchange, alive.getAsBoolean(), "alive", "the core or an informer stopped"));
     server.createContext(
         "/readyz",
-        exchange -> answer(exchange, ready.getAsBoolean(), "ready", "informers not synced"));
+        exchange ->
+            answer(exchange, ready.getAsBoolean(), "ready", "informers not synced or stopped"));
     ExecutorService threads =
         Executors.newFixedThreadPool(
             2,

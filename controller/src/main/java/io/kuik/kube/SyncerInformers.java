@@ -1,5 +1,6 @@
 package io.kuik.kube;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -9,17 +10,14 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingKind;
-import io.kuik.model.RoutingResources;
-import io.kuik.model.crd.ImageAlternative;
-import io.kuik.model.crd.ImageMirror;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
- * The syncer's five shared informers (DESIGN.md §2.4.5): pods and namespaces cluster-wide, both
- * routing kinds, and Secrets of the cluster resource namespace only. There is no cluster-wide
- * Secret informer, and the syncer's RBAC grants none.
+ * The syncer's five shared informers (docs/behaviour.md#what-the-syncer-may-read): pods and
+ * namespaces cluster-wide, both routing kinds, and Secrets of the cluster resource namespace only.
+ * There is no cluster-wide Secret informer, and the syncer's RBAC grants none.
  *
  * <p>No informer resync: the periodic resync that restores deleted Secrets is the core's own {@code
  * onResync()}, driven by a timer, which costs one reconcile per pair instead of one update event
@@ -29,8 +27,8 @@ final class SyncerInformers implements AutoCloseable {
 
   private final SharedIndexInformer<Pod> pods;
   private final SharedIndexInformer<Namespace> namespaces;
-  private final SharedIndexInformer<ImageAlternative> alternatives;
-  private final SharedIndexInformer<ImageMirror> mirrors;
+  private final SharedIndexInformer<GenericKubernetesResource> alternatives;
+  private final SharedIndexInformer<GenericKubernetesResource> mirrors;
   private final SharedIndexInformer<Secret> clusterSecrets;
   private final String clusterResourceNamespace;
 
@@ -38,8 +36,8 @@ final class SyncerInformers implements AutoCloseable {
     this.clusterResourceNamespace = clusterResourceNamespace;
     pods = client.pods().inAnyNamespace().runnableInformer(0);
     namespaces = client.namespaces().runnableInformer(0);
-    alternatives = client.resources(ImageAlternative.class).runnableInformer(0);
-    mirrors = client.resources(ImageMirror.class).runnableInformer(0);
+    alternatives = RoutingInformers.of(client, RoutingKind.IMAGE_ALTERNATIVE);
+    mirrors = RoutingInformers.of(client, RoutingKind.IMAGE_MIRROR);
     clusterSecrets = client.secrets().inNamespace(clusterResourceNamespace).runnableInformer(0);
   }
 
@@ -61,26 +59,13 @@ final class SyncerInformers implements AutoCloseable {
     clusterSecrets.addEventHandler(
         handler(
             (before, after) -> events.clusterSecretChanged(name(after != null ? after : before))));
-    alternatives.addEventHandler(
-        handler(
-            (before, after) -> {
-              if (after == null) {
-                events.routingResourceDeleted(
-                    new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, name(before)));
-              } else {
-                events.routingResourceChanged(RoutingResources.from(after));
-              }
-            }));
-    mirrors.addEventHandler(
-        handler(
-            (before, after) -> {
-              if (after == null) {
-                events.routingResourceDeleted(
-                    new ResourceId(RoutingKind.IMAGE_MIRROR, name(before)));
-              } else {
-                events.routingResourceChanged(RoutingResources.from(after));
-              }
-            }));
+    alternatives.addEventHandler(routingHandler(RoutingKind.IMAGE_ALTERNATIVE, events));
+    mirrors.addEventHandler(routingHandler(RoutingKind.IMAGE_MIRROR, events));
+    InformerHealth.reportStop(pods, "pods");
+    InformerHealth.reportStop(namespaces, "namespaces");
+    InformerHealth.reportStop(alternatives, "imagealternatives");
+    InformerHealth.reportStop(mirrors, "imagemirrors");
+    InformerHealth.reportStop(clusterSecrets, "the Secrets of " + clusterResourceNamespace);
     List<CompletableFuture<Void>> started =
         all().stream().map(informer -> informer.start().toCompletableFuture()).toList();
     return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new));
@@ -95,6 +80,11 @@ final class SyncerInformers implements AutoCloseable {
         clusterResourceNamespace);
   }
 
+  /** Whether no informer has stopped (one that stopped never sees a change again). */
+  boolean noneStopped() {
+    return InformerHealth.noneStopped(all());
+  }
+
   @Override
   public void close() {
     all().forEach(SharedIndexInformer::stop);
@@ -106,6 +96,19 @@ final class SyncerInformers implements AutoCloseable {
 
   private static String name(HasMetadata object) {
     return object.getMetadata().getName();
+  }
+
+  /** A routing kind's changes, each object read leniently: a malformed one is invalid. */
+  private static ResourceEventHandler<GenericKubernetesResource> routingHandler(
+      RoutingKind kind, ClusterEvents events) {
+    return handler(
+        (before, after) -> {
+          if (after == null) {
+            events.routingResourceDeleted(new ResourceId(kind, name(before)));
+          } else {
+            events.routingResourceChanged(RoutingInformers.validate(kind, after));
+          }
+        });
   }
 
   /** One callback for add (before null), update, and delete (after null). */

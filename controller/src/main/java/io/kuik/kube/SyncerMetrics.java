@@ -9,8 +9,10 @@ import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
 
@@ -35,6 +37,26 @@ public final class SyncerMetrics {
           pairs);
     }
   }
+
+  /**
+   * The reasons an apply fails with, present at zero from the start: the API server's usual Status
+   * reasons, and the writer's own (Transport: no answer; NotLeader, ShuttingDown: not sent).
+   */
+  static final List<String> APPLY_FAILURE_REASONS =
+      List.of(
+          "Forbidden",
+          "Invalid",
+          "Conflict",
+          "NotFound",
+          "TooManyRequests",
+          "ServiceUnavailable",
+          "InternalError",
+          "Timeout",
+          "Unknown",
+          "Transport",
+          "ClientError",
+          "NotLeader",
+          "ShuttingDown");
 
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final WorkQueueMetrics workQueue = new WorkQueueMetrics(registry, System::nanoTime);
@@ -81,6 +103,11 @@ public final class SyncerMetrics {
             .name("kuik_syncer_leader")
             .help("1 while this instance holds the lease and writes, 0 on a standby")
             .register(registry);
+    // Every reason series exists from the first scrape, so that rate() alerts have a series.
+    for (String reason : APPLY_FAILURE_REASONS) {
+      applyFailures.initLabelValues(reason);
+    }
+    JvmMetrics.builder().register(registry);
   }
 
   public PrometheusRegistry registry() {
@@ -107,6 +134,15 @@ public final class SyncerMetrics {
 
   void reconciled(Duration took) {
     reconcileDuration.observe(took.toNanos() / 1e9);
+  }
+
+  /** 1 while every informer has synced and none stopped: what /readyz answers. */
+  void informersSynced(java.util.function.BooleanSupplier synced) {
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_informers_synced")
+        .help("1 while every informer has listed and none stopped (what /readyz answers), else 0")
+        .callback(callback -> callback.call(synced.getAsBoolean() ? 1 : 0))
+        .register(registry);
   }
 
   void leading(boolean leading) {

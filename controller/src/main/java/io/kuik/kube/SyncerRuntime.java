@@ -28,6 +28,7 @@ public final class SyncerRuntime implements ProcessRuntime {
   private final String identity = identity();
   private final WriteFence fence = new WriteFence();
   private final CompletableFuture<ExitReason> exit = new CompletableFuture<>();
+  private final String apiServer;
   private final SyncerMetrics metrics = new SyncerMetrics();
   private final CoreLoop loop = new CoreLoop("kuik-syncer-core");
   private final SyncerDriver driver;
@@ -40,6 +41,7 @@ public final class SyncerRuntime implements ProcessRuntime {
 
   private SyncerRuntime(SyncerRuntimeSettings settings, KubernetesClient client) {
     this.settings = settings;
+    this.apiServer = String.valueOf(client.getMasterUrl());
     String namespace = settings.syncer().clusterResourceNamespace();
     Clock clock = java.time.Clock.systemUTC()::instant;
     TokenBucket rateLimit =
@@ -59,6 +61,7 @@ public final class SyncerRuntime implements ProcessRuntime {
             new ApiEventRecorder(client, rateLimit, fence, clock, identity),
             metrics);
     gate = new StartGate(driver::startSyncing);
+    metrics.informersSynced(() -> synced && informers.noneStopped());
     election =
         settings.lease().enabled()
             ? new LeaseElection(
@@ -77,8 +80,8 @@ public final class SyncerRuntime implements ProcessRuntime {
           HealthServer.start(
               settings.healthPort(),
               runtime.metrics.registry(),
-              runtime.loop::isRunning,
-              () -> runtime.synced);
+              () -> runtime.loop.isRunning() && runtime.informers.noneStopped(),
+              () -> runtime.synced && runtime.informers.noneStopped());
     } catch (IOException e) {
       runtime.close();
       throw new IOException(
@@ -107,6 +110,11 @@ public final class SyncerRuntime implements ProcessRuntime {
     exit.complete(reason);
   }
 
+  /** The registry of {@code /metrics}, for metrics the command adds (the API client's). */
+  public io.prometheus.metrics.model.registry.PrometheusRegistry metricsRegistry() {
+    return metrics.registry();
+  }
+
   /** The port the health server listens on (useful when the settings asked for port 0). */
   public int healthPort() {
     return health.port();
@@ -128,7 +136,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     }
     closed = true;
     requestExit(ExitReason.SHUTDOWN);
-    fence.close();
+    fence.closeForShutdown();
     loop.close();
     if (election != null) {
       election.close();
@@ -147,11 +155,15 @@ public final class SyncerRuntime implements ProcessRuntime {
         .start(driver)
         .whenComplete(
             (ok, failure) -> {
+              if (exit.isDone()) {
+                return; // stopping before the informers listed: nothing to report
+              }
               if (failure != null) {
                 LOG.log(
                     Level.SEVERE,
-                    "the informers could not start: check the CRDs are installed, the API server"
-                        + " is reachable and the ServiceAccount may list and watch pods,"
+                    "the informers could not list from the API server "
+                        + apiServer
+                        + ": check the CRDs are installed, the API server is reachable and the ServiceAccount may list and watch pods,"
                         + " namespaces, imagealternatives, imagemirrors and the Secrets of "
                         + namespace,
                     failure);

@@ -1,6 +1,6 @@
 package io.kuik.kube;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,17 +9,12 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingKind;
-import io.kuik.model.RoutingResources;
-import io.kuik.model.Validated;
-import io.kuik.model.crd.ImageAlternative;
-import io.kuik.model.crd.ImageMirror;
 import io.kuik.ports.CredentialSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The webhook's four informers, exactly what its ServiceAccount may read (chart/files/
@@ -30,16 +25,16 @@ import java.util.function.Function;
  */
 final class WebhookInformers implements AutoCloseable {
 
-  private final SharedIndexInformer<ImageAlternative> alternatives;
-  private final SharedIndexInformer<ImageMirror> mirrors;
+  private final SharedIndexInformer<GenericKubernetesResource> alternatives;
+  private final SharedIndexInformer<GenericKubernetesResource> mirrors;
   private final SharedIndexInformer<Namespace> namespaces;
   private final SharedIndexInformer<Secret> clusterSecrets;
   private final String clusterResourceNamespace;
 
   WebhookInformers(KubernetesClient client, String clusterResourceNamespace) {
     this.clusterResourceNamespace = clusterResourceNamespace;
-    alternatives = client.resources(ImageAlternative.class).runnableInformer(0);
-    mirrors = client.resources(ImageMirror.class).runnableInformer(0);
+    alternatives = RoutingInformers.of(client, RoutingKind.IMAGE_ALTERNATIVE);
+    mirrors = RoutingInformers.of(client, RoutingKind.IMAGE_MIRROR);
     namespaces = client.namespaces().runnableInformer(0);
     clusterSecrets = client.secrets().inNamespace(clusterResourceNamespace).runnableInformer(0);
   }
@@ -49,12 +44,12 @@ final class WebhookInformers implements AutoCloseable {
    * fails with the first that could not.
    */
   CompletableFuture<Void> start(WebhookRouting routing) {
-    alternatives.addEventHandler(
-        WebhookInformers.<ImageAlternative>handler(
-            RoutingKind.IMAGE_ALTERNATIVE, routing, RoutingResources::from));
-    mirrors.addEventHandler(
-        WebhookInformers.<ImageMirror>handler(
-            RoutingKind.IMAGE_MIRROR, routing, RoutingResources::from));
+    alternatives.addEventHandler(handler(RoutingKind.IMAGE_ALTERNATIVE, routing));
+    mirrors.addEventHandler(handler(RoutingKind.IMAGE_MIRROR, routing));
+    InformerHealth.reportStop(alternatives, "imagealternatives");
+    InformerHealth.reportStop(mirrors, "imagemirrors");
+    InformerHealth.reportStop(namespaces, "namespaces");
+    InformerHealth.reportStop(clusterSecrets, "the Secrets of " + clusterResourceNamespace);
     List<CompletableFuture<Void>> started =
         all().stream().map(informer -> informer.start().toCompletableFuture()).toList();
     return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new));
@@ -80,6 +75,11 @@ final class WebhookInformers implements AutoCloseable {
                 .getByKey(Cache.namespaceKeyFunc(clusterResourceNamespace, name)));
   }
 
+  /** Whether no informer has stopped (one that stopped never sees a change again). */
+  boolean noneStopped() {
+    return InformerHealth.noneStopped(all());
+  }
+
   @Override
   public void close() {
     all().forEach(SharedIndexInformer::stop);
@@ -89,23 +89,27 @@ final class WebhookInformers implements AutoCloseable {
     return List.of(alternatives, mirrors, namespaces, clusterSecrets);
   }
 
-  /** Validates each added or changed resource once, and forgets a deleted one. */
-  private static <T extends HasMetadata> ResourceEventHandler<T> handler(
-      RoutingKind kind, WebhookRouting routing, Function<T, Validated> validate) {
-    Consumer<T> changed = resource -> routing.changed(validate.apply(resource));
+  /**
+   * Validates each added or changed resource once, leniently (a malformed one is invalid), and
+   * forgets a deleted one.
+   */
+  private static ResourceEventHandler<GenericKubernetesResource> handler(
+      RoutingKind kind, WebhookRouting routing) {
+    Consumer<GenericKubernetesResource> changed =
+        resource -> routing.changed(RoutingInformers.validate(kind, resource));
     return new ResourceEventHandler<>() {
       @Override
-      public void onAdd(T resource) {
+      public void onAdd(GenericKubernetesResource resource) {
         changed.accept(resource);
       }
 
       @Override
-      public void onUpdate(T before, T after) {
+      public void onUpdate(GenericKubernetesResource before, GenericKubernetesResource after) {
         changed.accept(after);
       }
 
       @Override
-      public void onDelete(T last, boolean finalStateUnknown) {
+      public void onDelete(GenericKubernetesResource last, boolean finalStateUnknown) {
         routing.deleted(new ResourceId(kind, last.getMetadata().getName()));
       }
     };

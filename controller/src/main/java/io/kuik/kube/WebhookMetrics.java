@@ -1,6 +1,7 @@
 package io.kuik.kube;
 
 import io.kuik.ports.RegistryProber.Availability;
+import io.kuik.routing.Band;
 import io.kuik.routing.ContainerDecision;
 import io.kuik.routing.RoutingDecision;
 import io.kuik.webhook.OciRegistryProber;
@@ -8,6 +9,7 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.Locale;
@@ -41,6 +43,8 @@ final class WebhookMetrics {
   private final Counter rewrites;
   private final Counter probes;
   private final Histogram probeDuration;
+  private final Counter requests;
+  private final Histogram admissionDuration;
 
   WebhookMetrics() {
     admissions =
@@ -72,9 +76,39 @@ final class WebhookMetrics {
             .classicOnly()
             .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10)
             .register(registry);
+    requests =
+        Counter.builder()
+            .name("kuik_webhook_requests")
+            .help(
+                "Requests to /mutate-pods, by result (answered, too_large, wrong_method,"
+                    + " not_found, failed) and HTTP code")
+            .labelNames("result", "code")
+            .register(registry);
+    admissionDuration =
+        Histogram.builder()
+            .name("kuik_webhook_admission_duration_seconds")
+            .help("Time to answer one request to /mutate-pods, probes included")
+            .classicOnly()
+            .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10)
+            .register(registry);
+    // Every series exists from the first scrape, so that rate() and absent-series alerts work.
     for (Result result : Result.values()) {
-      admissions.labelValues(result.label());
+      admissions.initLabelValues(result.label());
     }
+    for (Band band : Band.values()) {
+      rewrites.initLabelValues(band.name().toLowerCase(Locale.ROOT));
+    }
+    for (Availability outcome : Availability.values()) {
+      probes.initLabelValues(outcome.name().toLowerCase(Locale.ROOT));
+    }
+    requests.initLabelValues("answered", "200");
+    JvmMetrics.builder().register(registry);
+  }
+
+  /** One request to /mutate-pods answered (see {@link io.kuik.webhook.WebhookServer.Observer}). */
+  void served(String result, int code, long nanos) {
+    requests.labelValues(result, Integer.toString(code)).inc();
+    admissionDuration.observe(nanos / 1e9);
   }
 
   PrometheusRegistry registry() {
@@ -92,6 +126,15 @@ final class WebhookMetrics {
               callback.call(valid.getAsLong(), "valid");
               callback.call(invalid.getAsLong(), "invalid");
             })
+        .register(registry);
+  }
+
+  /** 1 while every informer has synced and none stopped (draining aside). */
+  void informersSynced(java.util.function.BooleanSupplier synced) {
+    GaugeWithCallback.builder()
+        .name("kuik_webhook_informers_synced")
+        .help("1 while every informer has listed and none stopped, else 0")
+        .callback(callback -> callback.call(synced.getAsBoolean() ? 1 : 0))
         .register(registry);
   }
 

@@ -15,11 +15,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The production pod webhook process (DESIGN.md §2.3): the informers of {@link WebhookInformers}
- * feeding a {@link WebhookRouting} index, the namespace lookup and the prober's credentials; the
- * {@link OciRegistryProber}; the {@link AdmissionHandler}; {@link WebhookServer} on {@code
- * /mutate-pods} over TLS; and the health port with {@code /metrics}. Ready once the informers have
- * synced. It writes nothing to the cluster: the patch goes back in the admission response.
+ * The production pod webhook process (docs/behaviour.md#routing-pods): the informers of {@link
+ * WebhookInformers} feeding a {@link WebhookRouting} index, the namespace lookup and the prober's
+ * credentials; the {@link OciRegistryProber}; the {@link AdmissionHandler}; {@link WebhookServer}
+ * on {@code /mutate-pods} over TLS; and the health port with {@code /metrics}. Ready once the
+ * informers have synced. It writes nothing to the cluster: the patch goes back in the admission
+ * response.
  *
  * <p>{@link #start} returns once it all runs; {@link #awaitExit()} blocks until something ends the
  * process; {@link #close()} drains and takes it down.
@@ -30,6 +31,7 @@ public final class WebhookRuntime implements ProcessRuntime {
 
   private final WebhookRuntimeSettings settings;
   private final CompletableFuture<ExitReason> exit = new CompletableFuture<>();
+  private final String apiServer;
   private final WebhookMetrics metrics = new WebhookMetrics();
   private final WebhookRouting routing = new WebhookRouting();
   private final WebhookInformers informers;
@@ -43,10 +45,12 @@ public final class WebhookRuntime implements ProcessRuntime {
 
   private WebhookRuntime(WebhookRuntimeSettings settings, KubernetesClient client) {
     this.settings = settings;
+    this.apiServer = String.valueOf(client.getMasterUrl());
     informers = new WebhookInformers(client, settings.clusterResourceNamespace());
     prober = new OciRegistryProber(settings.prober());
     metrics.prober(prober);
     metrics.routingResources(routing::valid, routing::invalid);
+    metrics.informersSynced(() -> synced && informers.noneStopped());
     handler =
         new AdmissionHandler(
             new Router(
@@ -66,10 +70,20 @@ public final class WebhookRuntime implements ProcessRuntime {
       throws IOException, GeneralSecurityException {
     WebhookRuntime runtime = new WebhookRuntime(settings, client);
     try {
-      runtime.health =
-          HealthServer.start(
-              settings.healthPort(), runtime.metrics.registry(), () -> true, runtime::isReady);
-      runtime.server = WebhookServer.start(settings.server(), runtime.handler, runtime::isReady);
+      try {
+        runtime.health =
+            HealthServer.start(
+                settings.healthPort(),
+                runtime.metrics.registry(),
+                runtime.informers::noneStopped,
+                runtime::isReady);
+      } catch (IOException e) {
+        throw new IOException(
+            "cannot serve /healthz, /readyz and /metrics on port " + settings.healthPort(), e);
+      }
+      runtime.server =
+          WebhookServer.start(
+              settings.server(), runtime.handler, runtime::isReady, runtime.metrics::served);
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
       runtime.close();
       throw e;
@@ -94,7 +108,12 @@ public final class WebhookRuntime implements ProcessRuntime {
 
   /** Whether admissions are routed with synced views, and the Service should send them. */
   public boolean isReady() {
-    return synced && !draining;
+    return synced && !draining && informers.noneStopped();
+  }
+
+  /** The registry of {@code /metrics}, for metrics the command adds (the API client's). */
+  public io.prometheus.metrics.model.registry.PrometheusRegistry metricsRegistry() {
+    return metrics.registry();
   }
 
   /** The port the health server listens on (useful when the settings asked for port 0). */
@@ -133,10 +152,11 @@ public final class WebhookRuntime implements ProcessRuntime {
   }
 
   private void drain() {
-    if (settings.shutdownDelay().isZero()) {
-      return;
+    if (settings.shutdownDelay().isZero() || !synced) {
+      return; // never ready, so the Service never sent it anything
     }
-    LOG.info("not ready any more; answering admissions for " + settings.shutdownDelay());
+    LOG.log(
+        Level.INFO, "not ready any more; answering admissions for {0}", settings.shutdownDelay());
     try {
       Thread.sleep(settings.shutdownDelay().toMillis());
     } catch (InterruptedException interrupted) {
@@ -164,8 +184,9 @@ public final class WebhookRuntime implements ProcessRuntime {
               if (failure != null) {
                 LOG.log(
                     Level.SEVERE,
-                    "the informers could not start: check the CRDs are installed, the API server"
-                        + " is reachable and the ServiceAccount may list and watch"
+                    "the informers could not list from the API server "
+                        + apiServer
+                        + ": check the CRDs are installed, the API server is reachable and the ServiceAccount may list and watch"
                         + " imagealternatives, imagemirrors, namespaces and the Secrets of "
                         + settings.clusterResourceNamespace(),
                     failure);

@@ -6,7 +6,8 @@ package io.kuik.model;
  * through the entry get the credential injected.
  *
  * <p>{@code injectPullSecret} defaults to true for a secretRef and false for a provider; a provider
- * entry never injects whatever it says (DESIGN.md §2.7), see {@link #injects()}.
+ * entry never injects whatever it says (docs/behaviour.md#provider-credentials), see {@link
+ * #injects()}.
  */
 public record Auth(String secretRefName, String provider, boolean injectPullSecret) {
 
@@ -28,7 +29,8 @@ public record Auth(String secretRefName, String provider, boolean injectPullSecr
 
   /**
    * Whether pods routed through this entry get {@code kuik-inject-<kind>-<name>}: a secretRef with
-   * injectPullSecret on. Provider credentials are not injected yet (DESIGN.md §2.7).
+   * injectPullSecret on. Provider credentials are not injected yet
+   * (docs/behaviour.md#provider-credentials).
    */
   public boolean injects() {
     return secretRefName != null && injectPullSecret;

@@ -24,15 +24,12 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>{@link #parse} reads what a user or the syncer wrote; {@link #toJson} writes one canonical
  * form, byte for byte the same for equal configs, because the syncer hashes it to skip applies that
  * would change nothing. {@link #credentialFor} is the kubelet's choice of credential for an image
- * (DESIGN.md §2.4.2).
+ * (docs/behaviour.md#what-a-secret-holds).
  */
 public record DockerConfig(Map<String, RegistryCredential> auths) {
 
   private static final JsonMapper JSON =
       JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
-
-  /** The key the kubelet falls back to for Docker Hub images when no key matches them directly. */
-  private static final String DOCKER_HUB_INDEX_KEY = "index.docker.io";
 
   /**
    * @param auths registry key to credential; copied, iteration order kept
@@ -104,39 +101,59 @@ public record DockerConfig(Map<String, RegistryCredential> auths) {
   }
 
   /**
-   * The key and credential the kubelet would use first to pull {@code image}, following its keyring
-   * (kubernetes/kubernetes pkg/credentialprovider/keyring.go): among the keys that {@linkplain
-   * RegistryLocation#covers cover} the image, the one that sorts last once scheme and {@code
-   * /v1}/{@code /v2} are stripped, so a longer path beats its prefix and an exact host beats a
-   * glob; keys that strip to the same string keep document order. When no key matches, a Docker Hub
-   * image falls back to the legacy Hub key ({@code https://index.docker.io/v1/} or {@code
-   * index.docker.io}). Path prefixes compare by whole segments, where the kubelet compares strings:
-   * see docs/decisions.md.
+   * The key and credential the kubelet would try first to pull {@code image}, by its keyring's
+   * rules (kubernetes/kubernetes pkg/credentialprovider/keyring.go, {@code BasicDockerKeyring.Add}
+   * and {@code Lookup}; see {@link KeyringKey}): among the keys that match the image, the one filed
+   * under the greatest string (so {@code quay.io/acme} before {@code quay.io}, and {@code
+   * quay.io/acme} also for {@code quay.io/acme-corp/app}, the path being a string prefix); keys
+   * filed under the same string keep document order, where the kubelet's order is random. When no
+   * key matches and the image goes to Docker Hub by the kubelet's reading, the first key filed
+   * under {@code index.docker.io} ({@code https://index.docker.io/v1/}).
    *
-   * @param image a normalized repository {@code host[:port]/path...}, without tag or digest
-   * @throws IllegalArgumentException when {@code image} is not such a repository
+   * @param image a normalized repository {@code host[:port]/path}, without tag or digest, as the
+   *     kubelet looks it up; or such a path ending in {@code /}, which stands for every repository
+   *     below it: only a key that matches all of them matches it (see {@link Entry#keyringImage})
+   * @throws IllegalArgumentException when {@code image} is neither
    */
   public Optional<CredentialMatch> credentialFor(String image) {
-    RegistryLocation target = RegistryLocation.ofImage(image);
-    String bestIndexKey = null;
+    int slash = image.indexOf('/');
+    String path = slash < 0 ? "" : image.substring(slash);
+    if (slash == 0 || image.isEmpty() || path.contains(":") || image.contains("@")) {
+      throw new IllegalArgumentException(
+          "expected a normalized repository host[:port]/path without tag or digest, got \""
+              + image
+              + "\"");
+    }
+    KeyringKey bestKey = null;
     CredentialMatch best = null;
     for (Map.Entry<String, RegistryCredential> entry : auths.entrySet()) {
-      RegistryLocation key = RegistryLocation.ofKey(entry.getKey());
-      // Strictly greater: among keys that strip to the same string the first listed stays.
-      if (key.covers(target) && (best == null || key.indexKey().compareTo(bestIndexKey) > 0)) {
-        bestIndexKey = key.indexKey();
+      Optional<KeyringKey> key = KeyringKey.of(entry.getKey());
+      // Strictly greater: among keys filed under the same string the first listed stays.
+      if (key.isPresent()
+          && key.get().serves(image)
+          && (best == null || key.get().compareTo(bestKey) > 0)) {
+        bestKey = key.get();
         best = new CredentialMatch(entry.getKey(), entry.getValue());
       }
     }
-    if (best != null || !target.isDockerHub()) {
+    if (best != null || !KeyringKey.goesToDockerHub(image)) {
       return Optional.ofNullable(best);
     }
     for (Map.Entry<String, RegistryCredential> entry : auths.entrySet()) {
-      if (RegistryLocation.ofKey(entry.getKey()).indexKey().equals(DOCKER_HUB_INDEX_KEY)) {
+      Optional<KeyringKey> key = KeyringKey.of(entry.getKey());
+      if (key.isPresent() && key.get().filed().equals(KeyringKey.DOCKER_HUB_LEGACY)) {
         return Optional.of(new CredentialMatch(entry.getKey(), entry.getValue()));
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The key and credential the kubelet would use for the images {@code entry} serves: {@link
+   * #credentialFor(String)} of {@link Entry#keyringImage()}.
+   */
+  public Optional<CredentialMatch> credentialFor(Entry entry) {
+    return credentialFor(entry.keyringImage());
   }
 
   /** An {@code auths} key, exactly as the document writes it, and its credential. */
@@ -175,14 +192,17 @@ public record DockerConfig(Map<String, RegistryCredential> auths) {
   private static String decodeAuth(String key, String auth) throws InvalidDockerConfigException {
     byte[] bytes;
     try {
-      // Go's StdEncoding, which the kubelet uses, requires the padding that Java would forgive.
-      if (auth.length() % 4 != 0) {
-        throw new IllegalArgumentException("unpadded");
+      // As the kubelet's decodeDockerConfigFieldAuth: padded base64 when the field ends with '='
+      // (Go's StdEncoding), unpadded otherwise (RawStdEncoding); both skip line breaks.
+      String data = auth.replace("\r", "").replace("\n", "");
+      boolean padded = auth.strip().endsWith("=");
+      if (padded ? data.length() % 4 != 0 : data.contains("=")) {
+        throw new IllegalArgumentException("badly padded");
       }
-      bytes = Base64.getDecoder().decode(auth);
+      bytes = Base64.getDecoder().decode(data);
     } catch (IllegalArgumentException e) {
       throw new InvalidDockerConfigException(
-          "auths entry " + quoted(key) + ": auth is not padded standard base64");
+          "auths entry " + quoted(key) + ": auth is not standard base64");
     }
     try {
       return StandardCharsets.UTF_8

@@ -36,11 +36,26 @@ public record Entry(int index, EntryForm form, String path, Auth auth) {
   }
 
   /**
-   * The key of this entry in an injected Secret's {@code auths} (DESIGN.md §2.4.2): the path as
-   * written, and for a mirror its {@code destination.path} without the trailing slash.
+   * The key of this entry in an injected Secret's {@code auths}
+   * (docs/behaviour.md#what-a-secret-holds): the path as written, and for a mirror its {@code
+   * destination.path} without the trailing slash.
    */
   public String authsKey() {
     return withoutTrailingSlash(form, path);
+  }
+
+  /**
+   * What the kubelet's keyring is asked about when a node pulls this entry's images, for picking
+   * the credential of the entry from its secretRef Secret: a repository entry's repository as a
+   * node names it ({@code docker.io/nginx} is {@code docker.io/library/nginx}); for a
+   * repositoryGroup or a mirror, which serve many repositories, their path followed by {@code /}. A
+   * key matches that only when it matches every repository the entry can serve (the kubelet
+   * compares paths as strings), so {@code quay.io/acme} and {@code quay.io/acme/} count for the
+   * group {@code quay.io/acme}, and {@code quay.io/acme/app}, which serves one member, does not.
+   */
+  public String keyringImage() {
+    RegistryPath own = registryPath();
+    return form == EntryForm.REPOSITORY ? own.asRepository().toString() : own + "/";
   }
 
   /** Where the entry is written, e.g. {@code spec.alternatives[1]} or {@code spec.destination}. */

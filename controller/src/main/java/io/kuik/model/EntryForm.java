@@ -1,8 +1,9 @@
 package io.kuik.model;
 
 /**
- * How an entry of a routing resource names the images it serves (DESIGN.md §2.1): one repository,
- * the repositories directly under a path, or everything under a mirror's destination path.
+ * How an entry of a routing resource names the images it serves
+ * (docs/behaviour.md#routing-resources): one repository, the repositories directly under a path, or
+ * everything under a mirror's destination path.
  */
 public enum EntryForm {
   /** {@code spec.alternatives[i].repository}: exactly that repository, any tag or digest. */

@@ -5,10 +5,10 @@ import static io.kuik.model.ReferenceGrammar.NAME_MAX_LENGTH;
 import java.util.Objects;
 
 /**
- * A container image reference, normalized as Docker does (DESIGN.md §2.1): {@code nginx} is {@code
- * docker.io/library/nginx:latest}, {@code acme/app:1} is {@code docker.io/acme/app:1}, {@code
- * index.docker.io} is {@code docker.io}. The first segment of a name is a registry when it has a
- * {@code .} or {@code :} or is {@code localhost}.
+ * A container image reference, normalized as Docker does (docs/behaviour.md#routing-resources):
+ * {@code nginx} is {@code docker.io/library/nginx:latest}, {@code acme/app:1} is {@code
+ * docker.io/acme/app:1}, {@code index.docker.io} is {@code docker.io}. The first segment of a name
+ * is a registry when it has a {@code .} or {@code :} or is {@code localhost}.
  *
  * <p>{@code registry} is {@code host[:port]}; {@code path} the repository path below it; {@code
  * tag} and {@code digest} are each {@code null} when absent, but never both: a reference written

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * Kubernetes label selector semantics for a routing resource's {@code podSelector} and {@code
  * namespaceSelector}: {@code matchLabels} and every {@code matchExpressions} requirement must hold.
- * A {@code null} or empty selector selects everything (DESIGN.md §2.1).
+ * A {@code null} or empty selector selects everything (docs/behaviour.md#routing-resources).
  *
  * <p>The API server does not check the selectors of a custom resource beyond their shape, so an
  * unknown operator can reach the controllers: {@link #problems} reports it, and {@link #matches}

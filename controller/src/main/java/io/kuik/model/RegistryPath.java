@@ -9,7 +9,7 @@ import java.util.Optional;
  * A registry host followed by a repository path that may be empty, with no tag or digest: what a
  * routing entry writes in {@code repository}, {@code repositoryGroup} or {@code destination.path}.
  * Unlike an image name, the host is never implied: the path is also the {@code auths} key the
- * kubelet matches by host (DESIGN.md §2.4.2), so it must name one.
+ * kubelet matches by host (docs/behaviour.md#what-a-secret-holds), so it must name one.
  */
 record RegistryPath(String registry, String path) {
 

@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * The identity of a routing resource: its kind and name (both kinds are cluster-scoped). Secret
  * names and the {@code kuik.enix.io/rewritten-by} annotation derive from this alone, never from the
- * resource's configuration (DESIGN.md §2.2).
+ * resource's configuration (docs/behaviour.md#secret-names).
  */
 public record ResourceId(RoutingKind kind, String name) {
 

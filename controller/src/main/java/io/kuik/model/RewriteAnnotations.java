@@ -7,8 +7,8 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The annotations the webhook leaves on a pod it rewrote (DESIGN.md §2.3), which the syncer follows
- * under OnFailure.
+ * The annotations the webhook leaves on a pod it rewrote (docs/behaviour.md#routing-pods), which
+ * the syncer follows under OnFailure.
  */
 public final class RewriteAnnotations {
 

@@ -4,9 +4,10 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
- * When a routing resource rewrites a container's image (DESIGN.md §2.1, §2.4.1): {@code Always}
- * routes before the original is tried, {@code OnFailure} (the default) only when the original is
- * not available, {@code None} (ImageMirror only) never routes at all.
+ * When a routing resource rewrites a container's image (docs/behaviour.md#routing-resources,
+ * docs/behaviour.md#where-a-secret-lands): {@code Always} routes before the original is tried,
+ * {@code OnFailure} (the default) only when the original is not available, {@code None}
+ * (ImageMirror only) never routes at all.
  */
 public enum RewritePolicy {
   ALWAYS("Always"),

@@ -3,9 +3,10 @@ package io.kuik.model;
 import java.util.Locale;
 
 /**
- * The two kinds of routing resource that can send a container to another registry (DESIGN.md §2.1).
- * The lower-cased kind is part of every injected Secret's name (§2.2), so it is fixed here once for
- * the webhook and the syncer alike.
+ * The two kinds of routing resource that can send a container to another registry
+ * (docs/behaviour.md#routing-resources). The lower-cased kind is part of every injected Secret's
+ * name (docs/behaviour.md#secret-names), so it is fixed here once for the webhook and the syncer
+ * alike.
  */
 public enum RoutingKind {
   IMAGE_ALTERNATIVE("ImageAlternative"),

@@ -14,9 +14,10 @@ import java.util.List;
 
 /**
  * Turns routing resources as the API server stores them into the domain's {@link RoutingResource},
- * applying defaults, or into the list of everything wrong with them (DESIGN.md §2.1). The CRDs
- * refuse the same shapes at admission; this check stays because a resource may predate the CRD, and
- * because a controller must never crash on bad input.
+ * applying defaults, or into the list of everything wrong with them
+ * (docs/behaviour.md#routing-resources). The CRDs refuse the same shapes at admission; this check
+ * stays because a resource may predate the CRD, and because a controller must never crash on bad
+ * input.
  *
  * <p>Every problem carries the field it is in and a message saying what to do; all problems are
  * collected, not only the first.

@@ -8,10 +8,10 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The names of the Secrets kuik manages (DESIGN.md §2.2): {@code kuik-inject-<kind>-<name>} for an
- * injected pull secret, {@code kuik-provider-<suffix>} for a provider's. The webhook and the syncer
- * both call this class, so they always agree on a name. A name derives from a resource's identity
- * only, never from its configuration.
+ * The names of the Secrets kuik manages (docs/behaviour.md#secret-names): {@code
+ * kuik-inject-<kind>-<name>} for an injected pull secret, {@code kuik-provider-<suffix>} for a
+ * provider's. The webhook and the syncer both call this class, so they always agree on a name. A
+ * name derives from a resource's identity only, never from its configuration.
  *
  * <p>Every result is a valid DNS-1123 subdomain of at most {@value #MAX_LENGTH} characters. A name
  * that would be longer is cut and given {@code -} plus the first {@value #HASH_LENGTH} hex digits

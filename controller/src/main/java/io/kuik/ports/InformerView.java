@@ -10,7 +10,8 @@ import java.util.Optional;
 
 /**
  * What the informers hold: the syncer's only view of the cluster. It never reads a Secret outside
- * the cluster resource namespace because this view has none to give (DESIGN.md §2.4.5).
+ * the cluster resource namespace because this view has none to give
+ * (docs/behaviour.md#what-the-syncer-may-read).
  *
  * <p>Contract: reads are local (no request to the API server), never block and never fail; the view
  * may lag the API server, and every change it shows is also announced to the core as an input,

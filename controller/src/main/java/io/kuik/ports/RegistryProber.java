@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Asks registries whether they serve an image (DESIGN.md §2.3 step 2): the production driver sends
- * an OCI {@code HEAD /v2/<name>/manifests/<reference>}; the simulator asks its fake registries.
+ * Asks registries whether they serve an image (the probe step of docs/architecture.md#the-webhook):
+ * the production driver sends an OCI {@code HEAD /v2/<name>/manifests/<reference>}; the simulator
+ * asks its fake registries.
  *
  * <p>Contract of {@link #probe}: the candidates of one container, in the order the webhook prefers
  * them, each with the credential it would be pulled with. The answer holds the outcomes of a prefix

@@ -6,9 +6,9 @@ import io.kuik.model.RoutingResource;
 import java.util.Optional;
 
 /**
- * Where a candidate sits in a container's list (DESIGN.md §2.3 step 1), in probe order: {@code
- * Always} mirrors, {@code Always} alternatives, the original image, {@code OnFailure} alternatives,
- * {@code OnFailure} mirrors. The enum's order is the list's order.
+ * Where a candidate sits in a container's list (docs/behaviour.md#routing-pods), in probe order:
+ * {@code Always} mirrors, {@code Always} alternatives, the original image, {@code OnFailure}
+ * alternatives, {@code OnFailure} mirrors. The enum's order is the list's order.
  */
 public enum Band {
   ALWAYS_MIRROR,

@@ -21,10 +21,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Plans the routing of a pod (DESIGN.md §2.3 step 1), a pure function: for each container whose
- * image some resource covers, with both selectors matching, the ordered candidate list. Bands as
- * {@link Band} orders them, resources by name within a band, entries in declared order, duplicates
- * dropped keeping the first.
+ * Plans the routing of a pod (the plan step of docs/architecture.md#the-webhook), a pure function:
+ * for each container whose image some resource covers, with both selectors matching, the ordered
+ * candidate list. Bands as {@link Band} orders them, resources by name within a band, entries in
+ * declared order, duplicates dropped keeping the first.
  *
  * <p>What each resource offers: an ImageAlternative offers its entries other than those the
  * original falls under (those are the original itself), a {@code repository} entry as that

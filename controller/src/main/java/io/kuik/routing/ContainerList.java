@@ -1,9 +1,9 @@
 package io.kuik.routing;
 
 /**
- * The three lists of a pod spec that hold containers, each routed alike (DESIGN.md §2.3), in the
- * order the webhook walks them. Container names are unique across the three, so a name alone
- * identifies a container in the pod annotations.
+ * The three lists of a pod spec that hold containers, each routed alike
+ * (docs/behaviour.md#routing-pods), in the order the webhook walks them. Container names are unique
+ * across the three, so a name alone identifies a container in the pod annotations.
  */
 public enum ContainerList {
   CONTAINERS("containers"),

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The candidates of one container that some resource covers, in probe order (DESIGN.md §2.3 step
- * 1): the original is among them, exactly once, and every other candidate comes from a resource
- * that covers it.
+ * The candidates of one container that some resource covers, in probe order (the plan step of
+ * docs/architecture.md#the-webhook): the original is among them, exactly once, and every other
+ * candidate comes from a resource that covers it.
  */
 public record ContainerPlan(
     ContainerSlot container, ImageReference original, List<Candidate> candidates) {

@@ -30,9 +30,9 @@ public interface Coverage {
 
   /**
    * Whether {@code resource} covers {@code image}, the rule every implementation applies. A mirror
-   * covers every image except those already under its destination path (DESIGN.md §2.1 gives it no
-   * image filter; an image there is the mirror's own copy, and mirroring it again would nest the
-   * path).
+   * covers every image except those already under its destination path
+   * (docs/behaviour.md#routing-resources gives it no image filter; an image there is the mirror's
+   * own copy, and mirroring it again would nest the path).
    */
   static boolean covers(RoutingResource resource, ImageReference image) {
     if (Band.of(resource).isEmpty()) {

@@ -9,11 +9,12 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Decides a pod's routing from its plan and the probe outcomes (DESIGN.md §2.3 steps 3 and 4), a
- * pure function: each container runs the first available candidate in list order; if that is the
- * original, or nothing is available, its image stays. Each winning entry whose auth injects adds
- * {@code kuik-inject-<kind>-<name>} to {@code imagePullSecrets} once, unless the pod lists it
- * already or the namespace says {@code kuik.enix.io/pull-secrets-override: "false"}.
+ * Decides a pod's routing from its plan and the probe outcomes (the decide step of
+ * docs/architecture.md#the-webhook), a pure function: each container runs the first available
+ * candidate in list order; if that is the original, or nothing is available, its image stays. Each
+ * winning entry whose auth injects adds {@code kuik-inject-<kind>-<name>} to {@code
+ * imagePullSecrets} once, unless the pod lists it already or the namespace says {@code
+ * kuik.enix.io/pull-secrets-override: "false"}.
  *
  * <p>One rule on top of "first available": the original is probed without a credential (the webhook
  * cannot read Secrets outside the cluster resource namespace), so an original answering {@code
@@ -60,12 +61,17 @@ public final class Decider {
       Availability outcome = answer.get(i);
       if (outcome == Availability.AVAILABLE) {
         return new ContainerDecision(
-            plan.container(), plan.original(), candidate, reason(refused, candidate));
+            plan.container(),
+            plan.original(),
+            plan.candidates(),
+            candidate,
+            reason(refused, candidate));
       }
       if (candidate.isOriginal() && outcome == Availability.UNAUTHORIZED && podHasPullSecrets) {
         return new ContainerDecision(
             plan.container(),
             plan.original(),
+            plan.candidates(),
             candidate,
             "original needs a credential the webhook cannot see; kept for the pod's own"
                 + " imagePullSecrets");
@@ -75,6 +81,7 @@ public final class Decider {
     return new ContainerDecision(
         plan.container(),
         plan.original(),
+        plan.candidates(),
         null,
         refused.isEmpty()
             ? "no candidate probed"

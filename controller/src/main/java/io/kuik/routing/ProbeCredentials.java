@@ -13,14 +13,14 @@ import java.util.Optional;
 
 /**
  * The credential a candidate is probed with: the one the kubelet would use for the entry's path,
- * picked from the entry's {@code secretRef} Secret by {@link DockerConfig#credentialFor} on the
- * entry's {@code auths} key, exactly as the syncer fills the injected Secret (DESIGN.md §2.4.2). So
- * the probe asks with the credential the pod will pull with.
+ * picked from the entry's {@code secretRef} Secret by {@link DockerConfig#credentialFor(Entry)},
+ * exactly as the syncer fills the injected Secret (docs/decisions.md, "Which credential the kubelet
+ * uses"). So the probe asks with the credential the pod will pull with.
  *
  * <p>Anonymous ({@code null}) for the original, an entry without auth, a provider entry (providers
- * are not implemented, §2.7), and a Secret that is missing, not a {@code
- * kubernetes.io/dockerconfigjson}, malformed or without a credential for the path: the syncer
- * reports those on the resource; the probe then usually answers {@code UNAUTHORIZED}.
+ * are not implemented, docs/behaviour.md#provider-credentials), and a Secret that is missing, not a
+ * {@code kubernetes.io/dockerconfigjson}, malformed or without a credential for the path: the
+ * syncer reports those on the resource; the probe then usually answers {@code UNAUTHORIZED}.
  *
  * <p>One instance serves one admission: it remembers each Secret it parsed. Not thread-safe.
  */
@@ -42,7 +42,7 @@ public final class ProbeCredentials {
     Optional<DockerConfig> config =
         parsed.computeIfAbsent(entry.auth().secretRefName(), this::dockerConfig);
     return config
-        .flatMap(c -> c.credentialFor(entry.authsKey()))
+        .flatMap(c -> c.credentialFor(entry))
         .map(DockerConfig.CredentialMatch::credential)
         .filter(credential -> !credential.isEmpty())
         .orElse(null);

@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Routes one pod (DESIGN.md §2.3): plan the candidates ({@link CandidatePlanner}), probe them
- * through the {@link RegistryProber} port with the credentials of {@link ProbeCredentials}, decide
- * ({@link Decider}). The same class runs in the webhook and in the simulator; only the prober and
- * the credential source differ.
+ * Routes one pod (docs/architecture.md#the-webhook): plan the candidates ({@link
+ * CandidatePlanner}), probe them through the {@link RegistryProber} port with the credentials of
+ * {@link ProbeCredentials}, decide ({@link Decider}). The same class runs in the webhook and in the
+ * simulator; only the prober and the credential source differ.
  *
  * <p>Thread-safe when the prober and the credential source are: it keeps no state between calls.
  * Blocks as long as the prober does.

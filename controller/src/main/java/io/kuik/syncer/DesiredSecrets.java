@@ -16,8 +16,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds the Secret a pair should hold (DESIGN.md §2.4.2): pure, and with nothing that could change
- * between two runs (no timestamps), so identical content means an identical apply.
+ * Builds the Secret a pair should hold (docs/behaviour.md#what-a-secret-holds): pure, and with
+ * nothing that could change between two runs (no timestamps), so identical content means an
+ * identical apply.
  */
 final class DesiredSecrets {
 
@@ -25,7 +26,10 @@ final class DesiredSecrets {
   static final String MANAGED_BY = "kuik-secret-syncer";
   static final String API_VERSION = "kuik.enix.io/v1alpha1";
 
-  /** The Kubernetes limit on a Secret's data (seeds/kubernetes-secrets.txt). */
+  /**
+   * The Kubernetes limit on a Secret's data
+   * (https://kubernetes.io/docs/concepts/configuration/secret/).
+   */
   static final int MAX_DATA_BYTES = 1024 * 1024;
 
   private DesiredSecrets() {}

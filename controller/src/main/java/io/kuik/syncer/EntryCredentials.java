@@ -16,7 +16,8 @@ import java.util.function.Function;
 
 /**
  * The credential of each injecting entry of a resource: the one the kubelet would pick for the
- * entry's path from the entry's secretRef Secret (DESIGN.md §2.4.2), or the reason it is left out.
+ * entry's path from the entry's secretRef Secret (docs/behaviour.md#what-a-secret-holds), or the
+ * reason it is left out.
  *
  * @param credentials by auths key, for the entries that resolved
  * @param problems the entries left out, each with the reason, for a PullSecretInjectionFailed event
@@ -34,7 +35,10 @@ record EntryCredentials(Map<String, RegistryCredential> credentials, List<Proble
     }
   }
 
-  /** Resolves every entry whose auth injects; provider entries never inject (DESIGN.md §2.7). */
+  /**
+   * Resolves every entry whose auth injects; provider entries never inject
+   * (docs/behaviour.md#provider-credentials).
+   */
   static EntryCredentials resolve(
       RoutingResource resource,
       String clusterResourceNamespace,
@@ -54,7 +58,7 @@ record EntryCredentials(Map<String, RegistryCredential> credentials, List<Proble
       }
       try {
         DockerConfig config = dockerConfigOf(source.get(), where);
-        Optional<DockerConfig.CredentialMatch> match = config.credentialFor(entry.authsKey());
+        Optional<DockerConfig.CredentialMatch> match = config.credentialFor(entry);
         if (match.isEmpty() || match.get().credential().isEmpty()) {
           problems.add(new Problem(entry, where + " holds no credential for " + entry.authsKey()));
         } else {

@@ -10,9 +10,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The grace clocks of one pair's OnFailure entries (DESIGN.md §2.4.3), as a value: an auths key
- * that no live pod uses any more stays for the grace period after the last moment it was needed, so
- * that the pods of a rollout or a scale-up during an outage come back and find it.
+ * The grace clocks of one pair's OnFailure entries (docs/behaviour.md#releasing-credentials), as a
+ * value: once no live pod uses an auths key, it is kept for the grace period after the last moment
+ * it was needed, so pods that come back in a rollout, or in a scale-up while a registry is down,
+ * still find their credential.
  *
  * <p>Memory only: a restart loses every clock, which can only shorten how long a credential
  * lingers.

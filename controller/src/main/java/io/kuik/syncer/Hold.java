@@ -17,8 +17,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What a pair's Secret must hold now (DESIGN.md §2.4.1 and §2.4.3): the decision, pure. The caller
- * keeps {@link #clocks} for the next look and looks again at {@link #nextExpiry}.
+ * What a pair's Secret must hold now (docs/behaviour.md#where-a-secret-lands and
+ * #releasing-credentials): the decision, pure. The caller keeps {@link #clocks} for the next look
+ * and looks again at {@link #nextExpiry}.
  *
  * @param keys the auths keys to hold, in order; empty when the pair needs no Secret
  * @param clocks the pair's grace clocks after this look ({@link GraceClocks#NONE} unless OnFailure)

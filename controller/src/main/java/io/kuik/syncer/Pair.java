@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * The syncer's unit of work: one routing resource in one namespace, owning at most one Secret
- * (DESIGN.md §2.4).
+ * (docs/architecture.md#the-pair).
  */
 public record Pair(ResourceId resource, String namespace) {
 

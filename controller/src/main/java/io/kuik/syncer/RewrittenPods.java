@@ -18,7 +18,8 @@ import java.util.Set;
 
 /**
  * What the live pods of a namespace need from an OnFailure resource: for each container the
- * resource rewrote, the entry its current image falls under (DESIGN.md §2.4.1).
+ * resource rewrote, the entry its current image falls under
+ * (docs/behaviour.md#where-a-secret-lands).
  */
 final class RewrittenPods {
 

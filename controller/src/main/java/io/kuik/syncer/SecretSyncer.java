@@ -31,13 +31,13 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The secret-syncer's core (DESIGN.md §2.4): reacts to what the informers announce, decides the
- * desired Secret of each pair, and writes it blind with a server-side apply.
+ * The secret-syncer's core (docs/architecture.md#data-flow): reacts to what the informers announce,
+ * decides the desired Secret of each pair, and writes it blind with a server-side apply.
  *
  * <p>Sans-IO: it owns no thread and reads no clock of its own. The driver calls one handler at a
  * time, on one thread, and calls {@link #onWakeup()} when the {@link Scheduler} asked it to. The
- * only memory is what DESIGN.md allows: the pairs this process has written, the grace clocks, the
- * applied-content hashes, and the pending work.
+ * only memory is what docs/architecture.md#the-pair allows: the pairs this process has written, the
+ * grace clocks, the applied-content hashes, and the pending work.
  */
 public final class SecretSyncer {
 

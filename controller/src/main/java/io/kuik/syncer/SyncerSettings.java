@@ -4,10 +4,11 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The syncer's settings, each with the default the seed documents or DESIGN.md chose.
+ * The syncer's settings, each with its documented default (docs/behaviour.md#releasing-credentials)
+ * or the one docs/decisions.md chose.
  *
  * @param clusterResourceNamespace where the secretRef Secrets live (kuik's install namespace)
- * @param grace how long an OnFailure entry that no live pod uses stays (the seed's 15 minutes)
+ * @param grace how long an OnFailure entry that no live pod uses stays (documented as 15 minutes)
  * @param debounce events for one pair within this window collapse into one reconcile
  * @param retryBase first retry delay after a failed write, doubled on each failure
  * @param retryCap the longest retry delay

@@ -7,8 +7,8 @@ import java.util.Optional;
 
 /**
  * Whether this syncer instance serves a namespace at all, on top of each resource's scope: the
- * decision procedure and truth table of {@code seeds/namespace-targeting.txt}, on this project's
- * labels (DESIGN.md §2.6).
+ * decision procedure and truth table of Istio's namespace targeting, on this project's labels
+ * (docs/behaviour.md#namespace-targeting).
  *
  * @param instance this instance's install namespace, the value the instance label names
  * @param namespacesByDefault what decides a namespace with neither label

@@ -1,6 +1,7 @@
 package io.kuik.webhook;
 
 import io.fabric8.kubernetes.api.model.GroupVersionKind;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
@@ -24,11 +25,12 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The pod webhook's admission logic (DESIGN.md §2.3), without HTTP: an AdmissionReview v1 in, an
- * AdmissionReview out whose response allows the pod, with a JSONPatch when routing rewrote it. It
- * never refuses a pod and never throws: a request it cannot read, a pod it cannot route, a
- * namespace it does not know yet, any error, all give "allowed, unchanged" and a log line (never
- * with a credential). The HTTPS endpoint ({@link WebhookServer}) and the simulator both call it.
+ * The pod webhook's admission logic (docs/behaviour.md#routing-pods), without HTTP: an
+ * AdmissionReview v1 in, an AdmissionReview out whose response allows the pod, with a JSONPatch
+ * when routing rewrote it. It never refuses a pod and never throws: a request it cannot read, a pod
+ * it cannot route, a namespace it does not know yet, any error, all give "allowed, unchanged" and a
+ * log line (never with a credential). The HTTPS endpoint ({@link WebhookServer}) and the simulator
+ * both call it.
  *
  * <p>Only the creation of a pod is routed ({@code CREATE} of {@code pods}, no subresource, as the
  * chart's webhook configuration sends them). Thread-safe when the router, the resource supplier and
@@ -95,10 +97,9 @@ public final class AdmissionHandler {
       // the failure only; nothing routing handles carries a credential.
       LOG.log(
           Level.ERROR,
-          "admission uid={0} pod={1}/{2}: routing failed, allowed unchanged: {3}",
+          "admission uid={0} pod={1}: routing failed, allowed unchanged: {2}",
           uid,
-          request.getNamespace(),
-          request.getName(),
+          pod(request),
           failure.toString());
       return allowed(uid, null);
     }
@@ -135,7 +136,7 @@ public final class AdmissionHandler {
 
   /** The JSON Patch for the request, or {@code null} to leave the object as it is. */
   private String patchFor(AdmissionRequest request) {
-    String where = request.getNamespace() + "/" + name(request);
+    AdmittedPod where = pod(request);
     if (!isPodCreation(request)) {
       LOG.log(
           Level.DEBUG,
@@ -166,7 +167,7 @@ public final class AdmissionHandler {
     return PodPatch.toJson(operations);
   }
 
-  private void tell(String where, RoutingDecision decision) {
+  private void tell(AdmittedPod where, RoutingDecision decision) {
     try {
       decided.accept(decision);
     } catch (RuntimeException ignored) {
@@ -205,7 +206,7 @@ public final class AdmissionHandler {
     }
   }
 
-  private static void log(String where, RoutingDecision decision) {
+  private static void log(AdmittedPod where, RoutingDecision decision) {
     if (decision.skipped() != null) {
       LOG.log(Level.INFO, "admission {0}: left alone, {1}", where, decision.skipped());
       return;
@@ -236,21 +237,24 @@ public final class AdmissionHandler {
     }
   }
 
-  private static String name(AdmissionRequest request) {
+  /**
+   * The pod as logs name it; a pod of a ReplicaSet has only a generateName, shown as {@code web-*}.
+   */
+  private static AdmittedPod pod(AdmissionRequest request) {
     if (request.getName() != null && !request.getName().isEmpty()) {
-      return request.getName();
+      return new AdmittedPod(request.getNamespace(), request.getName());
     }
-    // Pods of a ReplicaSet arrive without a name, only a generateName.
-    if (request.getObject() instanceof Map) {
-      Object metadata = ((Map<?, ?>) request.getObject()).get("metadata");
-      if (metadata instanceof Map) {
-        Object generateName = ((Map<?, ?>) metadata).get("generateName");
-        if (generateName != null) {
-          return generateName + "*";
-        }
+    String generateName = null;
+    Object object = request.getObject();
+    if (object instanceof HasMetadata typed && typed.getMetadata() != null) {
+      generateName = typed.getMetadata().getGenerateName();
+    } else if (object instanceof Map) {
+      Object metadata = ((Map<?, ?>) object).get("metadata");
+      if (metadata instanceof Map && ((Map<?, ?>) metadata).get("generateName") != null) {
+        generateName = String.valueOf(((Map<?, ?>) metadata).get("generateName"));
       }
     }
-    return "?";
+    return new AdmittedPod(request.getNamespace(), generateName == null ? "?" : generateName + "*");
   }
 
   private static String kindOf(GroupVersionKind kind) {

@@ -107,13 +107,32 @@ public final class WebhookServer implements AutoCloseable {
   }
 
   /**
+   * Told of every request to {@code /mutate-pods} once answered: its result ({@code answered},
+   * {@code too_large}, {@code wrong_method}, {@code not_found}, {@code failed}), the HTTP code and
+   * how long it took. Called on the admission thread; must not block or throw.
+   */
+  @FunctionalInterface
+  public interface Observer {
+    Observer NONE = (result, code, nanos) -> {};
+
+    void served(String result, int code, long nanos);
+  }
+
+  /** Starts serving, observed by nobody. */
+  public static WebhookServer start(
+      Settings settings, AdmissionHandler handler, BooleanSupplier ready)
+      throws IOException, GeneralSecurityException {
+    return start(settings, handler, ready, Observer.NONE);
+  }
+
+  /**
    * Starts serving.
    *
    * @param ready true once the resource and namespace views have synced
    * @throws GeneralSecurityException naming the files when the certificate or key cannot be read
    */
   public static WebhookServer start(
-      Settings settings, AdmissionHandler handler, BooleanSupplier ready)
+      Settings settings, AdmissionHandler handler, BooleanSupplier ready, Observer observer)
       throws IOException, GeneralSecurityException {
     ReloadingKeyManager keys =
         new ReloadingKeyManager(
@@ -133,7 +152,19 @@ public final class WebhookServer implements AutoCloseable {
         });
     ExecutorService workers = workers(settings.threads());
     server.setExecutor(workers);
-    server.createContext(MUTATE_PODS, exchange -> mutate(exchange, handler, settings));
+    server.createContext(
+        MUTATE_PODS,
+        exchange -> {
+          long started = System.nanoTime();
+          String result = "failed";
+          int code = 500;
+          try {
+            result = mutate(exchange, handler, settings);
+            code = exchange.getResponseCode();
+          } finally {
+            observer.served(result, code, System.nanoTime() - started);
+          }
+        });
     HealthEndpoints.mount(server, ready);
     server.createContext(
         "/",
@@ -175,17 +206,18 @@ public final class WebhookServer implements AutoCloseable {
     workers.shutdownNow();
   }
 
-  private static void mutate(HttpExchange exchange, AdmissionHandler handler, Settings settings)
+  /** Answers one request; returns its result for the {@link Observer}. */
+  private static String mutate(HttpExchange exchange, AdmissionHandler handler, Settings settings)
       throws IOException {
     try (exchange) {
       if (!exchange.getRequestURI().getPath().equals(MUTATE_PODS)) {
         HealthEndpoints.text(exchange, 404, "not found\n");
-        return;
+        return "not_found";
       }
       if (!exchange.getRequestMethod().equals("POST")) {
         exchange.getResponseHeaders().add("Allow", "POST");
         HealthEndpoints.text(exchange, 405, "POST an AdmissionReview\n");
-        return;
+        return "wrong_method";
       }
       byte[] body = readAtMost(exchange.getRequestBody(), settings.maxBodyBytes());
       if (body == null) {
@@ -194,7 +226,7 @@ public final class WebhookServer implements AutoCloseable {
             "admission body over {0} bytes: refused with 413",
             settings.maxBodyBytes());
         HealthEndpoints.text(exchange, 413, "AdmissionReview too large\n");
-        return;
+        return "too_large";
       }
       byte[] answer = handler.handle(body);
       exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -202,6 +234,7 @@ public final class WebhookServer implements AutoCloseable {
       try (OutputStream out = exchange.getResponseBody()) {
         out.write(answer);
       }
+      return "answered";
     }
   }
 

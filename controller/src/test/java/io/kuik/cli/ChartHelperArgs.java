@@ -23,7 +23,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 final class ChartHelperArgs {
 
   static final Path CHART = Path.of(System.getProperty("kuik.chart.dir", "../chart"));
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([.A-Za-z0-9]+)\\s*}}");
+  private static final Pattern PLACEHOLDER =
+      Pattern.compile("\\{\\{\\s*(?:join \"(.)\" )?([.A-Za-z0-9]+)\\s*}}");
 
   private ChartHelperArgs() {}
 
@@ -68,7 +69,8 @@ final class ChartHelperArgs {
     Matcher matcher = PLACEHOLDER.matcher(arg);
     StringBuilder rendered = new StringBuilder();
     while (matcher.find()) {
-      String path = matcher.group(1);
+      String separator = matcher.group(1);
+      String path = matcher.group(2);
       String value;
       if (path.equals(".Release.Namespace")) {
         value = "kuik-system";
@@ -77,9 +79,16 @@ final class ChartHelperArgs {
         for (String key : path.substring(".Values.".length()).split("\\.")) {
           node = node.path(key);
         }
-        assertTrue(
-            !node.isMissingNode() && node.isValueNode(), path + " is a value in values.yaml");
-        value = node.asString();
+        if (separator != null) {
+          assertTrue(node.isArray(), path + " is a list in values.yaml");
+          List<String> items = new ArrayList<>();
+          node.values().forEach(item -> items.add(item.asString()));
+          value = String.join(separator, items);
+        } else {
+          assertTrue(
+              !node.isMissingNode() && node.isValueNode(), path + " is a value in values.yaml");
+          value = node.asString();
+        }
       } else {
         throw new AssertionError("unexpected placeholder " + path + " in " + arg);
       }

@@ -25,8 +25,7 @@ class ChartWebhookArgsTest {
   private static final String HELPER = "kuik.webhook.args";
 
   /** Flags the chart leaves at their defaults: each one a choice, not an oversight. */
-  private static final Set<String> NOT_PASSED =
-      Set.of("--probe-cache-ttl", "--insecure-registries", "--shutdown-delay");
+  private static final Set<String> NOT_PASSED = Set.of();
 
   @Test
   void theChartPassesOnlyFlagsTheWebhookKnowsAndLeavesOutOnlyTheListedOnes() throws IOException {
@@ -62,6 +61,9 @@ class ChartWebhookArgsTest {
     assertEquals(Path.of("/tls/tls.crt"), webhook.tlsCertFile);
     assertEquals(Path.of("/tls/tls.key"), webhook.tlsKeyFile);
     assertEquals(Duration.ofSeconds(2), webhook.probeTimeout);
+    assertEquals(Duration.ofSeconds(30), webhook.probeCacheTtl);
+    assertEquals("", webhook.insecureRegistries);
+    assertEquals(Duration.ofSeconds(5), webhook.shutdownDelay);
     assertEquals(LogFormat.json, webhook.logFormat);
 
     // Where the Deployment mounts the TLS Secret, files of this test: the settings then build.

@@ -3,10 +3,17 @@ package io.kuik.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kuik.model.ResourceId;
+import io.kuik.model.RoutingKind;
+import io.kuik.syncer.Pair;
+import io.kuik.webhook.AdmittedPod;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -35,6 +42,63 @@ class LogFormattersTest {
     assertEquals("WARN", json.get("level").asString());
     assertEquals("io.kuik.syncer.SecretSyncer", json.get("logger").asString());
     assertEquals("apply of ImageAlternative/acme@team-a refused", json.get("message").asString());
+  }
+
+  @Test
+  void jsonCarriesThePairsNamespaceNameKindAndPairAsFields() {
+    Pair pair = new Pair(new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "acme"), "team-a");
+
+    JsonNode json =
+        JsonMapper.builder()
+            .build()
+            .readTree(
+                new JsonLogFormatter()
+                    .format(
+                        record(
+                            Level.WARNING,
+                            "apply of {0} refused, retry in {1}",
+                            pair,
+                            Duration.ofSeconds(64))));
+
+    assertEquals("team-a", json.get("namespace").asString());
+    assertEquals("acme", json.get("name").asString());
+    assertEquals("ImageAlternative", json.get("kind").asString());
+    assertEquals("ImageAlternative/acme@team-a", json.get("pair").asString());
+    assertEquals(
+        "apply of ImageAlternative/acme@team-a refused, retry in 1m4s",
+        json.get("message").asString());
+  }
+
+  @Test
+  void jsonCarriesAnAdmittedPodAsNamespaceAndPod() {
+    JsonNode json =
+        JsonMapper.builder()
+            .build()
+            .readTree(
+                new JsonLogFormatter()
+                    .format(
+                        record(Level.INFO, "admission {0}", new AdmittedPod("team-a", "web-*"))));
+
+    assertEquals("team-a", json.get("namespace").asString());
+    assertEquals("web-*", json.get("pod").asString());
+    assertEquals("admission team-a/web-*", json.get("message").asString());
+  }
+
+  @ParameterizedTest(name = "if the duration is {0}, expect {1}")
+  @CsvSource({
+    "PT1M4S, 1m4s",
+    "PT15M, 15m0s",
+    "PT0.5S, 500ms",
+    "PT1.5S, 1.5s",
+    "PT1H30M, 1h30m0s",
+    "PT0S, 0s"
+  })
+  void durationsAreWrittenAsGoWritesThem(String iso, String written) {
+    assertEquals(written, LogFields.duration(Duration.parse(iso)));
+    assertTrue(
+        new TextLogFormatter()
+            .format(record(Level.INFO, "retry in {0}", Duration.parse(iso)))
+            .contains("retry in " + written));
   }
 
   @Test

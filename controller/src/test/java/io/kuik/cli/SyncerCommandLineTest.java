@@ -31,7 +31,8 @@ class SyncerCommandLineTest {
           "--api-burst",
           "--leader-elect",
           "--health-port",
-          "--log-format");
+          "--log-format",
+          "--log-level");
 
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
@@ -77,9 +78,10 @@ class SyncerCommandLineTest {
     "--debounce=fast, 'fast'",
     "--resync-period=10, '10'",
     "--api-qps=many, 'many'",
-    "--api-qps=0, 'qps'",
-    "--api-burst=0, 'burst'",
-    "--health-port=70000, 'health port'",
+    "--api-qps=0, 'Invalid --api-qps 0.0'",
+    "--api-qps=-1, 'Invalid --api-qps -1.0'",
+    "--api-burst=0, 'Invalid --api-burst 0'",
+    "--health-port=70000, 'Invalid --health-port 70000'",
     "--log-format=xml, 'xml'",
     "--leader-elect=maybe, 'maybe'",
     "--no-such-flag, '--no-such-flag'"
@@ -89,6 +91,7 @@ class SyncerCommandLineTest {
 
     assertEquals(2, code, err.toString());
     assertTrue(err.toString().contains(named), err.toString());
+    assertFalse(err.toString().contains("writeQps"), "the flag's name, not the setting's");
   }
 
   @Test

@@ -36,7 +36,8 @@ class WebhookCommandLineTest {
           "--probe-cache-ttl",
           "--insecure-registries",
           "--shutdown-delay",
-          "--log-format");
+          "--log-format",
+          "--log-level");
 
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();

@@ -60,6 +60,18 @@ class ApplyingSecretWriterTest {
   }
 
   @Test
+  void aWriteStoppedByShutdownSaysShuttingDownNotNotLeader() {
+    fence.open();
+    fence.closeForShutdown();
+
+    SecretWriter.Outcome outcome = writer.apply(secret());
+
+    assertEquals(
+        new SecretWriter.Refused(0, "ShuttingDown", "the syncer is stopping; nothing was sent"),
+        outcome);
+  }
+
+  @Test
   void anApiRefusalKeepsTheServersCodeReasonAndMessage() {
     Status status =
         new StatusBuilder()

@@ -16,23 +16,26 @@ import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Objects the integration tests create, in the shapes kuik and Kubernetes give them. */
-final class ClusterFixtures {
+/**
+ * Objects the integration tests create, in the shapes kuik and Kubernetes give them (public for the
+ * image tests, which run the syncer from the image against the same mock API server).
+ */
+public final class ClusterFixtures {
 
-  static final String INSTALL_NAMESPACE = "kuik-system";
-  static final String SOURCE_SECRET = "acme-pull";
-  static final String REPOSITORY = "registry.example.com/acme/app";
-  static final String INJECTED = "kuik-inject-imagealternative-acme";
+  public static final String INSTALL_NAMESPACE = "kuik-system";
+  public static final String SOURCE_SECRET = "acme-pull";
+  public static final String REPOSITORY = "registry.example.com/acme/app";
+  public static final String INJECTED = "kuik-inject-imagealternative-acme";
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final KubernetesClient client;
 
-  ClusterFixtures(KubernetesClient client) {
+  public ClusterFixtures(KubernetesClient client) {
     this.client = client;
   }
 
-  void namespace(String name, Map<String, String> labels) {
+  public void namespace(String name, Map<String, String> labels) {
     Namespace namespace =
         new NamespaceBuilder()
             .withNewMetadata()
@@ -44,7 +47,7 @@ final class ClusterFixtures {
   }
 
   /** The secretRef Secret in the install namespace, with one credential for the registry. */
-  void sourceSecret(String user) {
+  public void sourceSecret(String user) {
     String auth = base64(user + ":password-of-" + user);
     String config =
         "{\"auths\":{\"registry.example.com\":{\"username\":\""
@@ -67,7 +70,7 @@ final class ClusterFixtures {
   }
 
   /** ImageAlternative "acme": one injecting alternative, with the given policy and namespaces. */
-  void imageAlternative(String rewritePolicy, String namespaceSelectorYaml) {
+  public void imageAlternative(String rewritePolicy, String namespaceSelectorYaml) {
     String yaml =
         String.join(
             "\n",
@@ -87,7 +90,7 @@ final class ClusterFixtures {
   }
 
   /** A pod the webhook rewrote to the alternative for ImageAlternative "acme". */
-  void rewrittenPod(String namespace, String name) {
+  public void rewrittenPod(String namespace, String name) {
     Pod pod =
         new PodBuilder()
             .withNewMetadata()
@@ -113,7 +116,7 @@ final class ClusterFixtures {
   }
 
   /** The auths of the injected Secret in {@code namespace} (user names only), or null. */
-  Map<String, String> injectedUsers(String namespace) {
+  public Map<String, String> injectedUsers(String namespace) {
     Secret secret = client.secrets().inNamespace(namespace).withName(INJECTED).get();
     if (secret == null) {
       return null;

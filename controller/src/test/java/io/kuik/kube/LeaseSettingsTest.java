@@ -1,6 +1,7 @@
 package io.kuik.kube;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
@@ -10,9 +11,19 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class LeaseSettingsTest {
 
+  /**
+   * client-go's leader-election defaults, as controller-runtime and kube-controller-manager use
+   * them: a 15 s lease, a 10 s renew deadline, a 2 s retry period. Written out here, not read from
+   * the constants, so that a changed default fails.
+   */
   @Test
   void theDefaultsAreClientGos() {
-    assertDoesNotThrow(() -> LeaseSettings.defaults(true));
+    LeaseSettings defaults = LeaseSettings.defaults(true);
+
+    assertEquals(Duration.ofSeconds(15), defaults.duration(), "lease duration");
+    assertEquals(Duration.ofSeconds(10), defaults.renewDeadline(), "renew deadline");
+    assertEquals(Duration.ofSeconds(2), defaults.retryPeriod(), "retry period");
+    assertEquals("kuik-secret-syncer", defaults.name(), "lease name");
   }
 
   @ParameterizedTest(name = "duration {0}s, renew {1}s, retry {2}ms is refused")

@@ -23,30 +23,44 @@ import java.util.List;
 public final class MockCluster implements AutoCloseable {
 
   private final KubernetesMockServer server;
+  private final ServerSideApplyDispatcher dispatcher;
   private final KubernetesClient client;
   private final Path kubeconfig;
   private final String previousKubeconfig;
 
   public MockCluster() {
+    dispatcher =
+        new ServerSideApplyDispatcher(
+            List.of(
+                CustomResourceDefinitionContext.fromCustomResourceType(ImageAlternative.class),
+                CustomResourceDefinitionContext.fromCustomResourceType(ImageMirror.class)));
     server =
         new KubernetesMockServer(
-            new Context(),
-            new MockWebServer(),
-            new HashMap<>(),
-            new ServerSideApplyDispatcher(
-                List.of(
-                    CustomResourceDefinitionContext.fromCustomResourceType(ImageAlternative.class),
-                    CustomResourceDefinitionContext.fromCustomResourceType(ImageMirror.class))),
-            false);
+            new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
     server.init();
     client = server.createClient();
     kubeconfig = writeKubeconfig(server.url("/"));
     previousKubeconfig = System.setProperty("kubeconfig", kubeconfig.toString());
   }
 
+  /** The API server's address by IP, for a process that resolves no names (the image's root). */
+  public String url() {
+    return "http://127.0.0.1:" + server.getPort();
+  }
+
   /** A client of the test's own, for arranging the cluster and reading what the syncer wrote. */
   public KubernetesClient client() {
     return client;
+  }
+
+  /** From now on, applies in {@code namespace} are refused with 403 Forbidden. */
+  public void refuseAppliesIn(String namespace) {
+    dispatcher.refuseAppliesIn(namespace);
+  }
+
+  /** The kubeconfig file naming this server, for processes of their own. */
+  public Path kubeconfig() {
+    return kubeconfig;
   }
 
   @Override

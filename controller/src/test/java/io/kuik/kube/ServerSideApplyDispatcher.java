@@ -8,6 +8,8 @@ import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
@@ -27,8 +29,17 @@ final class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
+  private final Set<String> refusingNamespaces = ConcurrentHashMap.newKeySet();
+
   ServerSideApplyDispatcher(List<CustomResourceDefinitionContext> customResources) {
     super(customResources);
+  }
+
+  /**
+   * From now on, applies in {@code namespace} are refused with 403, as an admission policy would.
+   */
+  void refuseAppliesIn(String namespace) {
+    refusingNamespaces.add(namespace);
   }
 
   @Override
@@ -36,6 +47,16 @@ final class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
     String type = request.getHeader("Content-Type");
     if (type == null || !type.startsWith(APPLY_PATCH)) {
       return super.handlePatch(request);
+    }
+    for (String namespace : refusingNamespaces) {
+      if (request.getPath().startsWith("/api/v1/namespaces/" + namespace + "/")) {
+        return new MockResponse()
+            .setResponseCode(403)
+            .setBody(
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                    + "\"reason\":\"Forbidden\",\"code\":403,\"message\":\"refused by the"
+                    + " test's admission policy\"}");
+      }
     }
     JsonNode applied = YAML.readTree(request.getUtf8Body());
     byte[] json = JSON.writeValueAsString(applied).getBytes(StandardCharsets.UTF_8);

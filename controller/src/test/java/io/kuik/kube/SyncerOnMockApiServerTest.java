@@ -15,8 +15,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real {@code kuik syncer} command against fabric8's mock API server: the Secrets the seed
- * promises appear, change and empty as the cluster changes (seeds/injected-pull-secrets.txt).
+ * The real {@code kuik syncer} command against fabric8's mock API server: the documented Secrets
+ * appear, change and empty as the cluster changes (docs/behaviour.md).
  */
 class SyncerOnMockApiServerTest {
 

@@ -73,7 +73,13 @@ class WebhookMetricsTest {
     WebhookProbeMeter meter = new WebhookProbeMeter(silent, metrics, nanos::get);
 
     assertEquals(null, meter.probeAll(List.of(List.of(ORIGINAL))));
-    assertTrue(!scrape().contains("kuik_webhook_probes_total{"), "no outcome counted");
+    String scrape = scrape();
+    assertTrue(
+        scrape
+            .lines()
+            .filter(line -> line.startsWith("kuik_webhook_probes_total{"))
+            .allMatch(line -> line.endsWith(" 0.0")),
+        "no outcome counted:\n" + scrape);
   }
 
   private String scrape() {

@@ -15,6 +15,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class DockerConfigTest {
 
@@ -54,6 +55,16 @@ class DockerConfigTest {
     RegistryCredential credential = DockerConfig.parse(json).auths().get("quay.io");
 
     assertEquals(RegistryCredential.basic("robot", "a:b:c"), credential);
+  }
+
+  /** config.go, decodeDockerConfigFieldAuth: RawStdEncoding unless the field ends with '='. */
+  @ParameterizedTest
+  @ValueSource(strings = {"dTpwYQ", "dTpwYQ==", "dTpw\\nYQ==", "dTpwYQ==\\r\\n"})
+  void readsAuthPaddedOrNotAndSkipsLineBreaksAsTheKubelet(String auth) throws Exception {
+    String json = "{\"auths\":{\"quay.io\":{\"auth\":\"%s\"}}}".formatted(auth);
+
+    assertEquals(
+        RegistryCredential.basic("u", "pa"), DockerConfig.parse(json).auths().get("quay.io"));
   }
 
   @Test
@@ -143,8 +154,9 @@ class DockerConfigTest {
           auths null                | {"auths":null,"x":"SECRET"}                        | no "auths" object
           entry a string            | {"auths":{"quay.io":"SECRET"}}                     | auths entry "quay.io" is not a JSON object
           entry null                | {"auths":{"quay.io":null,"x":"SECRET"}}            | auths entry "quay.io" is not a JSON object
-          auth not base64           | {"auths":{"quay.io":{"auth":"SECRET!!"}}}          | auths entry "quay.io": auth is not padded standard base64
-          auth without padding      | {"auths":{"quay.io":{"auth":"dTpwYQ"}}}            | auths entry "quay.io": auth is not padded standard base64
+          auth not base64           | {"auths":{"quay.io":{"auth":"SECRET!!"}}}          | auths entry "quay.io": auth is not standard base64
+          auth padded short         | {"auths":{"quay.io":{"auth":"dTpwYQ="}}}           | auths entry "quay.io": auth is not standard base64
+          auth padding inside       | {"auths":{"quay.io":{"auth":"dTp=wYQ"}}}           | auths entry "quay.io": auth is not standard base64
           auth without colon        | {"auths":{"quay.io":{"auth":"B64_SECRET"}}}        | auths entry "quay.io": auth does not decode to user:password
           auth not UTF-8            | {"auths":{"quay.io":{"auth":"/w=="}}}              | auths entry "quay.io": auth does not decode to UTF-8
           password a number         | {"auths":{"quay.io":{"password":12345}}}           | auths entry "quay.io": password is not a string

@@ -1,6 +1,7 @@
 package io.kuik.routing;
 
 import static io.kuik.routing.Fixtures.alternative;
+import static io.kuik.routing.Fixtures.group;
 import static io.kuik.routing.Fixtures.image;
 import static io.kuik.routing.Fixtures.repository;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,7 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.kuik.model.Auth;
+import io.kuik.model.DockerConfig;
 import io.kuik.model.Entry;
+import io.kuik.model.EntryForm;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingResource;
@@ -42,8 +45,11 @@ class ProbeCredentialsTest {
   }
 
   private RegistryCredential credentialFor(Entry entry) {
-    RoutingResource resource =
-        alternative("acme", RewritePolicy.ON_FAILURE, repository(0, "docker.io/nginx"), entry);
+    Entry original =
+        entry.form() == EntryForm.REPOSITORY_GROUP
+            ? group(0, "docker.io/library")
+            : repository(0, "docker.io/nginx");
+    RoutingResource resource = alternative("acme", RewritePolicy.ON_FAILURE, original, entry);
     Candidate candidate =
         new Candidate(image(entry.authsKey() + ":1"), Band.ON_FAILURE_ALTERNATIVE, resource, entry);
     return new ProbeCredentials(name -> Optional.ofNullable(secrets.get(name)))
@@ -60,6 +66,34 @@ class ProbeCredentialsTest {
     assertEquals(
         RegistryCredential.basic("robot", "p1"),
         credentialFor(repository(1, "quay.io/other/nginx", Auth.secretRef("pull"))));
+  }
+
+  /**
+   * The probe asks with what the syncer writes for the entry: DockerConfig.credentialFor(entry),
+   * the kubelet's rules (keyring.go URLsMatch: a key's path is a string prefix of the image's).
+   */
+  @ParameterizedTest(name = "{0} {1} is probed as {2}")
+  @CsvSource({
+    "repository, quay.io/acme-corp/nginx, acme-robot",
+    "repository, quay.io/acme/nginx, acme-robot",
+    "repository, quay.io/other/nginx, robot",
+    "group, quay.io/acme, acme-robot",
+    "group, quay.io/acme-corp, acme-robot",
+    "group, quay.io/ac, robot",
+  })
+  void probesWithTheCredentialTheSyncerWritesForTheEntry(String form, String path, String user)
+      throws Exception {
+    secrets.put("pull", secret("kubernetes.io/dockerconfigjson", ".dockerconfigjson", CONFIG));
+    Entry entry =
+        form.equals("group")
+            ? group(1, path, Auth.secretRef("pull"))
+            : repository(1, path, Auth.secretRef("pull"));
+
+    RegistryCredential probed = credentialFor(entry);
+
+    assertEquals(user, probed.username());
+    assertEquals(
+        DockerConfig.parse(CONFIG).credentialFor(entry).orElseThrow().credential(), probed);
   }
 
   @ParameterizedTest(name = "if {0}, expect an anonymous probe")

@@ -26,7 +26,7 @@ import java.util.Random;
  * How long the routing decision of one admission takes with 1,000 routing resources, probes
  * answered from a map (as the production prober's cache does during a rollout): the index against a
  * linear scan of every resource for every image. Not a test: a timing claim belongs here, not in an
- * assertion (DESIGN.md §4).
+ * assertion (docs/architecture.md#how-it-is-tested).
  *
  * <p>Run from the repository root:
  *

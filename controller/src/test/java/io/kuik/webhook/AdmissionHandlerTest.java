@@ -11,6 +11,12 @@ import io.fabric8.zjsonpatch.JsonPatch;
 import io.kuik.ports.RegistryProber;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -33,6 +39,43 @@ class AdmissionHandlerTest {
             Base64.getDecoder().decode(answer.get("response").get("patch").asString()),
             StandardCharsets.UTF_8);
     return JsonPatch.apply(JSON.readTree(patch), object);
+  }
+
+  @Test
+  void aReplicaSetPodIsLoggedByItsGenerateNameAsAnAdmittedPod() {
+    List<Object> parameters = new CopyOnWriteArrayList<>();
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            if (record.getParameters() != null) {
+              parameters.addAll(List.of(record.getParameters()));
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    Logger logger = Logger.getLogger(AdmissionHandler.class.getName());
+    Level level = logger.getLevel();
+    logger.setLevel(Level.INFO); // the tests' logging.properties says WARNING
+    logger.setUseParentHandlers(false);
+    logger.addHandler(capture);
+    try {
+      answer(handler(MIRROR_HAS_EVERYTHING), "pod-create.json");
+    } finally {
+      logger.removeHandler(capture);
+      logger.setUseParentHandlers(true);
+      logger.setLevel(level);
+    }
+
+    String namespace =
+        JSON.readTree(recorded("pod-create.json")).at("/request/namespace").asString();
+    assertTrue(
+        parameters.contains(new AdmittedPod(namespace, "web-7c5ddbdf54-*")), parameters.toString());
   }
 
   @Test

@@ -21,11 +21,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real registry (the Debian package {@code docker-registry}, CNCF distribution 2.8) on a free
  * loopback port, with htpasswd Basic auth, its data and log in a temporary directory. {@code
- * .ci/install-registry.sh} installs it; tests skip when it is missing.
+ * .ci/install-registry.sh} installs it; tests skip when it is missing. Public for the image tests,
+ * which push the kuik image to it.
  */
-final class LocalRegistry implements AutoCloseable {
+public final class LocalRegistry implements AutoCloseable {
 
-  static final String INSTALL_HINT =
+  public static final String INSTALL_HINT =
       "docker-registry or htpasswd is not on the PATH: run .ci/install-registry.sh to run the"
           + " registry prober's integration tests";
 
@@ -44,14 +45,14 @@ final class LocalRegistry implements AutoCloseable {
     this.log = log;
   }
 
-  static boolean installed() {
+  public static boolean installed() {
     return onPath("docker-registry").isPresent() && onPath("htpasswd").isPresent();
   }
 
   /**
    * Starts a registry that lets {@code user} in with {@code password}, and waits until it serves.
    */
-  static LocalRegistry start(Path directory, String user, String password)
+  public static LocalRegistry start(Path directory, String user, String password)
       throws IOException, InterruptedException {
     Path htpasswd = directory.resolve("htpasswd");
     Process hash =
@@ -100,7 +101,7 @@ final class LocalRegistry implements AutoCloseable {
     return registry;
   }
 
-  String host() {
+  public String host() {
     return "127.0.0.1:" + port;
   }
 

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.zjsonpatch.JsonPatch;
+import io.kuik.kube.MalformedRoutingResources;
 import io.kuik.kube.MockCluster;
 import io.kuik.model.crd.ImageAlternative;
 import java.net.http.HttpResponse;
@@ -29,7 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The real {@code kuik webhook} command against fabric8's mock API server, over real HTTPS with a
  * keytool certificate, probing a registry of the test's own: an ImageAlternative created through
  * the API rewrites a pod whose original image is missing to the copy its Secret can read, and adds
- * the pull Secret the syncer fills (DESIGN.md §2.3).
+ * the pull Secret the syncer fills (docs/behaviour.md#routing-pods).
  */
 class WebhookOnMockApiServerTest {
 
@@ -49,6 +50,8 @@ class WebhookOnMockApiServerTest {
     put(new NamespaceBuilder().withNewMetadata().withName(INSTALL_NAMESPACE).endMetadata().build());
     put(new NamespaceBuilder().withNewMetadata().withName("team-a").endMetadata().build());
     put(pullSecret());
+    // Every test runs beside malformed resources, stored as an API server without the schema would.
+    MalformedRoutingResources.create(client, "listed-");
 
     TestCertificates.Pair pair = TestCertificates.generate(tls, "webhook", "EC");
     Path cert = tls.resolve("tls.crt");
@@ -103,6 +106,34 @@ class WebhookOnMockApiServerTest {
     assertTrue(sample(metrics, "kuik_webhook_probe_duration_seconds_count") >= 1, metrics);
     assertTrue(sample(metrics, "kuik_webhook_registry_requests_total") >= 3, "404, 401, 200");
     assertEquals(1, sample(metrics, "kuik_webhook_routing_resources{validity=\"valid\"}"));
+    assertTrue(
+        sample(metrics, "kuik_webhook_requests_total{code=\"200\",result=\"answered\"}") >= 1,
+        metrics);
+    assertTrue(sample(metrics, "kuik_webhook_admission_duration_seconds_count") >= 1, metrics);
+    assertEquals(0, sample(metrics, "kuik_webhook_rewrites_total{reason=\"always_mirror\"}"));
+    assertTrue(sample(metrics, "jvm_memory_used_bytes{area=\"heap\"}") > 0, metrics);
+    assertTrue(sample(metrics, "kuik_api_requests_total{code=\"200\",verb=\"GET\"}") >= 4, metrics);
+  }
+
+  @Test
+  void malformedResourcesAreInvalidAndTheGoodOneCreatedAfterThemRoutes() {
+    MalformedRoutingResources.create(client, "watched-");
+    put(imageAlternative());
+
+    JsonNode pod = patched(awaitPatched("team-a"), "team-a");
+
+    assertEquals(registry.host() + "/acme/app:1.0", pod.at("/spec/containers/0/image").asString());
+    int malformed = 2 * MalformedRoutingResources.SHAPES.size();
+    await("every malformed resource counted invalid")
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                sample(
+                        webhook.health("/metrics").body(),
+                        "kuik_webhook_routing_resources{validity=\"invalid\"}")
+                    == malformed);
+    assertEquals(200, webhook.health("/healthz").statusCode());
+    assertEquals(200, webhook.health("/readyz").statusCode());
   }
 
   @Test

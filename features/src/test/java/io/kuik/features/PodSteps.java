@@ -11,6 +11,7 @@ import io.kuik.sim.dsl.KuikWorld;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Pods as the webhook leaves them, the kubelet's pulls, and the registries it pulls from. */
@@ -34,9 +35,18 @@ public class PodSteps {
   }
 
   @When(
-      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)$")
-  public void aRewrittenPod(String pod, String namespace, String rewriter, String image) {
-    world().rewrittenPod(namespace, pod, rewriter, image);
+      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)(?: beside a container ([a-z0-9-]+) on (\\S+))?(?: with its own pull secret ([a-z0-9-]+))?$")
+  public void aRewrittenPod(
+      String pod,
+      String namespace,
+      String rewriter,
+      String image,
+      String other,
+      String otherImage,
+      String ownSecret) {
+    Map<String, String> others = other == null ? Map.of() : Map.of(other, otherImage);
+    List<String> own = ownSecret == null ? List.of() : List.of(ownSecret);
+    world().rewrittenPod(namespace, pod, rewriter, image, others, own);
   }
 
   @When("the pod {word} in {word} is deleted")
@@ -84,6 +94,30 @@ public class PodSteps {
     List<KuikWorld.Pull> pulls = world().pullsOf(namespace, pod);
     assertFalse(pulls.isEmpty(), "the kubelet has not pulled for " + pod);
     assertTrue(pulls.stream().allMatch(KuikWorld.Pull::succeeded), "failed pulls: " + pulls);
+  }
+
+  @Then(
+      "the kubelet must have tried {word} for {word} in {word} only as {word}, refused every time")
+  public void triedOnlyAsAndRefused(String image, String pod, String namespace, String user) {
+    List<KuikWorld.Pull> pulls =
+        world().pullsOf(namespace, pod).stream().filter(p -> p.image().endsWith(image)).toList();
+    assertFalse(pulls.isEmpty(), "no pull of " + image + " for " + pod);
+    for (KuikWorld.Pull pull : pulls) {
+      assertEquals(user, pull.username(), "a pull not as " + user + " (null: anonymous): " + pulls);
+      assertEquals("UNAUTHORIZED", pull.outcome(), "a pull not refused: " + pulls);
+    }
+  }
+
+  @Then("the container {word} of the pod {word} in {word} must be waiting in {word}")
+  public void theContainerWaits(String container, String pod, String namespace, String reason) {
+    assertEquals(reason, world().waitingReason(namespace, pod, container));
+  }
+
+  @Then("the pod {word} in {word} must have a Warning event {word} saying {string}")
+  public void aWarningOnThePod(String pod, String namespace, String reason, String message) {
+    List<String> warnings = world().eventsOnPod(namespace, pod, "Warning");
+    assertTrue(
+        warnings.contains(reason + ": " + message), "Warning events of " + pod + ": " + warnings);
   }
 
   @Then("the kubelet must have pulled {word} for {word} in {word} as {word}")

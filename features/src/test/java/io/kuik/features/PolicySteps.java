@@ -30,6 +30,7 @@ public class PolicySteps {
   private List<KubectlReplace.Outcome> replaced;
   private Instant replacedAt;
   private final Map<String, Velero.Backup> backups = new HashMap<>();
+  private final Map<String, Identity> tenants = new HashMap<>();
   private Velero.RestoreResult restore;
 
   public PolicySteps(ScenarioState state) {
@@ -63,10 +64,66 @@ public class PolicySteps {
     answer = world().attempt(() -> world().api().apply(syncer, secret, "kuik-secret-syncer", true));
   }
 
+  @Given("the ServiceAccount {word} in {word} may create and patch Secrets there")
+  public void aTenantServiceAccount(String name, String namespace) {
+    tenants.put(namespace + "/" + name, world().serviceAccountThatWritesSecrets(namespace, name));
+  }
+
+  @Given("a kuik release is installed in the namespace {word}, listed by no other release")
+  public void anUnlistedRelease(String namespace) {
+    world().installUnlistedRelease(namespace);
+  }
+
+  @When(
+      "^(?:the ServiceAccount ([a-z0-9-]+) of|the syncer of the release in) ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
+  public void anotherIdentityApplies(
+      String account,
+      String accountNamespace,
+      String namespace,
+      String name,
+      String type,
+      String key,
+      String value) {
+    Identity who =
+        account == null
+            ? world().syncerIdentityOf(accountNamespace)
+            : tenants.get(accountNamespace + "/" + account);
+    var secret = KuikWorld.secretManifest(namespace, name, type, Map.of(key, value));
+    answer = world().attempt(() -> world().api().apply(who, secret, "kuik-secret-syncer", true));
+  }
+
   @When("the syncer's identity gets the Secret {word} in {word}")
   public void theSyncersIdentityGets(String name, String namespace) {
     Identity syncer = world().syncer().identity();
     answer = world().attempt(() -> world().api().get(syncer, ResourceType.SECRET, namespace, name));
+  }
+
+  @When("the syncer's identity deletes the Secret {word} in {word}")
+  public void theSyncersIdentityDeletes(String name, String namespace) {
+    Identity syncer = world().syncer().identity();
+    answer =
+        world().attempt(() -> world().api().delete(syncer, ResourceType.SECRET, namespace, name));
+  }
+
+  @Given("the API server enforces OwnerReferencesPermissionEnforcement")
+  public void theApiServerEnforcesOwnerReferencesPermission() {
+    world().enforceOwnerReferencesPermission();
+  }
+
+  @Given("kuik is upgraded with syncer.ownerReferencesPermissionEnforcement=true")
+  public void kuikIsUpgradedWithOwnerReferencesPermission() {
+    world().upgradeWithOwnerReferencesPermission();
+  }
+
+  @Then("the syncer's applies of {word} in {word} must have been refused saying {string}")
+  public void theSyncersAppliesWereRefused(String name, String namespace, String text) {
+    var refused =
+        world().syncerApplies(namespace, name).stream()
+            .filter(r -> !r.succeeded() && r.message() != null && r.message().contains(text))
+            .toList();
+    assertFalse(
+        refused.isEmpty(),
+        "no apply refused saying \"" + text + "\": " + world().syncerApplies(namespace, name));
   }
 
   @When("the syncer's identity lists the Secrets of every namespace")
@@ -167,6 +224,7 @@ public class PolicySteps {
 
   @Then("the restore errors must say {string}")
   public void theRestoreErrorsSay(String text) {
+    assertFalse(restore.allErrors().isEmpty(), "the restore reported no error: " + restore);
     assertTrue(
         restore.allErrors().stream().allMatch(e -> e.contains(text)),
         restore.allErrors().toString());

@@ -25,6 +25,27 @@ public class RequestSteps {
   @Given("the number of applies the syncer sent is noted")
   public void theNumberOfAppliesIsNoted() {
     state.notedApplies = applies();
+    theSyncersWorkIsNoted();
+  }
+
+  @Given("the syncer's work so far is noted")
+  public void theSyncersWorkIsNoted() {
+    String instance = world().installNamespace();
+    state.syncerMarks.put(instance, SyncerWork.mark(world().syncer(), instance));
+  }
+
+  /**
+   * For the scenarios whose point is a write the syncer does not make: shows it did take the pair
+   * up (see {@link SyncerWork}).
+   */
+  @Then("the syncer must have reconciled {word} in {word} since then")
+  public void reconciledSince(String resource, String namespace) {
+    String instance = world().installNamespace();
+    SyncerWork.assertReconciledSince(
+        world().syncer(),
+        state.syncerMarks.get(instance),
+        instance,
+        "(" + resource + ", " + namespace + ")");
   }
 
   @Then("the syncer must have sent no new apply")

@@ -1,17 +1,21 @@
 package io.kuik.features;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cucumber.java.en.Given;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
 import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.world.object.Meta;
 import java.util.List;
+import tools.jackson.databind.node.ObjectNode;
 
 /** ImageAlternatives and ImageMirrors, and the events recorded on them. */
 public class ResourceSteps {
 
   private final ScenarioState state;
+  private KuikWorld.Answer answer;
 
   public ResourceSteps(ScenarioState state) {
     this.state = state;
@@ -21,14 +25,31 @@ public class ResourceSteps {
     return state.world();
   }
 
-  /**
-   * The simulated API server does not run the CRD's schema and CEL rules, so "without admission
-   * checks" stands for a resource stored before the CRD had them, or by an older version.
-   */
-  @Given(
-      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)(?: is created)?(?: without admission checks)?:$")
+  /** An ordinary create: the API server validates it by the chart's CRD, schema and rules. */
+  @Given("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)(?: is created)?:$")
   public void theResource(String kind, String name, String yaml) {
     world().createResource(kind, name, yaml);
+  }
+
+  /**
+   * A resource the chart's CRD refuses, stored as a cluster stores it when its CRD has no schema
+   * (an older or hand-made CRD): see {@link KuikWorld#createResourceWithoutTheCrdSchema}.
+   */
+  @Given(
+      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is created through an API server without the CRD's schema:$")
+  public void theResourceWithoutTheSchema(String kind, String name, String yaml) {
+    world().createResourceWithoutTheCrdSchema(kind, name, yaml);
+  }
+
+  @When("^a person tries to create the (ImageAlternative|ImageMirror) ([a-z0-9.-]+):$")
+  public void aPersonTriesToCreate(String kind, String name, String yaml) {
+    answer = world().attempt(() -> world().createResource(kind, name, yaml));
+  }
+
+  @Then("the API server must refuse it with {int} saying {string}")
+  public void theApiServerRefusesIt(int code, String text) {
+    assertEquals(code, answer.code(), answer.message());
+    assertTrue(answer.message().contains(text), "refused with: " + answer.message());
   }
 
   @When("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is changed to:$")
@@ -39,6 +60,27 @@ public class ResourceSteps {
   @When("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is deleted$")
   public void theResourceIsDeleted(String kind, String name) {
     world().deleteResource(kind, name);
+  }
+
+  @When("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is deleted with foreground propagation$")
+  public void theResourceIsDeletedInTheForeground(String kind, String name) {
+    world().deleteResourceInTheForeground(kind, name);
+  }
+
+  @Then(
+      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) must be terminating with the finalizer (\\S+)$")
+  public void mustBeTerminating(String kind, String name, String finalizer) {
+    ObjectNode live =
+        world()
+            .resource(kind, name)
+            .orElseThrow(() -> new AssertionError(kind + "/" + name + " is gone already"));
+    assertTrue(live.path("metadata").has("deletionTimestamp"), "no deletionTimestamp: " + live);
+    assertEquals(List.of(finalizer), Meta.finalizers(live));
+  }
+
+  @Then("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) must be gone$")
+  public void mustBeGone(String kind, String name) {
+    assertTrue(world().resource(kind, name).isEmpty(), kind + "/" + name + " still exists");
   }
 
   @Then(

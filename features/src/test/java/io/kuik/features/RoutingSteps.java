@@ -47,10 +47,21 @@ public class RoutingSteps {
     }
   }
 
+  @Given("^the ServiceAccount ([a-z0-9-]+) in ([a-z0-9-]+) lists the pull secret ([a-z0-9-]+)$")
+  public void theServiceAccountListsAPullSecret(String account, String namespace, String secret) {
+    world().serviceAccountPullSecrets(namespace, account, List.of(secret));
+  }
+
   @When(
-      "^a pod ([a-z0-9-]+) using (\\S+?)(?: and (\\S+))?( with its own pull secret [a-z0-9-]+)?( that kuik already routed)? is created in ([a-z0-9-]+)$")
+      "^a pod ([a-z0-9-]+) using (\\S+?)(?: and (\\S+))?( with its own pull secret [a-z0-9-]+)?(?: with the ServiceAccount ([a-z0-9-]+))?( that kuik already routed)? is created in ([a-z0-9-]+)$")
   public void aPodIsCreated(
-      String pod, String image, String second, String ownSecret, String routed, String namespace) {
+      String pod,
+      String image,
+      String second,
+      String ownSecret,
+      String serviceAccount,
+      String routed,
+      String namespace) {
     Map<String, String> containers = new LinkedHashMap<>();
     containers.put("app", image);
     if (second != null) {
@@ -65,7 +76,7 @@ public class RoutingSteps {
     if (ownSecret != null) {
       pullSecrets.add(ownSecret.substring(ownSecret.lastIndexOf(' ') + 1));
     }
-    world().submitPod(namespace, pod, containers, annotations, pullSecrets);
+    world().submitPod(namespace, pod, containers, annotations, pullSecrets, serviceAccount);
   }
 
   @When("the webhook stops")

@@ -1,9 +1,13 @@
 package io.kuik.features;
 
 import io.kuik.sim.dsl.KuikWorld;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What one scenario shares between its step classes: the simulated world, and the values a step
@@ -17,9 +21,22 @@ public final class ScenarioState {
   private KuikWorld world;
   final Map<String, String> noted = new HashMap<>();
   long notedApplies;
+
+  /** The syncer instances' work when a step noted it, by install namespace. */
+  final Map<String, SyncerWork.Mark> syncerMarks = new HashMap<>();
+
+  /** The install namespaces of the syncer instances installed after the first. */
+  final List<String> otherInstances = new ArrayList<>();
+
   Instant namespaceDeletedAt;
   Instant outageStart;
   Instant outageEnd;
+
+  /** Manifest sets by name, each a folder, for kuik plan and for applying. */
+  final Map<String, Path> manifests = new HashMap<>();
+
+  /** What the last kuik plan printed, with -o json. */
+  JsonNode plan;
 
   KuikWorld world() {
     if (world == null) {

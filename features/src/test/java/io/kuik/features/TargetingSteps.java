@@ -6,7 +6,9 @@ import io.cucumber.java.en.Given;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
 import io.kuik.sim.dsl.KuikWorld;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Several syncer instances, and which of them serves a namespace. */
@@ -34,6 +36,7 @@ public class TargetingSteps {
       "another kuik instance is installed in the namespace {word}, serving unlabelled namespaces: {word}")
   public void anotherInstance(String namespace, String byDefault) {
     world().installAnotherInstance(namespace, Boolean.parseBoolean(byDefault));
+    state.otherInstances.add(namespace);
     world().pass(java.time.Duration.ofSeconds(1));
   }
 
@@ -46,11 +49,24 @@ public class TargetingSteps {
         map.put(kv[0], kv[1]);
       }
     }
+    List<String> instances = new ArrayList<>(state.otherInstances);
+    instances.add(world().installNamespace());
+    for (String instance : instances) {
+      state.syncerMarks.put(instance, SyncerWork.mark(world().syncer(instance), instance));
+    }
     world().createNamespace(name, map);
   }
 
   @Then("the instance in {word} must answer {word} to writing {word} in {word}")
   public void theInstanceWrites(String instance, String expected, String secret, String namespace) {
+    if (expected.equals("no")) {
+      // "no" must come from an instance that looked at the pair, not from one that never ran.
+      SyncerWork.assertReconciledSince(
+          world().syncer(instance),
+          state.syncerMarks.get(instance),
+          instance,
+          secret + " in " + namespace);
+    }
     boolean wrote = !world().appliesOf(instance, namespace, secret).isEmpty();
     assertEquals(
         expected.equals("yes"),

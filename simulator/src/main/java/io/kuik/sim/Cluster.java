@@ -16,11 +16,13 @@ import io.kuik.sim.world.admission.PolicyAdmission;
 import io.kuik.sim.world.admission.RbacAuthorizer;
 import io.kuik.sim.world.admission.SystemRbac;
 import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.kubelet.Kubelet;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.registry.Registries;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -49,8 +51,11 @@ public final class Cluster {
   private final Helm helm;
   private final Outages outages;
   private final PolicyFailure policyFailure;
+  // null: the repository's chart/, found when the first release is installed.
+  private final ChartFiles chart;
 
-  private Cluster(long seed) {
+  private Cluster(long seed, ChartFiles chart) {
+    this.chart = chart;
     loop = new EventLoop(seed);
     trace = new Trace(loop.start());
     api = new ApiServer(loop, trace);
@@ -74,25 +79,32 @@ public final class Cluster {
     policyFailure = new PolicyFailure(policy, loop, trace);
   }
 
+  /** A world whose releases are installed from the repository's {@code chart/} folder. */
   public static Cluster create(long seed) {
-    return new Cluster(seed);
+    return new Cluster(seed, null);
+  }
+
+  /** A world whose releases are installed from these chart files (the jar's bundled copy, say). */
+  public static Cluster create(long seed, ChartFiles chart) {
+    return new Cluster(seed, Objects.requireNonNull(chart, "chart"));
   }
 
   /**
-   * {@code helm install}, reduced to what the simulated cluster enforces: the release namespace,
-   * the syncer's and the webhook's ServiceAccounts, and every object of the chart's RBAC and
-   * admission policy files rendered for the release, created as {@link #ADMIN}.
+   * {@code helm install}, reduced to what the simulated cluster enforces: the chart's CRDs (when
+   * missing), the release namespace, the syncer's and the webhook's ServiceAccounts, and every
+   * object of the chart's RBAC and admission policy files rendered for the release, created as
+   * {@link #ADMIN}.
    *
    * @return the objects as stored, in creation order
    */
   public List<ObjectNode> install(Release release) {
-    List<ObjectNode> stored = new ArrayList<>();
+    List<ObjectNode> stored = new ArrayList<>(installCrds());
     stored.add(api.create(ADMIN, object("v1", "Namespace", null, release.namespace())));
     for (String account :
         List.of(release.syncerServiceAccount(), release.webhookServiceAccount())) {
       stored.add(api.create(ADMIN, object("v1", "ServiceAccount", release.namespace(), account)));
     }
-    ChartFiles chart = ChartFiles.locate();
+    ChartFiles chart = chart();
     for (String file :
         List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC, ChartFiles.ADMISSION_POLICY)) {
       chart.load(file, release).forEach(o -> stored.add(api.create(ADMIN, o)));
@@ -102,6 +114,53 @@ public final class Cluster {
     trace.alias(
         Identity.serviceAccount(release.namespace(), release.webhookServiceAccount()), "webhook");
     return stored;
+  }
+
+  /**
+   * The chart's CustomResourceDefinitions, created as {@link #ADMIN} unless they exist (the chart
+   * renders them as templates, so {@code helm install} creates them with the release).
+   *
+   * @return the CRDs created now
+   */
+  public List<ObjectNode> installCrds() {
+    List<ObjectNode> created = new ArrayList<>();
+    for (ObjectNode crd : chart().crds()) {
+      String name = crd.path("metadata").path("name").asString();
+      if (api.find(ADMIN, ResourceType.CUSTOM_RESOURCE_DEFINITION, null, name).isEmpty()) {
+        created.add(api.create(ADMIN, crd));
+      }
+    }
+    return created;
+  }
+
+  /**
+   * {@code helm upgrade --set syncer.ownerReferencesPermissionEnforcement=true} of an installed
+   * release: the ClusterRole and binding that give its syncer delete on Secrets.
+   */
+  public List<ObjectNode> grantOwnerReferencesPermission(Release release) {
+    List<ObjectNode> stored = new ArrayList<>();
+    chart()
+        .load(ChartFiles.SYNCER_OWNER_REFERENCES_RBAC, release)
+        .forEach(o -> stored.add(api.create(ADMIN, o)));
+    return stored;
+  }
+
+  /**
+   * {@code helm upgrade} of a release whose values changed (its peers, say), reduced as {@link
+   * #install} is: the chart files rendered again and written over what the install stored, as
+   * {@link #ADMIN} (Helm's three-way merge ends in the same objects).
+   */
+  public void upgrade(Release release) {
+    ChartFiles chart = chart();
+    for (String file :
+        List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC, ChartFiles.ADMISSION_POLICY)) {
+      chart.load(file, release).forEach(o -> api.update(ADMIN, o));
+    }
+  }
+
+  /** The chart files releases are installed from: the given ones, else the repository's. */
+  private ChartFiles chart() {
+    return chart != null ? chart : ChartFiles.locate();
   }
 
   public EventLoop loop() {

@@ -30,11 +30,15 @@ class ClusterTest {
 
     List<ObjectNode> stored = cluster.install(release);
 
-    assertEquals(3 + fromChart, stored.size());
-    assertEquals("Namespace", stored.get(0).path("kind").asString());
+    int crds = chart.crds().size();
+    assertEquals(crds + 3 + fromChart, stored.size());
+    assertEquals(
+        List.of("imagealternatives.kuik.enix.io", "imagemirrors.kuik.enix.io"),
+        stored.subList(0, crds).stream().map(Meta::name).toList());
+    assertEquals("Namespace", stored.get(crds).path("kind").asString());
     assertEquals(
         List.of("kuik-secret-syncer", "kuik-webhook"),
-        stored.subList(1, 3).stream().map(Meta::name).toList());
+        stored.subList(crds + 1, crds + 3).stream().map(Meta::name).toList());
     assertTrue(stored.stream().allMatch(o -> Meta.uid(o) != null), "each one as stored");
     cluster.people().createNamespace("team-a");
     ApiException refused =

@@ -1,5 +1,6 @@
 package io.kuik.sim;
 
+import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.client.Informer;
 import io.kuik.sim.time.EventLoop;
 import io.kuik.sim.time.SimRandom;
@@ -36,6 +37,7 @@ public final class DeterminismScenario {
     SimRandom script = loop.fork("script");
     SimRandom faults = loop.fork("faults");
     trace.alias(Fixture.SYNCER, "syncer");
+    ChartFiles.locate().crds().forEach(crd -> api.create(Fixture.ADMIN, crd));
 
     List<String> namespaces = List.of("team-a", "team-b", "team-c");
     for (String ns : namespaces) {
@@ -47,7 +49,8 @@ public final class DeterminismScenario {
         api.create(
             Fixture.ADMIN,
             Json.yaml(
-                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: prod}\nspec: {}"));
+                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: prod}\n"
+                    + "spec: {destination: {path: registry.example.com/m/}}"));
     new Informer(
             api,
             Fixture.SYNCER,

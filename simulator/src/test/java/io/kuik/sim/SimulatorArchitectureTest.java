@@ -1,13 +1,19 @@
 package io.kuik.sim;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
 
-/** DESIGN.md §3: the simulator has one event loop on a virtual clock and nothing else. */
+/**
+ * docs/architecture.md#the-simulators-contract: the simulator has one event loop on a virtual clock
+ * and nothing else.
+ */
 class SimulatorArchitectureTest {
 
   private final JavaClasses simulator =
@@ -39,6 +45,40 @@ class SimulatorArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage("java.util.concurrent..")
         .check(simulator);
+  }
+
+  /**
+   * The simulated kubelet judges the syncer's choice of credential, so it must reach that choice on
+   * its own: no product class that reads docker configs, holds credentials or matches keys, and
+   * nothing of the syncer, the webhook's routing or the ports.
+   */
+  static final ArchRule KUBELET_KEEPS_ITS_OWN_KEYRING =
+      noClasses()
+          .that()
+          .resideInAPackage("io.kuik.sim.world.kubelet..")
+          .should()
+          .dependOnClassesThat()
+          .haveNameMatching(
+              "io\\.kuik\\.model\\.(DockerConfig|RegistryCredential|InvalidDockerConfigException"
+                  + "|KeyringKey|HostLabelGlob|Auth)(\\$.*)?")
+          .orShould()
+          .dependOnClassesThat()
+          .resideInAnyPackage("io.kuik.syncer..", "io.kuik.routing..", "io.kuik.ports..")
+          .because("the simulated kubelet is an oracle for the syncer's credential choice");
+
+  @Test
+  void theKubeletNeverUsesTheProductsCredentialMatching() {
+    KUBELET_KEEPS_ITS_OWN_KEYRING.check(simulator);
+  }
+
+  @Test
+  void theKubeletRuleCatchesAKubeletThatBorrowsTheProductsKeyring() {
+    JavaClasses borrowing =
+        new ClassFileImporter().importClasses(io.kuik.sim.world.kubelet.BorrowedKeyring.class);
+
+    AssertionError caught =
+        assertThrows(AssertionError.class, () -> KUBELET_KEEPS_ITS_OWN_KEYRING.check(borrowing));
+    assertTrue(caught.getMessage().contains("io.kuik.model.DockerConfig"), caught.getMessage());
   }
 
   @Test

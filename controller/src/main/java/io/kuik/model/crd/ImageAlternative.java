@@ -1,18 +1,43 @@
 package io.kuik.model.crd;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * An ImageAlternative ({@code kuik.enix.io/v1alpha1}, cluster-scoped): other repositories that can
- * serve the images of some repositories (DESIGN.md §2.1). The typed form of the resource as the API
- * server stores it; {@link io.kuik.model.RoutingResources#from(ImageAlternative)} turns it into the
- * domain's {@link io.kuik.model.RoutingResource}.
+ * serve the images of some repositories (docs/behaviour.md#routing-resources). The typed form of
+ * the resource as the API server stores it; {@link
+ * io.kuik.model.RoutingResources#from(ImageAlternative)} turns it into the domain's {@link
+ * io.kuik.model.RoutingResource}.
  */
 @Group(ImageAlternative.GROUP)
 @Version(ImageAlternative.VERSION)
+@AdditionalPrinterColumn(
+    name = "Policy",
+    jsonPath = ".spec.rewritePolicy",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "OnFailure or Always")
+@AdditionalPrinterColumn(
+    name = "Repositories",
+    jsonPath = ".spec.alternatives[*].repository",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "the entries given as repositories, in order")
+@AdditionalPrinterColumn(
+    name = "Groups",
+    jsonPath = ".spec.alternatives[*].repositoryGroup",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "the entries given as repository groups, in order")
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+@ShortNames("imgalt")
+@Categories("kuik")
 @ValidationRule(value = "has(self.spec)", message = "spec is required")
 public class ImageAlternative extends CustomResource<ImageAlternativeSpec, Void> {
   public static final String GROUP = "kuik.enix.io";

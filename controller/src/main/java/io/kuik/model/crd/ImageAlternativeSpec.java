@@ -12,10 +12,10 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.List;
 
 /**
- * {@code spec} of an {@link ImageAlternative}, as written (DESIGN.md §2.1). Every field may be
- * {@code null} here; {@link io.kuik.model.RoutingResources} applies defaults and refuses invalid
- * shapes. {@code rewritePolicy} stays a string so that a value this version does not know is
- * reported, not a deserialization failure.
+ * {@code spec} of an {@link ImageAlternative}, as written (docs/behaviour.md#routing-resources).
+ * Every field may be {@code null} here; {@link io.kuik.model.RoutingResources} applies defaults and
+ * refuses invalid shapes. {@code rewritePolicy} stays a string so that a value this version does
+ * not know is reported, not a deserialization failure.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)

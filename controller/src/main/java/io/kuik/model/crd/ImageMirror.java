@@ -1,17 +1,37 @@
 package io.kuik.model.crd;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * An ImageMirror ({@code kuik.enix.io/v1alpha1}, cluster-scoped): a registry path that holds copies
- * of images, and the credential to pull them from it (DESIGN.md §2.1). The typed form of the
- * resource as the API server stores it; {@link io.kuik.model.RoutingResources#from(ImageMirror)}
- * turns it into the domain's {@link io.kuik.model.RoutingResource}.
+ * of images, and the credential to pull them from it (docs/behaviour.md#routing-resources). The
+ * typed form of the resource as the API server stores it; {@link
+ * io.kuik.model.RoutingResources#from(ImageMirror)} turns it into the domain's {@link
+ * io.kuik.model.RoutingResource}.
  */
 @Group(ImageAlternative.GROUP)
 @Version(ImageAlternative.VERSION)
+@AdditionalPrinterColumn(
+    name = "Policy",
+    jsonPath = ".spec.rewritePolicy",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "OnFailure, Always or None")
+@AdditionalPrinterColumn(
+    name = "Destination",
+    jsonPath = ".spec.destination.path",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "the registry path images are mirrored under")
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+@ShortNames("imgmirror")
+@Categories("kuik")
 @ValidationRule(value = "has(self.spec)", message = "spec is required")
 public class ImageMirror extends CustomResource<ImageMirrorSpec, Void> {}

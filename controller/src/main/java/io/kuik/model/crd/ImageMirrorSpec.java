@@ -9,8 +9,9 @@ import io.fabric8.generator.annotation.Required;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 
 /**
- * {@code spec} of an {@link ImageMirror}, as written (DESIGN.md §2.1). Every field may be {@code
- * null} here; {@link io.kuik.model.RoutingResources} applies defaults and refuses invalid shapes.
+ * {@code spec} of an {@link ImageMirror}, as written (docs/behaviour.md#routing-resources). Every
+ * field may be {@code null} here; {@link io.kuik.model.RoutingResources} applies defaults and
+ * refuses invalid shapes.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)

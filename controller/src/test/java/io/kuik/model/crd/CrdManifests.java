@@ -12,13 +12,13 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The CRD manifests of chart/crds, generated from the typed routing resources with fabric8's CRD
- * generator: the Java model is the source, the YAML is its output, and {@link CrdManifestsTest}
+ * The CRD manifests of chart/files/crds, generated from the typed routing resources with fabric8's
+ * CRD generator: the Java model is the source, the YAML is its output, and {@link CrdManifestsTest}
  * fails when the committed files differ from what the model generates.
  */
 final class CrdManifests {
 
-  /** The command that rewrites chart/crds from the model; printed by every drift failure. */
+  /** The command that rewrites chart/files/crds from the model; printed by every drift failure. */
   static final String REGENERATE_COMMAND =
       "./mvnw -B -o -pl controller -am test -Dtest=CrdManifestsTest"
           + " -Dsurefire.failIfNoSpecifiedTests=false -Dkuik.crds.write=true";
@@ -31,12 +31,12 @@ final class CrdManifests {
 
   private CrdManifests() {}
 
-  /** chart/crds, seen from the controller module (where Maven runs its tests). */
+  /** chart/files/crds, seen from the controller module (where Maven runs its tests). */
   static Path chartCrds() {
-    return Path.of(System.getProperty("basedir", ".")).resolve("../chart/crds").normalize();
+    return Path.of(System.getProperty("basedir", ".")).resolve("../chart/files/crds").normalize();
   }
 
-  /** File name in chart/crds → the manifest the model generates, header included. */
+  /** File name in chart/files/crds → the manifest the model generates, header included. */
   static Map<String, String> generate() {
     Map<String, ByteArrayOutputStream> outputs = new TreeMap<>();
     CRDGenerator.CRDOutput<ByteArrayOutputStream> output =

@@ -18,8 +18,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * chart/crds and the typed routing resources cannot drift apart: the committed CRDs must be byte
- * for byte what the model generates. {@code -Dkuik.crds.write=true} rewrites them instead.
+ * chart/files/crds and the typed routing resources cannot drift apart: the committed CRDs must be
+ * byte for byte what the model generates. {@code -Dkuik.crds.write=true} rewrites them instead.
  */
 class CrdManifestsTest {
 
@@ -51,7 +51,7 @@ class CrdManifestsTest {
     }
     if (!drifted.isEmpty()) {
       fail(
-          "chart/crds differs from the routing resource classes; if the classes are right,"
+          "chart/files/crds differs from the routing resource classes; if the classes are right,"
               + " regenerate the CRDs with\n  "
               + CrdManifests.REGENERATE_COMMAND
               + "\nand commit them.\n"
@@ -65,7 +65,7 @@ class CrdManifestsTest {
     assertEquals(
         CrdManifests.generate().keySet(),
         committedFiles(),
-        "stale CRD files of kuik.enix.io in chart/crds; regenerate with\n  "
+        "stale CRD files of kuik.enix.io in chart/files/crds; regenerate with\n  "
             + CrdManifests.REGENERATE_COMMAND);
   }
 

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** What the committed CRDs promise a cluster, read back from chart/crds. */
+/** What the committed CRDs promise a cluster, read back from chart/files/crds. */
 class RoutingResourceSchemaTest {
 
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();

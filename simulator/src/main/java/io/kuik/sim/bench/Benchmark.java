@@ -13,10 +13,10 @@ import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
- * The syncer against two baselines on the same simulated hour (issue 9): for each cluster size, the
- * {@link Workload} is run four times from the same seed, with kuik's syncer paced by its write
- * limit and resync spread, with the same syncer unpaced, with a periodic copier and with a
- * cluster-wide Secret replicator; then one table of what each sent and what it cost.
+ * The syncer against two baselines on the same simulated hour: for each cluster size, the {@link
+ * Workload} is run four times from the same seed, with kuik's syncer paced by its write limit and
+ * resync spread, with the same syncer unpaced, with a periodic copier and with a cluster-wide
+ * Secret replicator; then one table of what each sent and what it cost.
  *
  * <p>Run from the repository root (exec:java would run in every module of an {@code -am} reactor,
  * and without {@code -am} it would pick the controller jar of the local repository):

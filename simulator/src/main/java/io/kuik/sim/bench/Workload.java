@@ -83,8 +83,12 @@ record Workload(int size, long seed) {
     return Math.max(2, size / 10);
   }
 
-  /** The objects every contender starts from; the install namespace must exist. */
+  /**
+   * The objects every contender starts from; the install namespace must exist. The kuik CRDs are
+   * there whichever the contender: the routing resources are part of the workload.
+   */
   void populate(KuikWorld world) {
+    world.cluster().installCrds();
     for (int k = 0; k < ALWAYS + ON_FAILURE; k++) {
       world.dockerRegistrySecret(
           INSTALL_NAMESPACE,

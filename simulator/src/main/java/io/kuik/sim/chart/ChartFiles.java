@@ -1,9 +1,12 @@
 package io.kuik.sim.chart;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -12,6 +15,10 @@ import tools.jackson.databind.node.ObjectNode;
  * the chart's templates include with {@code tpl (.Files.Get ...) .}, rendered for a {@link Release}
  * and parsed into objects. The simulator never keeps its own copy of the policy or the RBAC: it
  * loads them from here, so a change to the chart changes what the simulated cluster enforces.
+ *
+ * <p>The same files are also {@linkplain #bundled() bundled} in the simulator's jar (copied from
+ * {@code chart/} by the build), for the commands that run from the jar with no repository around
+ * them ({@code kuik plan}).
  */
 public final class ChartFiles {
 
@@ -27,10 +34,46 @@ public final class ChartFiles {
   /** The pod webhook's ClusterRole, Role and bindings. */
   public static final String WEBHOOK_RBAC = "files/webhook-rbac.yaml";
 
+  /**
+   * The syncer's delete on Secrets, installed with {@code
+   * syncer.ownerReferencesPermissionEnforcement=true}.
+   */
+  public static final String SYNCER_OWNER_REFERENCES_RBAC =
+      "files/syncer-owner-references-rbac.yaml";
+
+  /**
+   * The CustomResourceDefinitions, generated from the routing resource classes into {@code
+   * files/crds} and rendered by {@code templates/crds.yaml}.
+   */
+  public static final List<String> CRDS =
+      List.of(
+          "files/crds/imagealternatives.kuik.enix.io.yaml",
+          "files/crds/imagemirrors.kuik.enix.io.yaml");
+
+  /** Where the build copies {@code chart/files} inside the jar. */
+  static final String BUNDLE = "/kuik/chart/";
+
+  /** The chart folder; {@code null} for the copy bundled in the jar. */
   private final Path directory;
 
   private ChartFiles(Path directory) {
-    this.directory = directory.toAbsolutePath().normalize();
+    this.directory = directory == null ? null : directory.toAbsolutePath().normalize();
+  }
+
+  /**
+   * The chart files the build bundled into the simulator's jar, the very files of {@code chart/} at
+   * build time: what the jar's commands enforce, whatever folder they run in.
+   *
+   * @throws ChartException when the classpath holds no bundled chart (a build without resources)
+   */
+  public static ChartFiles bundled() {
+    if (ChartFiles.class.getResource(BUNDLE + ADMISSION_POLICY) == null) {
+      throw new ChartException(
+          "the chart files are not bundled on the classpath under "
+              + BUNDLE
+              + ": build the simulator with Maven, which copies them from chart/");
+    }
+    return new ChartFiles(null);
   }
 
   /**
@@ -81,6 +124,7 @@ public final class ChartFiles {
         || Files.isDirectory(dir.resolve("files"));
   }
 
+  /** The chart folder read, or {@code null} for the {@linkplain #bundled() bundled} copy. */
   public Path directory() {
     return directory;
   }
@@ -90,12 +134,24 @@ public final class ChartFiles {
     return ReleaseTemplate.render(read(file), release, file);
   }
 
+  /** The chart's CustomResourceDefinitions, in {@link #CRDS} order. */
+  public List<ObjectNode> crds() {
+    List<ObjectNode> crds = new ArrayList<>();
+    for (String file : CRDS) {
+      crds.addAll(YamlDocuments.parse(read(file), file));
+    }
+    return crds;
+  }
+
   /** The file rendered for the release, one object per YAML document. */
   public List<ObjectNode> load(String file, Release release) {
     return YamlDocuments.parse(render(file, release), file);
   }
 
   private String read(String file) {
+    if (directory == null) {
+      return readBundled(file);
+    }
     Path path = directory.resolve(file).normalize();
     if (!path.startsWith(directory)) {
       throw new ChartException(file + " is outside the chart folder " + directory);
@@ -107,6 +163,20 @@ public final class ChartFiles {
       return Files.readString(path);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + path, e);
+    }
+  }
+
+  private static String readBundled(String file) {
+    if (file.startsWith("/") || file.contains("..")) {
+      throw new ChartException(file + " is outside the bundled chart");
+    }
+    try (InputStream in = ChartFiles.class.getResourceAsStream(BUNDLE + file)) {
+      if (in == null) {
+        throw new ChartException(file + " not found in the bundled chart (" + BUNDLE + ")");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the bundled " + file, e);
     }
   }
 }

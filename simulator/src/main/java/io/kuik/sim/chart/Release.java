@@ -1,32 +1,73 @@
 package io.kuik.sim.chart;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * The two values the chart's files may use: the Helm release name and the namespace the release is
- * installed in (the cluster resource namespace). The ServiceAccount names derive from the release
- * name exactly as the chart spells them.
+ * What the chart's files may use: the Helm release name, the namespace the release is installed in
+ * (the cluster resource namespace), the ServiceAccount of each component (the chart's {@code
+ * serviceAccount.name} values, by default named after the release exactly as the chart spells
+ * them), and the peers the chart's {@code syncer.peers} value lists.
  */
-public record Release(String name, String namespace) {
+public record Release(
+    String name,
+    String namespace,
+    String syncerServiceAccount,
+    String webhookServiceAccount,
+    List<Peer> peers) {
 
   /** {@code helm install kuik ... --namespace kuik-system}. */
   public static final Release DEFAULT = new Release("kuik", "kuik-system");
 
+  /**
+   * Another release's syncer, as {@code syncer.peers} lists it: its namespace and ServiceAccount.
+   */
+  public record Peer(String namespace, String serviceAccount) {
+    public Peer {
+      Objects.requireNonNull(namespace, "namespace");
+      Objects.requireNonNull(serviceAccount, "serviceAccount");
+    }
+
+    /** The user name its requests carry. */
+    public String username() {
+      return "system:serviceaccount:" + namespace + ":" + serviceAccount;
+    }
+  }
+
   public Release {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(syncerServiceAccount, "syncerServiceAccount");
+    Objects.requireNonNull(webhookServiceAccount, "webhookServiceAccount");
+    peers = List.copyOf(peers);
     if (name.isBlank() || namespace.isBlank()) {
       throw new IllegalArgumentException("a release needs a name and a namespace");
     }
   }
 
-  /** The secret-syncer's ServiceAccount, in {@link #namespace()}. */
-  public String syncerServiceAccount() {
-    return name + "-secret-syncer";
+  /** A release with the chart's default ServiceAccount names and no peers. */
+  public Release(String name, String namespace) {
+    this(name, namespace, name + "-secret-syncer", name + "-webhook", List.of());
   }
 
-  /** The pod webhook's ServiceAccount, in {@link #namespace()}. */
-  public String webhookServiceAccount() {
-    return name + "-webhook";
+  /** The same release listing {@code more} in {@code syncer.peers}, after the peers it has. */
+  public Release withPeers(List<Peer> more) {
+    List<Peer> all = new ArrayList<>(peers);
+    all.addAll(more);
+    return new Release(name, namespace, syncerServiceAccount, webhookServiceAccount, all);
+  }
+
+  /** This release's syncer as another release lists it. */
+  public Peer asPeer() {
+    return new Peer(namespace, syncerServiceAccount);
+  }
+
+  /** Who the release's admission policy treats as a syncer: its own, then its peers. */
+  public List<String> syncerUsernames() {
+    List<String> names = new ArrayList<>();
+    names.add(asPeer().username());
+    peers.forEach(peer -> names.add(peer.username()));
+    return names;
   }
 }

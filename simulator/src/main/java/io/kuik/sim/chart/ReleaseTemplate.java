@@ -4,16 +4,21 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Renders the chart's included files the way {@code tpl (.Files.Get ...) .} does, for the only two
- * placeholders these files may use: {@code {{ .Release.Name }}} and {@code {{ .Release.Namespace
- * }}}. Any other template action is refused, so that what the simulator evaluates is exactly what
- * Helm installs and no Helm logic hides in these files.
+ * Renders the chart's included files the way {@code tpl (.Files.Get ...) .} does, for the only
+ * placeholders these files may use: {@code {{ .Release.Name }}}, {@code {{ .Release.Namespace }}}
+ * and three helpers of chart/templates/_helpers.tpl that name identities, {@code include
+ * "kuik.syncer.serviceAccountName" .}, {@code include "kuik.webhook.serviceAccountName" .} and
+ * {@code include "kuik.syncerUsernames" .} (a CEL list of quoted user names). Any other template
+ * action is refused, so that what the simulator evaluates is exactly what Helm installs and no
+ * other Helm logic hides in these files; SimulatorLoadsWhatHelmRendersTest compares the two.
  */
 final class ReleaseTemplate {
 
   private static final Pattern ACTION = Pattern.compile("\\{\\{(.*?)}}");
   private static final Pattern NAME = Pattern.compile("\\s*\\.Release\\.Name\\s*");
   private static final Pattern NAMESPACE = Pattern.compile("\\s*\\.Release\\.Namespace\\s*");
+  private static final Pattern INCLUDE =
+      Pattern.compile("\\s*include\\s+\"([a-zA-Z.]+)\"\\s+\\.\\s*");
 
   private ReleaseTemplate() {}
 
@@ -40,6 +45,8 @@ final class ReleaseTemplate {
         out.append(release.name());
       } else if (NAMESPACE.matcher(inside).matches()) {
         out.append(release.namespace());
+      } else if (helper(inside, release) != null) {
+        out.append(helper(inside, release));
       } else {
         throw unsupported(source, lineNumber, action.group());
       }
@@ -52,6 +59,27 @@ final class ReleaseTemplate {
     return out.append(rest).toString();
   }
 
+  /** What the named helper renders for the release, as _helpers.tpl defines it; null if unknown. */
+  private static String helper(String action, Release release) {
+    Matcher include = INCLUDE.matcher(action);
+    if (!include.matches()) {
+      return null;
+    }
+    switch (include.group(1)) {
+      case "kuik.syncer.serviceAccountName":
+        return release.syncerServiceAccount();
+      case "kuik.webhook.serviceAccountName":
+        return release.webhookServiceAccount();
+      case "kuik.syncerUsernames":
+        return "["
+            + String.join(
+                ", ", release.syncerUsernames().stream().map(name -> "'" + name + "'").toList())
+            + "]";
+      default:
+        return null;
+    }
+  }
+
   private static ChartException unsupported(String source, int line, String action) {
     return new ChartException(
         source
@@ -59,8 +87,10 @@ final class ReleaseTemplate {
             + line
             + ": unsupported template action "
             + action
-            + "; the files under chart/files may only use {{ .Release.Name }} and"
-            + " {{ .Release.Namespace }}, so that the simulator renders them without Helm."
+            + "; the files under chart/files may only use {{ .Release.Name }},"
+            + " {{ .Release.Namespace }} and the identity helpers kuik.syncer.serviceAccountName,"
+            + " kuik.webhook.serviceAccountName and kuik.syncerUsernames, so that the simulator"
+            + " renders them without Helm."
             + " Move any other logic to the template that includes the file.");
   }
 }

@@ -14,16 +14,18 @@ import java.util.Set;
 
 /**
  * Safety: a {@code kuik-inject-*} Secret holds a credential only for an entry that its pair needs
- * now, or needed recently enough (DESIGN.md §2.4.1, §2.4.3). "Recently enough" is the grace
- * (OnFailure) plus a slack: the longest the syncer can honestly take to learn of the change under
- * the explorer's faults (a resync period, the retry cap, the longest fault windows, a margin).
+ * now, or needed recently enough (docs/behaviour.md#where-a-secret-lands,
+ * docs/behaviour.md#releasing-credentials). "Recently enough" is the grace (OnFailure) plus a
+ * slack: the longest the syncer can honestly take to learn of the change under the explorer's
+ * faults (a resync period, the retry cap, the longest fault windows, a margin).
  *
- * <p>The documented restart leftovers (§2.4.6) are modelled by who wrote the Secret last: a Secret
- * is checked only when the syncer's last successful apply of it came after the syncer's last START,
- * i.e. the running incarnation wrote it and so keeps it in its written set. A Secret last written
- * by an earlier incarnation is a possible leftover: it may keep its content until its pair is
- * needed again, when the running incarnation writes it and it is checked again. This is weaker than
- * modelling each leftover, but it never accuses the syncer of a documented behaviour.
+ * <p>The documented restart leftovers (docs/behaviour.md#restarts) are modelled by who wrote the
+ * Secret last: a Secret is checked only when the syncer's last successful apply of it came after
+ * the syncer's last START, i.e. the running incarnation wrote it and so keeps it in its written
+ * set. A Secret last written by an earlier incarnation is a possible leftover: it may keep its
+ * content until its pair is needed again, when the running incarnation writes it and it is checked
+ * again. This is weaker than modelling each leftover, but it never accuses the syncer of a
+ * documented behaviour.
  */
 public final class CredentialsStayInScope implements Invariant {
 

@@ -5,8 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * No write of the syncer is refused by an admission policy (DESIGN.md §2.5): in a run without
- * policy faults, every Secret the syncer writes is one the chart's policy lets it write.
+ * No write of the syncer is refused by an admission policy
+ * (docs/behaviour.md#what-the-syncer-may-write): in a run without policy faults, every Secret the
+ * syncer writes is one the chart's policy lets it write.
  */
 public final class NoWriteRefusedByPolicy implements Invariant {
 

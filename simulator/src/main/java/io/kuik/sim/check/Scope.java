@@ -10,10 +10,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The checker's own model of the seed's table "where a Secret lands" (DESIGN.md §2.4.1): which
- * auths keys a pair (resource, namespace) needs right now. Written from the seed, not from the
- * syncer, and only for the shapes the explorer builds (ImageAlternatives whose entries all carry a
- * secretRef, namespaces without targeting labels).
+ * The checker's own model of the documented table of where a Secret lands
+ * (docs/behaviour.md#where-a-secret-lands): which auths keys a pair (resource, namespace) needs
+ * right now. Written from the documentation, not from the syncer, and only for the shapes the
+ * explorer builds (ImageAlternatives whose entries all carry a secretRef, namespaces without
+ * targeting labels).
  */
 public final class Scope {
 
@@ -50,8 +51,12 @@ public final class Scope {
 
   /**
    * The credential the kubelet would pick from the entry's source Secret for the entry's
-   * repository: the longest auths key equal to it or a whole-segment prefix of it. Empty when the
-   * source is missing or holds nothing for the path (the entry is then left out).
+   * repository, for the keys the explorer writes (a host, or a host and path; no scheme, port or
+   * glob): of the keys that are the repository's host or whose text is a string prefix of the
+   * repository with at least its host and a {@code /}, the one that sorts last (kubernetes/
+   * kubernetes pkg/credentialprovider/keyring.go, {@code URLsMatch} and the reverse-sorted index of
+   * {@code BasicDockerKeyring.Add}). Empty when the source is missing or holds nothing for it (the
+   * entry is then left out).
    */
   public static Optional<String> credentialFor(
       EntryView entry, Map<String, Map<String, String>> sources) {
@@ -59,10 +64,14 @@ public final class Scope {
     if (auths == null) {
       return Optional.empty();
     }
+    String repository = entry.repository();
+    int slash = repository.indexOf('/');
+    String host = slash < 0 ? repository : repository.substring(0, slash);
     String best = null;
     for (String key : auths.keySet()) {
-      boolean covers = entry.repository().equals(key) || entry.repository().startsWith(key + "/");
-      if (covers && (best == null || key.length() > best.length())) {
+      boolean matches =
+          key.equals(host) || (key.startsWith(host + "/") && repository.startsWith(key));
+      if (matches && (best == null || key.compareTo(best) > 0)) {
         best = key;
       }
     }

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The syncer reads Secrets only in its install namespace, the cluster resource namespace (DESIGN.md
- * §2.4.5): no get, list or watch of Secrets anywhere else, cluster-wide included.
+ * The syncer reads Secrets only in its install namespace, the cluster resource namespace (
+ * docs/behaviour.md#what-the-syncer-may-read): no get, list or watch of Secrets anywhere else,
+ * cluster-wide included.
  */
 public final class SecretsReadOnlyInInstallNamespace implements Invariant {
 

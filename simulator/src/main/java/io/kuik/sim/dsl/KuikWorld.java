@@ -9,6 +9,7 @@ import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RoutingKind;
 import io.kuik.model.SecretNames;
 import io.kuik.sim.Cluster;
+import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.chart.Release;
 import io.kuik.sim.faults.PolicyFailure;
 import io.kuik.sim.hosts.SyncerHost;
@@ -34,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -56,10 +58,16 @@ public final class KuikWorld {
   private Release release;
   private SyncerHost syncer;
   private final Map<String, SyncerHost> otherInstances = new LinkedHashMap<>();
+  private final Map<String, Release> otherReleases = new LinkedHashMap<>();
   private WebhookHost webhook;
 
   public KuikWorld(long seed) {
     this.cluster = Cluster.create(seed);
+  }
+
+  /** A world whose kuik releases are installed from these chart files. */
+  public KuikWorld(long seed, ChartFiles chart) {
+    this.cluster = Cluster.create(seed, chart);
   }
 
   public Cluster cluster() {
@@ -80,13 +88,22 @@ public final class KuikWorld {
    * Installs the chart's RBAC and policy for a release in {@code namespace} and starts the syncer.
    */
   public void install(String namespace) {
+    install(namespace, true);
+  }
+
+  /**
+   * Installs the first release, whose syncer serves namespaces with neither targeting label only
+   * when {@code namespacesByDefault} (the chart's {@code syncer.namespacesByDefault}).
+   */
+  public void install(String namespace, boolean namespacesByDefault) {
     release = new Release("kuik", namespace);
     cluster.install(release);
     syncer =
         new SyncerHost(
             api(),
             Identity.serviceAccount(namespace, release.syncerServiceAccount()),
-            SyncerSettings.defaults(namespace),
+            SyncerSettings.defaults(namespace)
+                .withTargeting(new Targeting(namespace, namespacesByDefault)),
             RESYNC_PERIOD);
     syncer.start();
     webhook =
@@ -101,13 +118,28 @@ public final class KuikWorld {
 
   /**
    * Another kuik release, {@code namespace} its install namespace and release name, running a
-   * second syncer instance that shards the cluster with the first (DESIGN.md §2.6). It runs no
-   * webhook of its own here: the stories it serves are about which instance writes.
+   * second syncer instance that shards the cluster with the first
+   * (docs/behaviour.md#namespace-targeting). As the README says to shard, every release lists the
+   * others in {@code syncer.peers}: the new one lists the releases already there, and each of those
+   * is upgraded to list it. It runs no webhook of its own here: the stories it serves are about
+   * which instance writes.
    */
   public void installAnotherInstance(String namespace, boolean namespacesByDefault) {
     requireInstalled();
-    Release other = new Release(namespace, namespace);
+    List<Release.Peer> present = new ArrayList<>();
+    present.add(release.asPeer());
+    otherReleases.values().forEach(r -> present.add(r.asPeer()));
+    Release other = new Release(namespace, namespace).withPeers(present);
     cluster.install(other);
+    release = release.withPeers(List.of(other.asPeer()));
+    cluster.upgrade(release);
+    otherReleases.replaceAll(
+        (ns, r) -> {
+          Release upgraded = r.withPeers(List.of(other.asPeer()));
+          cluster.upgrade(upgraded);
+          return upgraded;
+        });
+    otherReleases.put(namespace, other);
     Identity identity = Identity.serviceAccount(namespace, other.syncerServiceAccount());
     cluster.trace().alias(identity, namespace + "-syncer");
     SyncerSettings settings =
@@ -116,6 +148,71 @@ public final class KuikWorld {
     SyncerHost host = new SyncerHost(api(), identity, settings, RESYNC_PERIOD);
     otherInstances.put(namespace, host);
     host.start();
+  }
+
+  /** The API server runs OwnerReferencesPermissionEnforcement, as OpenShift's does. */
+  public void enforceOwnerReferencesPermission() {
+    api().setOwnerReferencesPermissionEnforcement(true);
+  }
+
+  /** {@code helm upgrade --set syncer.ownerReferencesPermissionEnforcement=true}. */
+  public void upgradeWithOwnerReferencesPermission() {
+    cluster.grantOwnerReferencesPermission(requireInstalled());
+  }
+
+  /**
+   * A kuik release in {@code namespace} (its release name too) that no other release lists in
+   * {@code syncer.peers} and that lists none: its chart objects and ServiceAccounts only, no
+   * process. Its syncer's identity is then a stranger to every other release's policy.
+   */
+  public void installUnlistedRelease(String namespace) {
+    requireInstalled();
+    cluster.install(new Release(namespace, namespace));
+    // Its writes are not this world's syncer's: the every-scenario check must not count them.
+    cluster.trace().alias(syncerIdentityOf(namespace), namespace + "-syncer");
+  }
+
+  /** The identity of the syncer ServiceAccount of the release installed in {@code namespace}. */
+  public Identity syncerIdentityOf(String namespace) {
+    return Identity.serviceAccount(namespace, namespace + "-secret-syncer");
+  }
+
+  /**
+   * A tenant's own ServiceAccount {@code name} in {@code namespace}, with a Role and RoleBinding
+   * that let it create and patch Secrets there, as a namespace admin may set up.
+   */
+  public Identity serviceAccountThatWritesSecrets(String namespace, String name) {
+    ObjectNode account = Json.object();
+    account.put("apiVersion", "v1");
+    account.put("kind", "ServiceAccount");
+    account.putObject("metadata").put("name", name).put("namespace", namespace);
+    api().create(ADMIN, account);
+    ObjectNode role = Json.object();
+    role.put("apiVersion", "rbac.authorization.k8s.io/v1");
+    role.put("kind", "Role");
+    role.putObject("metadata").put("name", name + "-secrets").put("namespace", namespace);
+    ObjectNode rule = role.putArray("rules").addObject();
+    rule.putArray("apiGroups").add("");
+    rule.putArray("resources").add("secrets");
+    rule.putArray("verbs").add("create").add("patch").add("get");
+    api().create(ADMIN, role);
+    ObjectNode binding = Json.object();
+    binding.put("apiVersion", "rbac.authorization.k8s.io/v1");
+    binding.put("kind", "RoleBinding");
+    binding.putObject("metadata").put("name", name + "-secrets").put("namespace", namespace);
+    binding
+        .putObject("roleRef")
+        .put("apiGroup", "rbac.authorization.k8s.io")
+        .put("kind", "Role")
+        .put("name", name + "-secrets");
+    binding
+        .putArray("subjects")
+        .addObject()
+        .put("kind", "ServiceAccount")
+        .put("name", name)
+        .put("namespace", namespace);
+    api().create(ADMIN, binding);
+    return Identity.serviceAccount(namespace, name);
   }
 
   /** Sets whether the first instance serves namespaces with neither targeting label. */
@@ -136,6 +233,14 @@ public final class KuikWorld {
       throw new IllegalArgumentException("no kuik instance is installed in " + namespace);
     }
     return host;
+  }
+
+  /** The targeting of every syncer instance, the first installed first. */
+  public List<Targeting> instances() {
+    List<Targeting> all = new ArrayList<>();
+    all.add(syncer().settings().targeting());
+    otherInstances.values().forEach(host -> all.add(host.settings().targeting()));
+    return all;
   }
 
   public WebhookHost webhook() {
@@ -165,6 +270,21 @@ public final class KuikWorld {
 
   public void pass(Duration duration) {
     cluster.loop().runFor(duration);
+  }
+
+  // ---- any manifest -------------------------------------------------------------------------
+
+  /** {@code kubectl create -f} of one manifest as the administrator; refusals are thrown. */
+  public ObjectNode create(ObjectNode manifest) {
+    return api().create(ADMIN, manifest);
+  }
+
+  /**
+   * A Deployment of {@code replicas} pods from {@code template} (its {@code spec.template}), run by
+   * the simulated ReplicaSet controller.
+   */
+  public void deployment(String namespace, String name, ObjectNode template, int replicas) {
+    cluster.deployments().create(namespace, name, template, replicas);
   }
 
   // ---- namespaces -----------------------------------------------------------------------------
@@ -198,14 +318,40 @@ public final class KuikWorld {
 
   // ---- Secrets ---------------------------------------------------------------------------------
 
-  /** Creates or replaces a docker-registry Secret holding these credentials by registry path. */
+  /**
+   * Creates or replaces a docker-registry Secret holding these credentials by registry path, keys
+   * in the map's order (as a person's file lists them; the order is what a "last key wins" bug
+   * would depend on), each with {@code username}, {@code password} and {@code auth} as {@code
+   * kubectl create secret docker-registry} writes them.
+   */
   public void dockerRegistrySecret(
       String namespace, String name, Map<String, RegistryCredential> auths) {
+    ObjectNode document = Json.object();
+    ObjectNode entries = document.putObject("auths");
+    auths.forEach(
+        (key, credential) -> {
+          ObjectNode entry = entries.putObject(key);
+          putIfSet(entry, "username", credential.username());
+          putIfSet(entry, "password", credential.password());
+          putIfSet(entry, "identitytoken", credential.identityToken());
+          putIfSet(entry, "registrytoken", credential.registryToken());
+          if (credential.username() != null && credential.password() != null) {
+            String pair = credential.username() + ":" + credential.password();
+            entry.put(
+                "auth", Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
+          }
+        });
     putSecret(
         namespace,
         name,
         "kubernetes.io/dockerconfigjson",
-        Map.of(".dockerconfigjson", new DockerConfig(auths).toJson()));
+        Map.of(".dockerconfigjson", Json.write(document)));
+  }
+
+  private static void putIfSet(ObjectNode entry, String field, String value) {
+    if (value != null) {
+      entry.put(field, value);
+    }
   }
 
   /** A docker-registry Secret whose .dockerconfigjson is this text exactly. */
@@ -288,6 +434,35 @@ public final class KuikWorld {
     api().create(ADMIN, resourceObject(kind, name, specYaml));
   }
 
+  /**
+   * Creates the resource as a cluster would have stored it when its CRD had no schema: the CRD is
+   * replaced by one that accepts any object (as an older kuik release's could have been, or a CRD
+   * applied by hand), the resource created, and the chart's CRD put back. The API server does not
+   * validate stored objects again when a CRD changes, so the resource stays, as it is, until it is
+   * written again; the controllers read it as it is.
+   */
+  public void createResourceWithoutTheCrdSchema(String kind, String name, String specYaml) {
+    ResourceType type = typeOf(kind);
+    String crdName = type.resource() + "." + type.group();
+    ObjectNode crd = api().get(ADMIN, ResourceType.CUSTOM_RESOURCE_DEFINITION, null, crdName);
+    JsonNode chartSpec = crd.get("spec").deepCopy();
+    for (var version : crd.path("spec").path("versions")) {
+      ((ObjectNode) version)
+          .putObject("schema")
+          .set(
+              "openAPIV3Schema",
+              Json.yaml("{type: object, x-kubernetes-preserve-unknown-fields: true}"));
+    }
+    api().update(ADMIN, crd);
+    try {
+      createResource(kind, name, specYaml);
+    } finally {
+      ObjectNode live = api().get(ADMIN, ResourceType.CUSTOM_RESOURCE_DEFINITION, null, crdName);
+      live.set("spec", chartSpec);
+      api().update(ADMIN, live);
+    }
+  }
+
   public void changeResource(String kind, String name, String specYaml) {
     ObjectNode live = api().get(ADMIN, typeOf(kind), null, name);
     ObjectNode changed = resourceObject(kind, name, specYaml);
@@ -319,6 +494,21 @@ public final class KuikWorld {
    * image}: the annotations and the pull-secret reference.
    */
   public void rewrittenPod(String namespace, String pod, String rewriter, String image) {
+    rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of());
+  }
+
+  /**
+   * The same pod with further containers that kuik left alone ({@code name -> image}, in order) and
+   * pull Secrets of its own, listed before kuik's as the webhook appends its reference: every
+   * container pulls with all of them.
+   */
+  public void rewrittenPod(
+      String namespace,
+      String pod,
+      String rewriter,
+      String image,
+      Map<String, String> others,
+      List<String> ownPullSecrets) {
     String[] kindAndName = rewriter.split("/", 2);
     RoutingKind kind =
         "ImageMirror".equals(kindAndName[0])
@@ -340,14 +530,22 @@ public final class KuikWorld {
         RewriteAnnotations.REASON,
         RewriteAnnotations.writeMap(Map.of("app", "the original was unavailable")));
     ObjectNode spec = object.putObject("spec");
-    ObjectNode container = spec.putArray("containers").addObject();
+    ArrayNode containers = spec.putArray("containers");
+    ObjectNode container = containers.addObject();
     container.put("name", "app");
     container.put("image", image);
     // Every start pulls, so each pod shows whether the credential was in place for it.
     container.put("imagePullPolicy", "Always");
-    spec.putArray("imagePullSecrets")
-        .addObject()
-        .put("name", SecretNames.injected(kind.kind(), kindAndName[1]));
+    others.forEach(
+        (name, other) -> {
+          ObjectNode added = containers.addObject();
+          added.put("name", name);
+          added.put("image", other);
+          added.put("imagePullPolicy", "Always");
+        });
+    ArrayNode pullSecrets = spec.putArray("imagePullSecrets");
+    ownPullSecrets.forEach(name -> pullSecrets.addObject().put("name", name));
+    pullSecrets.addObject().put("name", SecretNames.injected(kind.kind(), kindAndName[1]));
     api().create(ADMIN, object);
   }
 
@@ -377,6 +575,26 @@ public final class KuikWorld {
       pass(step);
     }
     return Optional.empty();
+  }
+
+  /** Warning or Normal events recorded on a pod, as "reason: message". */
+  public List<String> eventsOnPod(String namespace, String pod, String type) {
+    List<String> out = new ArrayList<>();
+    for (ObjectNode event : api().list(ADMIN, ResourceType.EVENT, namespace).items()) {
+      if ("Pod".equals(Json.text(event, "involvedObject", "kind"))
+          && pod.equals(Json.text(event, "involvedObject", "name"))
+          && type.equals(Json.text(event, "type"))) {
+        out.add(Json.text(event, "reason") + ": " + Json.text(event, "message"));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Why the kubelet keeps a container waiting ({@code ImagePullBackOff}, ...); null once started.
+   */
+  public String waitingReason(String namespace, String pod, String container) {
+    return cluster.kubelet().waitingReason(namespace, pod, container);
   }
 
   public List<ObjectNode> pods(String namespace) {
@@ -433,6 +651,17 @@ public final class KuikWorld {
       Map<String, String> containers,
       Map<String, String> annotations,
       List<String> pullSecrets) {
+    submitPod(namespace, pod, containers, annotations, pullSecrets, null);
+  }
+
+  /** {@link #submitPod}, run as {@code serviceAccount} (null: none named, so {@code default}). */
+  public void submitPod(
+      String namespace,
+      String pod,
+      Map<String, String> containers,
+      Map<String, String> annotations,
+      List<String> pullSecrets,
+      String serviceAccount) {
     ObjectNode object = Json.object();
     object.put("apiVersion", "v1");
     object.put("kind", "Pod");
@@ -453,7 +682,31 @@ public final class KuikWorld {
       ArrayNode refs = spec.putArray("imagePullSecrets");
       pullSecrets.forEach(name -> refs.addObject().put("name", name));
     }
+    if (serviceAccount != null) {
+      spec.put("serviceAccountName", serviceAccount);
+    }
     api().create(ADMIN, object);
+  }
+
+  /**
+   * The ServiceAccount lists these pull secrets (created, or changed when it exists, as the {@code
+   * default} one always does).
+   */
+  public void serviceAccountPullSecrets(String namespace, String name, List<String> pullSecrets) {
+    Optional<ObjectNode> live = api().find(ADMIN, ResourceType.SERVICE_ACCOUNT, namespace, name);
+    ObjectNode account = live.orElseGet(Json::object);
+    account.put("apiVersion", "v1");
+    account.put("kind", "ServiceAccount");
+    ObjectNode meta = Json.child(account, "metadata");
+    meta.put("name", name);
+    meta.put("namespace", namespace);
+    ArrayNode refs = account.putArray("imagePullSecrets");
+    pullSecrets.forEach(secret -> refs.addObject().put("name", secret));
+    if (live.isPresent()) {
+      api().update(ADMIN, account);
+    } else {
+      api().create(ADMIN, account);
+    }
   }
 
   public ObjectNode pod(String namespace, String pod) {
@@ -524,6 +777,16 @@ public final class KuikWorld {
 
   public void deleteResourceOrphaning(String kind, String name) {
     api().delete(ADMIN, typeOf(kind), null, name, DeleteOptions.orphan());
+  }
+
+  /** {@code kubectl delete --cascade=foreground}. */
+  public void deleteResourceInTheForeground(String kind, String name) {
+    api().delete(ADMIN, typeOf(kind), null, name, DeleteOptions.foreground());
+  }
+
+  /** The routing resource as stored, if it exists. */
+  public Optional<ObjectNode> resource(String kind, String name) {
+    return api().find(ADMIN, typeOf(kind), null, name);
   }
 
   public String admissionPolicyName() {

@@ -28,12 +28,13 @@ import java.util.function.Predicate;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A VOPR-style explorer (STYLE.md): from one seed, a random sequence of steps of people's actions
- * and faults on a small kuik world, each followed by a random stretch of virtual time and a check
- * of every safety invariant; then a liveness phase that heals every fault, runs the world for
- * {@link Bounds#LIVENESS_PHASE} and checks that everything needed is in place. The same seed and
- * step count always give the same trace ({@link Outcome#traceHash}), so {@link #replay} reproduces
- * a failure exactly.
+ * A VOPR-style explorer (after TigerBeetle's,
+ * https://github.com/tigerbeetle/tigerbeetle/blob/main/src/vopr.zig): from one seed, a random
+ * sequence of steps of people's actions and faults on a small kuik world, each followed by a random
+ * stretch of virtual time and a check of every safety invariant; then a liveness phase that heals
+ * every fault, runs the world for {@link Bounds#LIVENESS_PHASE} and checks that everything needed
+ * is in place. The same seed and step count always give the same trace ({@link Outcome#traceHash}),
+ * so {@link #replay} reproduces a failure exactly.
  *
  * <p>Fault model: only faults a correct syncer must survive: crashes and restarts at any step
  * boundary, watch events lost, late or expired (the informers relist when a drop window heals, as a

@@ -6,10 +6,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingKind;
-import io.kuik.model.RoutingResources;
+import io.kuik.model.RoutingResourceJson;
 import io.kuik.model.Validated;
-import io.kuik.model.crd.ImageAlternative;
-import io.kuik.model.crd.ImageMirror;
 import io.kuik.ports.InformerView;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
@@ -66,10 +64,8 @@ final class TypedCaches implements InformerView {
       resources.remove(id);
       return new Change(null, null);
     }
-    Validated validated =
-        type.equals(ResourceType.IMAGE_ALTERNATIVE)
-            ? RoutingResources.from(Json.MAPPER.treeToValue(after, ImageAlternative.class))
-            : RoutingResources.from(Json.MAPPER.treeToValue(after, ImageMirror.class));
+    // Read leniently, as the production informers do: a malformed object is an invalid resource.
+    Validated validated = RoutingResourceJson.validate(id.kind(), after);
     resources.put(id, validated);
     return new Change(null, validated);
   }

@@ -2,6 +2,7 @@ package io.kuik.sim.hosts;
 
 import io.fabric8.zjsonpatch.JsonPatch;
 import io.kuik.routing.Router;
+import io.kuik.routing.RoutingDecision;
 import io.kuik.routing.RoutingIndex;
 import io.kuik.sim.client.Informer;
 import io.kuik.sim.world.ApiServer;
@@ -9,12 +10,15 @@ import io.kuik.sim.world.api.AdmissionRequest;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.MutatingAdmission;
 import io.kuik.sim.world.api.Operation;
+import io.kuik.sim.world.api.RequestAttributes;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.registry.Registries;
 import io.kuik.webhook.AdmissionHandler;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +37,12 @@ public final class WebhookHost {
   /** The chart's MutatingWebhookConfiguration name. */
   public static final String NAME = "pods.routing.kuik.enix.io";
 
+  /**
+   * One pod creation the webhook routed, as the production handler tells its decision listener:
+   * when, which pod, and the decision with every container's candidates in probe order.
+   */
+  public record Admission(Instant at, String namespace, String pod, RoutingDecision decision) {}
+
   private final ApiServer api;
   private final Identity identity;
   private final String clusterResourceNamespace;
@@ -43,6 +53,10 @@ public final class WebhookHost {
   private AdmissionHandler handler;
   private boolean running;
   private int incarnations;
+  private final List<Admission> admissions = new ArrayList<>();
+  // The request being admitted, for the decision listener (one admission at a time).
+  private RequestAttributes admitting;
+  private ObjectNode admittingObject;
 
   public WebhookHost(
       ApiServer api,
@@ -91,7 +105,8 @@ public final class WebhookHost {
                         n ->
                             n.getMetadata().getLabels() == null
                                 ? Map.<String, String>of()
-                                : n.getMetadata().getLabels()));
+                                : n.getMetadata().getLabels()),
+            this::decided);
     api.mutatingAdmission()
         .register(
             new MutatingAdmission(
@@ -125,6 +140,19 @@ public final class WebhookHost {
     return running;
   }
 
+  /** Every pod creation routed so far, in admission order, across incarnations. */
+  public List<Admission> admissions() {
+    return List.copyOf(admissions);
+  }
+
+  private void decided(RoutingDecision decision) {
+    String pod = admitting.name();
+    if (pod == null) {
+      pod = Json.text(admittingObject, "metadata", "name");
+    }
+    admissions.add(new Admission(api.loop().now(), admitting.namespace(), pod, decision));
+  }
+
   private MutatingAdmission.Response admit(AdmissionRequest request) {
     ObjectNode review = Json.object();
     review.put("apiVersion", "admission.k8s.io/v1");
@@ -144,6 +172,8 @@ public final class WebhookHost {
     body.putObject("userInfo").put("username", request.attributes().identity().user());
     body.set("object", request.object());
 
+    admitting = request.attributes();
+    admittingObject = request.object();
     byte[] answer = handler.handle(Json.write(review).getBytes(StandardCharsets.UTF_8));
     JsonNode response = Json.parse(new String(answer, StandardCharsets.UTF_8)).path("response");
     String patch = response.path("patch").asString(null);

@@ -10,6 +10,7 @@ import io.kuik.sim.world.api.RequestAttributes;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.api.ValidatingAdmission;
 import io.kuik.sim.world.api.Verb;
+import io.kuik.sim.world.crd.CustomResources;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.object.Meta;
@@ -34,7 +35,8 @@ import tools.jackson.databind.node.ObjectNode;
  * would return them; callers always get copies.
  *
  * <p>It starts with the namespaces a cluster always has (default, kube-system, kube-public,
- * kube-node-lease), and runs its garbage collector and namespace controller on the event loop.
+ * kube-node-lease), and runs its garbage collector and namespace controller on the event loop, and
+ * the ServiceAccount controller that gives every namespace its {@code default} ServiceAccount.
  */
 public final class ApiServer {
 
@@ -55,7 +57,9 @@ public final class ApiServer {
     this.watches = new Watches(loop, trace);
     this.mutating = new MutatingChain(trace, loop::now);
     NamespaceLifecycle namespaces = new NamespaceLifecycle(storage, loop);
-    this.pipeline = new Pipeline(faults, namespaces, mutating);
+    ServiceAccounts serviceAccounts = new ServiceAccounts(storage, loop);
+    this.pipeline =
+        new Pipeline(faults, namespaces, serviceAccounts, mutating, new CustomResources(storage));
     this.writes = new Writes(storage, pipeline, loop);
     this.garbageCollector = new GarbageCollector(storage, loop);
     bootstrap();
@@ -65,6 +69,8 @@ public final class ApiServer {
                 c.type(), WatchEvent.Type.valueOf(c.kind().name()), c.object(), c.previous()));
     storage.addListener(garbageCollector);
     storage.addListener(namespaces);
+    storage.addListener(serviceAccounts);
+    serviceAccounts.bootstrap();
     garbageCollector.attach(this);
     namespaces.attach(this);
   }
@@ -79,6 +85,14 @@ public final class ApiServer {
   /** The validating admission stage; {@link ValidatingAdmission#ADMIT_ALL} until set. */
   public void setValidatingAdmission(ValidatingAdmission validating) {
     pipeline.setValidating(validating);
+  }
+
+  /**
+   * Switches the OwnerReferencesPermissionEnforcement admission plugin on, as OpenShift runs it, or
+   * off, the upstream default: see {@link OwnerReferencesPermissionEnforcement}.
+   */
+  public void setOwnerReferencesPermissionEnforcement(boolean enforced) {
+    pipeline.setOwnerReferencesPermissionEnforcement(enforced);
   }
 
   /** The mutating admission webhooks (e.g. the pod webhook). */
@@ -268,8 +282,9 @@ public final class ApiServer {
   }
 
   /**
-   * Deletes, or marks deleted when finalizers remain (Orphan adds the "orphan" finalizer that the
-   * garbage collector honours). Returns the object's last state.
+   * Deletes, or marks deleted when finalizers remain (Orphan adds the "orphan" finalizer and
+   * Foreground the "foregroundDeletion" one, which the garbage collector honours). Returns the
+   * object's last state.
    */
   public ObjectNode delete(
       Identity identity, ResourceType type, String namespace, String name, DeleteOptions options) {

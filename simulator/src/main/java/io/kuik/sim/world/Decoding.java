@@ -1,6 +1,7 @@
 package io.kuik.sim.world;
 
 import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.crd.CustomResources;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.validation.SecretData;
@@ -47,7 +48,11 @@ final class Decoding {
   /** An apply configuration: decoded but not defaulted (defaults apply to the merged result). */
   static ObjectNode configuration(ResourceType type, ObjectNode body) {
     ObjectNode object = body.deepCopy();
-    Json.dropNulls(object);
+    if (CustomResources.isCustom(type)) {
+      Json.dropNulls(object.get("metadata")); // ObjectMeta is typed; the rest is the schema's
+    } else {
+      Json.dropNulls(object);
+    }
     omitEmpty(object);
     if (type.equals(ResourceType.SECRET)) {
       mergeStringData(object);

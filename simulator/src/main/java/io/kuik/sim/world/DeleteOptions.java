@@ -16,6 +16,10 @@ public record DeleteOptions(PropagationPolicy propagation, String uid, String re
     return new DeleteOptions(PropagationPolicy.BACKGROUND, null, null);
   }
 
+  public static DeleteOptions foreground() {
+    return new DeleteOptions(PropagationPolicy.FOREGROUND, null, null);
+  }
+
   public static DeleteOptions orphan() {
     return new DeleteOptions(PropagationPolicy.ORPHAN, null, null);
   }

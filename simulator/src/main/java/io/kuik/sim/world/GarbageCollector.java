@@ -19,17 +19,27 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The garbage collector, acting as {@link Identity#GARBAGE_COLLECTOR} through the API like any
- * client (so RBAC and admission apply to it):
+ * client (so RBAC and admission apply to it), read from kubernetes/kubernetes {@code
+ * pkg/controller/garbagecollector} ({@code garbagecollector.go}: {@code attemptToDeleteItem},
+ * {@code classifyReferences}, {@code processDeletingDependentsItem}, {@code attemptToOrphanWorker};
+ * {@code graph_builder.go}: {@code processTransitions}, {@code addUnblockedOwnersToDeleteQueue}).
+ *
+ * <p>Each owner reference of an object is <em>solid</em> (the owner exists), <em>dangling</em> (it
+ * does not, or with another uid; a namespaced owner is looked up in its dependent's namespace, and
+ * a cluster-scoped object cannot have one) or <em>waiting</em> (the owner is being deleted in the
+ * foreground):
  *
  * <ul>
- *   <li>an object none of whose owners exists any more is deleted (Background), in any namespace: a
- *       cluster-scoped owner can own namespaced objects everywhere; a namespaced owner is looked up
- *       in its dependent's namespace; an owner that exists with another uid is gone;
- *   <li>an object with some owners gone loses the dangling references (a patch);
- *   <li>an owner deleted with Orphan propagation carries the "orphan" finalizer until each of its
- *       dependents has lost its reference to it (a patch per dependent, refused or allowed by
- *       admission); a refused patch is retried with backoff and the owner waits; then the finalizer
- *       is removed and the owner goes.
+ *   <li>with a solid owner, the object only loses its dangling and waiting references (a patch);
+ *   <li>with none, it is deleted: in the foreground when a waiting owner holds it and it has
+ *       dependents of its own, else with the propagation its own finalizers ask for (Background by
+ *       default);
+ *   <li>an owner deleted with Foreground propagation carries "foregroundDeletion" and is deleted
+ *       once none of its dependents that set {@code blockOwnerDeletion} is left; its other
+ *       dependents are collected too, without making it wait;
+ *   <li>an owner deleted with Orphan propagation carries "orphan" until each of its dependents has
+ *       lost its reference to it (a patch per dependent, refused or allowed by admission); a
+ *       refused patch is retried with backoff and the owner waits.
  * </ul>
  */
 final class GarbageCollector implements Storage.Listener {
@@ -63,38 +73,61 @@ final class GarbageCollector implements Storage.Listener {
   public void changed(Storage.Change change) {
     ObjectNode object = change.object();
     String uid = Meta.uid(object);
+    ObjectRef ref = change.ref();
     if (change.kind() == Storage.ChangeType.DELETED) {
-      if (!storage.dependentsOf(uid).isEmpty()) {
-        later("owner-gone " + uid, delay, () -> ownerGone(uid));
+      for (ObjectRef dependent : storage.dependentsOf(uid)) {
+        attemptLater(dependent);
       }
+      // An owner waiting for its dependents looks again when one of them goes.
+      Meta.ownerReferences(object)
+          .forEach(owner -> ownerRef(owner, ref).ifPresent(this::attemptLater));
       return;
     }
-    if (Meta.deleting(object) && Meta.finalizers(object).contains("orphan")) {
-      ObjectRef owner = change.ref();
-      later("orphan " + uid, delay, () -> orphan(owner, uid));
+    if (Meta.deleting(object) && Meta.finalizers(object).contains(Writes.ORPHAN_FINALIZER)) {
+      later("orphan " + uid, delay, () -> orphan(ref, uid));
+    }
+    if (deletingDependents(object)) {
+      storage.dependentsOf(uid).forEach(this::attemptLater);
+      attemptLater(ref);
     }
     if (!Meta.ownerReferences(object).isEmpty()) {
-      ObjectRef ref = change.ref();
-      later("dependent " + ref, delay, () -> attemptToDelete(ref));
+      attemptLater(ref);
+    }
+    if (change.previous() != null) {
+      for (ObjectNode owner : unblockedOwners(change.previous(), object)) {
+        ownerRef(owner, ref).ifPresent(this::attemptLater);
+      }
     }
   }
 
-  private void ownerGone(String uid) {
-    for (ObjectRef dependent : storage.dependentsOf(uid)) {
-      attemptToDelete(dependent);
-    }
+  private void attemptLater(ObjectRef ref) {
+    later("attempt " + ref, delay, () -> attemptToDelete(ref));
   }
 
   private void attemptToDelete(ObjectRef ref) {
-    String key = "dependent " + ref;
+    String key = "attempt " + ref;
     ObjectNode object = storage.stored(ref.type(), ref.namespace(), ref.name());
-    if (object == null || Meta.deleting(object)) {
+    if (object == null) {
       return;
     }
+    if (deletingDependents(object)) {
+      processDeletingDependents(ref, object);
+      return;
+    }
+    if (Meta.deleting(object)) {
+      return; // a one-way trip: its dependents are processed once it is gone
+    }
     List<ObjectNode> owners = Meta.ownerReferences(object);
+    if (owners.isEmpty()) {
+      return;
+    }
     List<ObjectNode> solid = new ArrayList<>();
+    boolean waiting = false;
     for (ObjectNode owner : owners) {
-      if (ownerExists(owner, ref)) {
+      Optional<ObjectNode> live = liveOwner(owner, ref);
+      if (live.isPresent() && deletingDependents(live.get())) {
+        waiting = true;
+      } else if (live.isPresent()) {
         solid.add(owner);
       }
     }
@@ -102,15 +135,10 @@ final class GarbageCollector implements Storage.Listener {
       return;
     }
     try {
-      if (solid.isEmpty()) {
-        api.delete(
-            Identity.GARBAGE_COLLECTOR,
-            ref.type(),
-            ref.namespace(),
-            ref.name(),
-            DeleteOptions.background().withUid(Meta.uid(object)));
-      } else {
+      if (!solid.isEmpty()) {
         patchOwners(ref, object, solid);
+      } else {
+        delete(ref, object, waiting && !storage.dependentsOf(Meta.uid(object)).isEmpty());
       }
       failures.remove(key);
     } catch (ApiException e) {
@@ -120,12 +148,51 @@ final class GarbageCollector implements Storage.Listener {
     }
   }
 
+  /** Deletes a dependent none of whose owners is left, honouring its own finalizers. */
+  private void delete(ObjectRef ref, ObjectNode object, boolean forWaitingOwner) {
+    List<String> finalizers = Meta.finalizers(object);
+    PropagationPolicy policy =
+        forWaitingOwner || finalizers.contains(Writes.FOREGROUND_FINALIZER)
+            ? PropagationPolicy.FOREGROUND
+            : finalizers.contains(Writes.ORPHAN_FINALIZER)
+                ? PropagationPolicy.ORPHAN
+                : PropagationPolicy.BACKGROUND;
+    api.delete(
+        Identity.GARBAGE_COLLECTOR,
+        ref.type(),
+        ref.namespace(),
+        ref.name(),
+        DeleteOptions.of(policy).withUid(Meta.uid(object)));
+  }
+
+  /** An owner deleted in the foreground goes once no blocking dependent is left. */
+  private void processDeletingDependents(ObjectRef ownerRef, ObjectNode owner) {
+    String uid = Meta.uid(owner);
+    List<ObjectRef> blocking = new ArrayList<>();
+    for (ObjectRef dependent : storage.dependentsOf(uid)) {
+      ObjectNode object = storage.stored(dependent.type(), dependent.namespace(), dependent.name());
+      if (object != null && blocksOwner(object, uid)) {
+        blocking.add(dependent);
+      }
+    }
+    if (blocking.isEmpty()) {
+      removeFinalizer(ownerRef, uid, Writes.FOREGROUND_FINALIZER, "attempt " + ownerRef);
+      return;
+    }
+    for (ObjectRef dependent : blocking) {
+      ObjectNode object = storage.stored(dependent.type(), dependent.namespace(), dependent.name());
+      if (!deletingDependents(object)) {
+        attemptToDelete(dependent);
+      }
+    }
+  }
+
   private void orphan(ObjectRef ownerRef, String uid) {
     String key = "orphan " + uid;
     ObjectNode owner = storage.stored(ownerRef.type(), ownerRef.namespace(), ownerRef.name());
     if (owner == null
         || !uid.equals(Meta.uid(owner))
-        || !Meta.finalizers(owner).contains("orphan")) {
+        || !Meta.finalizers(owner).contains(Writes.ORPHAN_FINALIZER)) {
       return;
     }
     boolean failed = false;
@@ -151,8 +218,19 @@ final class GarbageCollector implements Storage.Listener {
       return;
     }
     failures.remove(key);
+    removeFinalizer(ownerRef, uid, Writes.ORPHAN_FINALIZER, key);
+  }
+
+  /** A merge patch of the owner's finalizers without {@code finalizer}, its uid a precondition. */
+  private void removeFinalizer(ObjectRef ownerRef, String uid, String finalizer, String key) {
+    ObjectNode owner = storage.stored(ownerRef.type(), ownerRef.namespace(), ownerRef.name());
+    if (owner == null || !uid.equals(Meta.uid(owner))) {
+      return;
+    }
     List<String> finalizers = new ArrayList<>(Meta.finalizers(owner));
-    finalizers.remove("orphan");
+    if (!finalizers.remove(finalizer)) {
+      return;
+    }
     ObjectNode patch = Json.object();
     ObjectNode meta = patch.putObject("metadata");
     ArrayNode array = meta.putArray("finalizers");
@@ -166,9 +244,10 @@ final class GarbageCollector implements Storage.Listener {
           ownerRef.name(),
           patch,
           MANAGER);
+      failures.remove(key);
     } catch (ApiException e) {
       if (e.code() != 404) {
-        retry(key, () -> orphan(ownerRef, uid));
+        retry(key, () -> removeFinalizer(ownerRef, uid, finalizer, key));
       }
     }
   }
@@ -183,18 +262,59 @@ final class GarbageCollector implements Storage.Listener {
         Identity.GARBAGE_COLLECTOR, ref.type(), ref.namespace(), ref.name(), patch, MANAGER);
   }
 
-  private boolean ownerExists(ObjectNode ownerRef, ObjectRef dependent) {
+  /**
+   * The owner a reference names, when it exists with the referenced uid. A kind the server does not
+   * serve cannot be verified and counts as existing (it is left alone).
+   */
+  private Optional<ObjectNode> liveOwner(ObjectNode ownerRef, ObjectRef dependent) {
     Optional<ResourceType> type =
         ResourceType.ofKind(Json.text(ownerRef, "apiVersion"), Json.text(ownerRef, "kind"));
     if (type.isEmpty()) {
-      return true; // a kind the server does not serve cannot be verified: leave it alone
+      return Optional.of(ownerRef);
     }
-    if (type.get().namespaced() && dependent.namespace() == null) {
-      return false; // a cluster-scoped object cannot be owned by a namespaced one
+    Optional<ObjectRef> ref = ownerRef(ownerRef, dependent);
+    if (ref.isEmpty()) {
+      return Optional.empty(); // a cluster-scoped object cannot be owned by a namespaced one
+    }
+    ObjectNode owner = storage.stored(type.get(), ref.get().namespace(), ref.get().name());
+    return owner != null && Json.text(ownerRef, "uid").equals(Meta.uid(owner))
+        ? Optional.of(owner)
+        : Optional.empty();
+  }
+
+  private static Optional<ObjectRef> ownerRef(ObjectNode ownerRef, ObjectRef dependent) {
+    Optional<ResourceType> type =
+        ResourceType.ofKind(Json.text(ownerRef, "apiVersion"), Json.text(ownerRef, "kind"));
+    if (type.isEmpty() || type.get().namespaced() && dependent.namespace() == null) {
+      return Optional.empty();
     }
     String namespace = type.get().namespaced() ? dependent.namespace() : null;
-    ObjectNode owner = storage.stored(type.get(), namespace, Json.text(ownerRef, "name"));
-    return owner != null && Json.text(ownerRef, "uid").equals(Meta.uid(owner));
+    return Optional.of(new ObjectRef(type.get(), namespace, Json.text(ownerRef, "name")));
+  }
+
+  private static boolean deletingDependents(ObjectNode object) {
+    return Meta.deleting(object) && Meta.finalizers(object).contains(Writes.FOREGROUND_FINALIZER);
+  }
+
+  private static boolean blocksOwner(ObjectNode dependent, String ownerUid) {
+    for (ObjectNode ref : Meta.ownerReferences(dependent)) {
+      if (ownerUid.equals(Json.text(ref, "uid")) && ref.path("blockOwnerDeletion").asBoolean()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The blocking references of {@code before} that {@code after} removed or unblocked. */
+  private static List<ObjectNode> unblockedOwners(ObjectNode before, ObjectNode after) {
+    List<ObjectNode> unblocked = new ArrayList<>();
+    for (ObjectNode ref : Meta.ownerReferences(before)) {
+      if (ref.path("blockOwnerDeletion").asBoolean()
+          && !blocksOwner(after, Json.text(ref, "uid"))) {
+        unblocked.add(ref);
+      }
+    }
+    return unblocked;
   }
 
   private void retry(String key, Runnable work) {

@@ -3,11 +3,13 @@ package io.kuik.sim.world;
 /** The API server's status reasons with their HTTP codes, as metav1.StatusReason names them. */
 public enum StatusReason {
   BAD_REQUEST(400, "BadRequest"),
+  UNAUTHORIZED(401, "Unauthorized"),
   FORBIDDEN(403, "Forbidden"),
   NOT_FOUND(404, "NotFound"),
   ALREADY_EXISTS(409, "AlreadyExists"),
   CONFLICT(409, "Conflict"),
   GONE(410, "Expired"),
+  REQUEST_ENTITY_TOO_LARGE(413, "RequestEntityTooLarge"),
   INVALID(422, "Invalid"),
   TOO_MANY_REQUESTS(429, "TooManyRequests"),
   INTERNAL_ERROR(500, "InternalError"),

@@ -15,6 +15,7 @@ import io.kuik.sim.world.object.Kinds;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.object.Timestamps;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import tools.jackson.databind.JsonNode;
@@ -24,19 +25,27 @@ import tools.jackson.databind.node.ObjectNode;
  * The write verbs, each in the order the API server's handlers and registry run its stages:
  *
  * <ul>
- *   <li>create: authorize, decode, mutating admission, system fields, validation, validating
- *       admission, then storage (where an existing name is 409 AlreadyExists);
+ *   <li>create: authorize (without a name), decode, mutating admission, system fields, validation,
+ *       validating admission, then storage (where an existing name is 409 AlreadyExists); an apply
+ *       that creates is authorized as a patch, then as a create after validation;
  *   <li>update and patch: authorize, decode, 404 if missing, (apply: merge, 409 on field
  *       conflicts), mutating admission, 409 on a stale resourceVersion, system fields, validation,
  *       validating admission, storage; a result equal to the stored object is not written;
- *   <li>delete: authorize, mutating admission, 404, preconditions, validating admission, then
- *       finalizers decide between marking the object deleted and removing it.
+ *   <li>delete: authorize, mutating admission, 404, preconditions, validating admission, then the
+ *       propagation policy's finalizers and the object's own decide between marking it deleted and
+ *       removing it.
  * </ul>
  */
 final class Writes {
 
   /** The label the API server keeps on every namespace, equal to its name. */
   static final String NAME_LABEL = "kubernetes.io/metadata.name";
+
+  /** metav1.FinalizerOrphanDependents: the garbage collector orphans the dependents first. */
+  static final String ORPHAN_FINALIZER = "orphan";
+
+  /** metav1.FinalizerDeleteDependents: the owner waits for its blocking dependents. */
+  static final String FOREGROUND_FINALIZER = "foregroundDeletion";
 
   private static final String APPLY_REQUIRES = "metadata.name is required for apply requests";
 
@@ -53,16 +62,18 @@ final class Writes {
   ObjectNode create(Identity identity, ObjectNode body, String manager) {
     ResourceType type = Decoding.typeOf(body);
     RequestAttributes request = request(identity, Verb.CREATE, type, body, null);
-    pipeline.authorize(request);
-    ObjectNode object = Decoding.decode(type, body);
-    return createDecoded(request, type, object, manager, false);
+    // A POST names no object in its URL, so RBAC is asked without a name (requestinfo.go): a rule
+    // with resourceNames never grants it. Admission sees the name the body carries.
+    pipeline.authorize(request.withName(null));
+    ObjectNode object = decode(type, body);
+    return createDecoded(request, type, object, manager, false, null);
   }
 
   ObjectNode update(Identity identity, ObjectNode body, String manager) {
     ResourceType type = Decoding.typeOf(body);
     RequestAttributes request = request(identity, Verb.UPDATE, type, body, null);
     pipeline.authorize(request);
-    ObjectNode object = Decoding.decode(type, body);
+    ObjectNode object = decode(type, body);
     ObjectNode live = existing(type, request);
     return updateDecoded(request, type, live, object, manager, false);
   }
@@ -111,7 +122,10 @@ final class Writes {
     if (live == null) {
       ObjectNode created = ServerSideApply.apply(type, null, applied, manager, force, now);
       Decoding.defaults(type, created);
-      return createDecoded(request, type, created, manager, true);
+      pipeline.coerce(type, created);
+      // The apply was authorized as a patch; creating needs create too, asked with the URL's name
+      // once the object is built (patch.go: createValidation wraps admission in the create check).
+      return createDecoded(request, type, created, manager, true, request.withVerb(Verb.CREATE));
     }
     String precondition = Meta.resourceVersion(applied);
     if (precondition != null
@@ -126,6 +140,7 @@ final class Writes {
       throw new ApiException(StatusReason.CONFLICT, conflict.getMessage());
     }
     Decoding.defaults(type, merged);
+    pipeline.coerce(type, merged);
     Meta.metadata(merged).put("resourceVersion", Meta.resourceVersion(live));
     return updateDecoded(request, type, live, merged, manager, true);
   }
@@ -153,7 +168,7 @@ final class Writes {
           List.of(
               "metadata.name: Invalid value: \"" + Meta.name(object) + "\": field is immutable"));
     }
-    return updateDecoded(request, type, live, Decoding.decode(type, object), manager, false);
+    return updateDecoded(request, type, live, decode(type, object), manager, false);
   }
 
   ObjectNode delete(
@@ -177,12 +192,17 @@ final class Writes {
       throw ApiException.stale(type, name);
     }
     pipeline.admitValidating(request, Operation.DELETE, null, live);
+    List<String> finalizers = garbageCollectionFinalizers(live, options.propagation());
+    boolean changed = !new HashSet<>(finalizers).equals(new HashSet<>(Meta.finalizers(live)));
     if (Meta.deleting(live)) {
-      return live.deepCopy();
-    }
-    List<String> finalizers = new ArrayList<>(Meta.finalizers(live));
-    if (options.propagation() == PropagationPolicy.ORPHAN && !finalizers.contains("orphan")) {
-      finalizers.add("orphan");
+      // Deleting again changes only the propagation finalizers (store.go,
+      // updateForGracefulDeletionAndFinalizers); the deletion itself is under way.
+      if (!changed) {
+        return live.deepCopy();
+      }
+      ObjectNode remarked = live.deepCopy();
+      Meta.setFinalizers(remarked, finalizers);
+      return storage.replace(type, remarked).deepCopy();
     }
     boolean namespaceFinalizers =
         type.equals(ResourceType.NAMESPACE) && !live.path("spec").path("finalizers").isEmpty();
@@ -192,6 +212,11 @@ final class Writes {
     ObjectNode marked = live.deepCopy();
     Meta.metadata(marked).put("deletionTimestamp", Timestamps.format(loop.now()));
     Meta.metadata(marked).put("deletionGracePeriodSeconds", 0);
+    if (Kinds.hasGeneration(type)) {
+      // markAsDeleting bumps the generation of objects that have one.
+      Meta.metadata(marked)
+          .put("generation", live.path("metadata").path("generation").asLong() + 1);
+    }
     Meta.setFinalizers(marked, finalizers);
     if (type.equals(ResourceType.NAMESPACE)) {
       Json.child(marked, "status").put("phase", "Terminating");
@@ -199,18 +224,42 @@ final class Writes {
     return storage.replace(type, marked).deepCopy();
   }
 
+  /**
+   * The object's finalizers once the deletion's propagation policy is applied, as store.go's
+   * deletionFinalizersForGarbageCollection sets them: "orphan" for Orphan, "foregroundDeletion" for
+   * Foreground, neither for Background; every other finalizer kept in order.
+   */
+  static List<String> garbageCollectionFinalizers(ObjectNode live, PropagationPolicy policy) {
+    List<String> finalizers = new ArrayList<>();
+    for (String f : Meta.finalizers(live)) {
+      if (!f.equals(ORPHAN_FINALIZER) && !f.equals(FOREGROUND_FINALIZER)) {
+        finalizers.add(f);
+      }
+    }
+    if (policy == PropagationPolicy.ORPHAN) {
+      finalizers.add(ORPHAN_FINALIZER);
+    } else if (policy == PropagationPolicy.FOREGROUND) {
+      finalizers.add(FOREGROUND_FINALIZER);
+    }
+    return finalizers;
+  }
+
   private ObjectNode createDecoded(
       RequestAttributes request,
       ResourceType type,
       ObjectNode object,
       String manager,
-      boolean owned) {
+      boolean owned,
+      RequestAttributes createAccess) {
     object = pipeline.admitMutating(request, Operation.CREATE, object, null);
     prepareCreate(type, object);
     if (!owned) {
       UpdateOwnership.attribute(type, null, object, manager, Timestamps.format(loop.now()));
     }
     pipeline.validate(type, object, null);
+    if (createAccess != null) {
+      pipeline.checkAccess(createAccess);
+    }
     pipeline.admitValidating(request, Operation.CREATE, object, null);
     String rv = Meta.resourceVersion(object);
     if (rv != null && !rv.isEmpty()) {
@@ -247,6 +296,13 @@ final class Writes {
       return storage.remove(type, request.namespace(), request.name()).deepCopy();
     }
     return storage.replace(type, candidate).deepCopy();
+  }
+
+  /** Decoded and defaulted, a custom resource pruned and defaulted by its CRD's schema too. */
+  private ObjectNode decode(ResourceType type, ObjectNode body) {
+    ObjectNode object = Decoding.decode(type, body);
+    pipeline.coerce(type, object);
+    return object;
   }
 
   private void prepareCreate(ResourceType type, ObjectNode object) {

@@ -17,7 +17,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The encryption-at-rest rotation of DESIGN.md §2.5: "a rotation by replace passes". */
+/**
+ * The encryption-at-rest rotation by {@code kubectl replace} passes the policy
+ * (docs/behaviour.md#what-the-syncer-may-write).
+ */
 class KubectlReplaceTest {
 
   private static final Identity SYNCER =

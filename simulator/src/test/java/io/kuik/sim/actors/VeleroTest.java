@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Velero and the chart's policy: DESIGN.md §2.5, "a Velero restore of these Secrets is refused".
+ * Velero and the chart's policy: a restore of the reserved Secrets is refused
+ * (docs/behaviour.md#what-the-syncer-may-write).
  */
 class VeleroTest {
 
@@ -77,7 +78,11 @@ class VeleroTest {
       List<String> errors = result.errors().get(namespace);
       assertEquals(1, errors.size(), namespace);
       String prefix = "error restoring secrets/" + namespace + "/" + RESERVED + ": ";
-      assertTrue(errors.get(0).startsWith(prefix + POLICY_DENIAL), errors.get(0));
+      assertTrue(
+          errors
+              .get(0)
+              .startsWith(prefix + "secrets \"" + RESERVED + "\" is forbidden: " + POLICY_DENIAL),
+          errors.get(0));
       assertTrue(
           errors.get(0).contains("system:serviceaccount:velero:velero may not create"),
           errors.get(0));

@@ -17,7 +17,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
-/** DESIGN.md §2.5: "every other Secret write (Helm release Secrets included) skips it". */
+/**
+ * A policy that cannot be evaluated refuses no other Secret write, Helm's included
+ * (docs/behaviour.md#what-the-syncer-may-write).
+ */
 class PolicyFailureTest {
 
   private static final String POLICY = PolicyFailure.policyOf(Release.DEFAULT);
@@ -61,8 +64,9 @@ class PolicyFailureTest {
         refused
             .getMessage()
             .startsWith(
-                "ValidatingAdmissionPolicy 'kuik-pull-secrets' with binding 'kuik-pull-secrets'"
-                    + " denied request: policy could not be evaluated"),
+                "secrets \"kuik-inject-x\" is forbidden: ValidatingAdmissionPolicy"
+                    + " 'kuik-pull-secrets' with binding 'kuik-pull-secrets' denied request:"
+                    + " expression '"),
         refused.getMessage());
     assertThrows(ApiException.class, this::syncerWrite, "the syncer's writes match too");
   }

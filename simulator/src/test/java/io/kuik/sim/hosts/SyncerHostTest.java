@@ -3,6 +3,7 @@ package io.kuik.sim.hosts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.time.EventLoop;
 import io.kuik.sim.trace.Trace;
 import io.kuik.sim.world.ApiServer;
@@ -26,6 +27,7 @@ class SyncerHostTest {
 
   @Test
   void theHostedSyncerWritesAnAlwaysSecretAndARestartForgetsItsMemory() {
+    ChartFiles.locate().crds().forEach(crd -> api.create(ADMIN, crd));
     for (String ns : new String[] {"kuik-system", "team-a"}) {
       api.create(ADMIN, Json.yaml("apiVersion: v1\nkind: Namespace\nmetadata: {name: " + ns + "}"));
     }

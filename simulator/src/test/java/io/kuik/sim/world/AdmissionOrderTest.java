@@ -47,7 +47,8 @@ class AdmissionOrderTest {
             () -> f.api.create(ADMIN, Fixture.opaque("team-a", "kuik-inject-x", "k", "v")));
     assertEquals(422, e.code());
     assertEquals(
-        "ValidatingAdmissionPolicy 'kuik' with binding 'kuik' denied request: reserved",
+        "secrets \"kuik-inject-x\" is forbidden: ValidatingAdmissionPolicy 'kuik' with binding"
+            + " 'kuik' denied request: reserved",
         e.getMessage());
   }
 

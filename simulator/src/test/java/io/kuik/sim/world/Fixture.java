@@ -1,5 +1,6 @@
 package io.kuik.sim.world;
 
+import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.time.EventLoop;
 import io.kuik.sim.trace.Trace;
 import io.kuik.sim.world.api.Identity;
@@ -28,6 +29,15 @@ public final class Fixture {
     loop = new EventLoop(seed);
     trace = new Trace(loop.start());
     api = new ApiServer(loop, trace);
+  }
+
+  /**
+   * The chart's CRDs, without which the API server does not serve ImageAlternatives and
+   * ImageMirrors.
+   */
+  public Fixture withCrds() {
+    ChartFiles.locate().crds().forEach(crd -> api.create(ADMIN, crd));
+    return this;
   }
 
   public ObjectNode namespace(String name) {

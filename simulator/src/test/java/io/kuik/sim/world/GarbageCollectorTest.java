@@ -17,9 +17,16 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
+/**
+ * The garbage collector against kubernetes/kubernetes {@code
+ * pkg/controller/garbagecollector/garbagecollector.go} ({@code attemptToDeleteItem}, {@code
+ * processDeletingDependentsItem}, {@code attemptToOrphanWorker}) and the registry's deletion
+ * finalizers ({@code staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go}, {@code
+ * deletionFinalizersForGarbageCollection}).
+ */
 class GarbageCollectorTest {
 
-  private final Fixture f = new Fixture();
+  private final Fixture f = new Fixture().withCrds();
   private final ObjectNode mirror;
 
   GarbageCollectorTest() {
@@ -29,7 +36,7 @@ class GarbageCollectorTest {
         f.api.create(
             ADMIN,
             Json.yaml(
-                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: prod}\nspec: {}"));
+                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: prod}\nspec: {destination: {path: registry.example.com/m/}}"));
   }
 
   private ObjectNode ownedSecret(String namespace, ObjectNode... owners) {
@@ -39,6 +46,26 @@ class GarbageCollectorTest {
       refs.add(Fixture.ownerRef(owner));
     }
     return f.api.create(ADMIN, s);
+  }
+
+  /** A dependent Secret held by its own finalizer, referring to the mirror with blocking set. */
+  private ObjectNode heldBlockingSecret(String namespace, boolean block) {
+    ObjectNode s = Fixture.opaque(namespace, "kuik-inject-imagemirror-prod", "k", "v");
+    ObjectNode meta = s.withObjectProperty("metadata");
+    meta.putArray("ownerReferences").add(Fixture.ownerRef(mirror).put("blockOwnerDeletion", block));
+    meta.putArray("finalizers").add("example.com/hold");
+    return f.api.create(ADMIN, s);
+  }
+
+  private void release(String namespace) {
+    ObjectNode patch = Json.object();
+    patch.putObject("metadata").putArray("finalizers");
+    f.api.mergePatch(
+        ADMIN, ResourceType.SECRET, namespace, "kuik-inject-imagemirror-prod", patch, "kubectl");
+  }
+
+  private java.util.Optional<ObjectNode> theMirror() {
+    return f.api.find(ADMIN, ResourceType.IMAGE_MIRROR, null, "prod");
   }
 
   private boolean exists(String namespace) {
@@ -70,7 +97,7 @@ class GarbageCollectorTest {
         f.api.create(
             ADMIN,
             Json.yaml(
-                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: other}\nspec: {}"));
+                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: other}\nspec: {destination: {path: registry.example.com/m/}}"));
     ownedSecret("team-a", mirror, other);
     f.api.delete(ADMIN, ResourceType.IMAGE_MIRROR, null, "prod");
     f.loop.runFor(Duration.ofSeconds(5));
@@ -121,5 +148,80 @@ class GarbageCollectorTest {
     ObjectNode orphan = f.get(ResourceType.SECRET, "team-a", "kuik-inject-imagemirror-prod");
     assertTrue(Meta.ownerReferences(orphan).isEmpty());
     assertFalse(f.api.find(ADMIN, ResourceType.IMAGE_MIRROR, null, "prod").isPresent());
+  }
+
+  @Test
+  void foregroundDeletionKeepsTheOwnerWithItsFinalizerUntilItsBlockingDependentsAreGone() {
+    heldBlockingSecret("team-a", true);
+
+    ObjectNode marked =
+        f.api.delete(ADMIN, ResourceType.IMAGE_MIRROR, null, "prod", DeleteOptions.foreground());
+    f.loop.runFor(Duration.ofSeconds(30));
+
+    assertEquals(List.of("foregroundDeletion"), Meta.finalizers(marked));
+    assertTrue(Meta.deleting(marked));
+    ObjectNode dependent = f.get(ResourceType.SECRET, "team-a", "kuik-inject-imagemirror-prod");
+    assertTrue(Meta.deleting(dependent), "the collector deleted the dependent");
+    ObjectNode owner = theMirror().orElseThrow(() -> new AssertionError("the owner went first"));
+    assertEquals(List.of("foregroundDeletion"), Meta.finalizers(owner));
+
+    release("team-a");
+    f.loop.runFor(Duration.ofSeconds(5));
+
+    assertFalse(exists("team-a"));
+    assertTrue(theMirror().isEmpty(), "the owner goes once its blocking dependent is gone");
+  }
+
+  @Test
+  void foregroundDeletionDoesNotWaitForDependentsThatDoNotBlockButCollectsThem() {
+    heldBlockingSecret("team-a", false);
+    ownedSecret("team-b", mirror);
+
+    f.api.delete(ADMIN, ResourceType.IMAGE_MIRROR, null, "prod", DeleteOptions.foreground());
+    f.loop.runFor(Duration.ofSeconds(5));
+
+    assertTrue(theMirror().isEmpty(), "no dependent sets blockOwnerDeletion");
+    assertFalse(exists("team-b"));
+    assertTrue(
+        Meta.deleting(f.get(ResourceType.SECRET, "team-a", "kuik-inject-imagemirror-prod")),
+        "still deleted, held only by its own finalizer");
+  }
+
+  @Test
+  void aDependentWithAnotherLiveOwnerLosesTheWaitingReferenceAndStays() {
+    ObjectNode other =
+        f.api.create(
+            ADMIN,
+            Json.yaml(
+                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: other}\nspec: {destination: {path: registry.example.com/m/}}"));
+    ObjectNode s = Fixture.opaque("team-a", "kuik-inject-imagemirror-prod", "k", "v");
+    s.withObjectProperty("metadata")
+        .putArray("ownerReferences")
+        .add(Fixture.ownerRef(mirror).put("blockOwnerDeletion", true))
+        .add(Fixture.ownerRef(other));
+    f.api.create(ADMIN, s);
+
+    f.api.delete(ADMIN, ResourceType.IMAGE_MIRROR, null, "prod", DeleteOptions.foreground());
+    f.loop.runFor(Duration.ofSeconds(5));
+
+    ObjectNode kept = f.get(ResourceType.SECRET, "team-a", "kuik-inject-imagemirror-prod");
+    assertEquals(1, Meta.ownerReferences(kept).size());
+    assertEquals(Meta.uid(other), Meta.ownerReferences(kept).get(0).path("uid").asString());
+    assertTrue(theMirror().isEmpty());
+  }
+
+  @Test
+  void deletingAgainWithAnotherPolicyOnlySwapsThePropagationFinalizer() {
+    heldBlockingSecret("team-a", true);
+    f.api.delete(ADMIN, ResourceType.IMAGE_MIRROR, null, "prod", DeleteOptions.foreground());
+
+    ObjectNode again =
+        f.api.delete(ADMIN, ResourceType.IMAGE_MIRROR, null, "prod", DeleteOptions.orphan());
+
+    assertEquals(List.of("orphan"), Meta.finalizers(again));
+    f.loop.runFor(Duration.ofSeconds(10));
+    assertTrue(theMirror().isEmpty(), "orphaning does not wait for the dependent to go");
+    ObjectNode orphan = f.get(ResourceType.SECRET, "team-a", "kuik-inject-imagemirror-prod");
+    assertTrue(Meta.ownerReferences(orphan).isEmpty());
   }
 }

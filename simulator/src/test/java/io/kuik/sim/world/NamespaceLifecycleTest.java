@@ -17,7 +17,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 class NamespaceLifecycleTest {
 
-  private final Fixture f = new Fixture();
+  private final Fixture f = new Fixture().withCrds();
 
   @Test
   void creatingInAMissingNamespaceIsNotFound() {
@@ -113,7 +113,8 @@ class NamespaceLifecycleTest {
         f.api.create(
             ADMIN,
             Json.yaml(
-                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: prod}\nspec: {}"));
+                "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageMirror\nmetadata: {name: prod}\n"
+                    + "spec: {destination: {path: registry.example.com/mirror/}}"));
     ObjectNode event =
         new EventRecorder(f.api, f.loop)
             .record(

@@ -16,7 +16,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The Secret rules of seeds/kubernetes-secrets.txt, as the API server enforces them. */
+/**
+ * The Secret rules of https://kubernetes.io/docs/concepts/configuration/secret/, as the API server
+ * enforces them (docs/behaviour.md#kubernetes-secret-rules).
+ */
 class SecretRulesTest {
 
   /** Half of the 1 MiB limit: two halves are exactly the limit. */

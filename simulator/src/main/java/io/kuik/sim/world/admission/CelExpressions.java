@@ -2,6 +2,8 @@ package io.kuik.sim.world.admission;
 
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelValidationResult;
+import dev.cel.common.types.CelKind;
+import dev.cel.common.types.CelType;
 import dev.cel.common.types.MapType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.compiler.CelCompiler;
@@ -14,6 +16,7 @@ import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeFactory;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Compiles and evaluates the CEL expressions of admission policies with a real CEL engine, in the
@@ -35,7 +38,7 @@ final class CelExpressions {
 
   static final String[] INPUTS = {"object", "oldObject", "request", "namespaceObject", "params"};
 
-  private record Compiled(CelRuntime.Program program, String error) {}
+  private record Compiled(CelRuntime.Program program, CelType resultType, String error) {}
 
   private record Key(Environment environment, String text) {}
 
@@ -71,7 +74,8 @@ final class CelExpressions {
     Compiled program = compiled.computeIfAbsent(new Key(environment, text), this::compile);
     if (program.error() != null) {
       throw new ExpressionError(
-          "compilation failed for expression '" + shown(text) + "': " + program.error());
+          // activation.go (Evaluate): a stored expression that did not compile.
+          "compilation error: compilation failed: " + program.error());
     }
     try {
       return program.program().eval(inputs);
@@ -89,6 +93,29 @@ final class CelExpressions {
           "expression '" + shown(text) + "' must evaluate to bool, not " + typeName(value));
     }
     return (Boolean) value;
+  }
+
+  /**
+   * Why the expression could not be stored, as compile.go ({@code CompileCELExpression}) words it:
+   * it does not compile, or its type is known and is not {@code expected} (null: any type). Empty
+   * when it compiles. A {@code dyn} result passes: every input is {@code dyn} here, where the API
+   * server knows the type of {@code request} and of the variables, so only a definite mismatch (a
+   * string where a bool is needed) is caught at this point.
+   */
+  Optional<String> storageError(Environment environment, String text, CelKind expected) {
+    Compiled program = compiled.computeIfAbsent(new Key(environment, text), this::compile);
+    if (program.error() != null) {
+      return Optional.of("compilation failed: " + program.error());
+    }
+    CelKind actual = program.resultType().kind();
+    if (expected == null || actual == expected || actual.isDyn() || actual == CelKind.ANY) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "must evaluate to "
+            + expected.name().toLowerCase(java.util.Locale.ROOT)
+            + " but got "
+            + program.resultType().name());
   }
 
   /** The expression on one line, as messages show it. */
@@ -109,13 +136,14 @@ final class CelExpressions {
     CelValidationResult result = compiler.compile(key.text());
     if (result.hasError()) {
       // The first line names the error; the next ones draw the expression with a caret.
-      return new Compiled(null, result.getErrorString().lines().findFirst().orElse("invalid"));
+      return new Compiled(
+          null, null, result.getErrorString().lines().findFirst().orElse("invalid"));
     }
     try {
       CelAbstractSyntaxTree ast = result.getAst();
-      return new Compiled(runtime.createProgram(ast), null);
+      return new Compiled(runtime.createProgram(ast), ast.getResultType(), null);
     } catch (Exception e) {
-      return new Compiled(null, e.getMessage());
+      return new Compiled(null, null, e.getMessage());
     }
   }
 

@@ -12,13 +12,13 @@ import tools.jackson.databind.JsonNode;
  * Turns stored objects into the plain values the CEL runtime takes: maps, lists, strings, longs
  * (every integer, as CEL's {@code int}), doubles, booleans and CEL's null.
  */
-final class CelValues {
+public final class CelValues {
 
-  static final Object NULL = NullValue.NULL_VALUE;
+  public static final Object NULL = NullValue.NULL_VALUE;
 
   private CelValues() {}
 
-  static Object of(JsonNode node) {
+  public static Object of(JsonNode node) {
     if (node == null || node.isNull() || node.isMissingNode()) {
       return NULL;
     }

@@ -38,9 +38,10 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * A denial refuses the request when the binding's validationActions hold {@code Deny}; the first
  * such denial gives the message {@code ValidatingAdmissionPolicy '<policy>' with binding
- * '<binding>' denied request: <message>}. Expressions see {@code object}, {@code oldObject}, {@code
- * request}, {@code namespaceObject}, {@code params} (see {@link PolicyInputs}) and {@code
- * variables}; each is compiled once and kept.
+ * '<binding>' denied request: <message>}, which the API server puts after {@code <resource>
+ * "<name>" is forbidden: }. Expressions see {@code object}, {@code oldObject}, {@code request},
+ * {@code namespaceObject}, {@code params} (see {@link PolicyInputs}) and {@code variables}; each is
+ * compiled once and kept.
  *
  * <p>{@link #setEvaluationFailure} injects the fault "the policy cannot be evaluated": the policy's
  * variables, validations and message expressions fail, its match conditions still decide whether it
@@ -166,7 +167,9 @@ public final class PolicyAdmission implements ValidatingAdmission {
     }
 
     private PolicyDecision decide(Map<String, Object> inputs) {
-      String matchError = null;
+      // matchconditions/matcher.go (Match): one false condition skips the policy even when
+      // another failed; otherwise the failures, aggregated, go to the failurePolicy.
+      List<String> matchErrors = new ArrayList<>();
       for (JsonNode condition : spec.path("matchConditions")) {
         try {
           if (!cel.evaluateBoolean(
@@ -174,14 +177,15 @@ public final class PolicyAdmission implements ValidatingAdmission {
             return decision(Outcome.SKIPPED, null, null);
           }
         } catch (ExpressionError e) {
-          if (matchError == null) {
-            matchError =
-                "match condition '" + Json.text(condition, "name") + "': " + e.getMessage();
-          }
+          matchErrors.add(e.getMessage());
         }
       }
-      if (matchError != null) {
-        return failure(matchError); // Ignore lets the request through as if it did not match
+      if (!matchErrors.isEmpty()) {
+        // Ignore lets the request through as if it did not match.
+        return failure(
+            matchErrors.size() == 1
+                ? matchErrors.get(0)
+                : "[" + String.join(", ", matchErrors) + "]");
       }
       return validate(inputs);
     }
@@ -222,7 +226,7 @@ public final class PolicyAdmission implements ValidatingAdmission {
       }
       return ignored == null
           ? decision(Outcome.PASSED, null, null)
-          : decision(Outcome.ERROR_IGNORED, null, "policy could not be evaluated: " + ignored);
+          : decision(Outcome.ERROR_IGNORED, null, ignored);
     }
 
     private String message(JsonNode validation, Map<String, Object> inputs) {
@@ -247,7 +251,11 @@ public final class PolicyAdmission implements ValidatingAdmission {
 
     private Object evaluate(String expression, Map<String, Object> inputs) throws ExpressionError {
       if (injectedFault) {
-        throw new ExpressionError(INJECTED_FAULT);
+        throw new ExpressionError(
+            "expression '"
+                + CelExpressions.shown(expression)
+                + "' resulted in error: "
+                + INJECTED_FAULT);
       }
       return cel.evaluate(Environment.VALIDATION, expression, inputs);
     }
@@ -291,10 +299,11 @@ public final class PolicyAdmission implements ValidatingAdmission {
     }
 
     private PolicyDecision failure(String error) {
-      String message = "policy could not be evaluated: " + error;
+      // validator.go: an expression that cannot be evaluated is a decision with the error itself
+      // as its message, denied under Fail with no reason of its own (hence Invalid).
       return failClosed
-          ? decision(Outcome.DENIED, DEFAULT_REASON, message)
-          : decision(Outcome.ERROR_IGNORED, null, message);
+          ? decision(Outcome.DENIED, DEFAULT_REASON, error)
+          : decision(Outcome.ERROR_IGNORED, null, error);
     }
 
     private PolicyDecision decision(Outcome outcome, String reason, String message) {

@@ -53,7 +53,9 @@ public final class RbacAuthorizer implements Authorizer {
         }
       }
     }
-    return Decision.deny(forbidden(request));
+    // rbac.go (RBACAuthorizer.Authorize) gives a reason only when rules could not be resolved; a
+    // plain no-match is "no opinion" without one, and the API server words the 403 itself.
+    return Decision.deny("");
   }
 
   /** The allow reason when the binding names the requester and its role has a matching rule. */
@@ -113,38 +115,5 @@ public final class RbacAuthorizer implements Authorizer {
 
   private static List<ObjectNode> sorted(List<ObjectNode> objects) {
     return objects.stream().sorted(BY_NAME).toList();
-  }
-
-  /**
-   * The API server's 403 message, e.g. {@code secrets "x" is forbidden: User "bob" cannot get
-   * resource "secrets" in API group "" in the namespace "team-a"}.
-   */
-  static String forbidden(RequestAttributes request) {
-    ResourceType type = request.type();
-    String resource = type.resource();
-    if (request.subresource() != null && !request.subresource().isEmpty()) {
-      resource = resource + "/" + request.subresource();
-    }
-    String qualified =
-        type.group().isEmpty() ? type.resource() : type.resource() + "." + type.group();
-    String object =
-        request.name() == null || request.name().isEmpty()
-            ? qualified
-            : qualified + " \"" + request.name() + "\"";
-    String where =
-        request.namespace() == null || request.namespace().isEmpty()
-            ? "at the cluster scope"
-            : "in the namespace \"" + request.namespace() + "\"";
-    return object
-        + " is forbidden: User \""
-        + request.identity().user()
-        + "\" cannot "
-        + request.verb().rbacName()
-        + " resource \""
-        + resource
-        + "\" in API group \""
-        + type.group()
-        + "\" "
-        + where;
   }
 }

@@ -19,4 +19,14 @@ public record RequestAttributes(
     Objects.requireNonNull(verb, "verb");
     Objects.requireNonNull(type, "type");
   }
+
+  /** The same request under another verb, as the API server asks a second question of RBAC. */
+  public RequestAttributes withVerb(Verb other) {
+    return new RequestAttributes(identity, other, type, namespace, name, subresource);
+  }
+
+  /** The same request with another name, e.g. none for a POST that creates. */
+  public RequestAttributes withName(String other) {
+    return new RequestAttributes(identity, verb, type, namespace, other, subresource);
+  }
 }

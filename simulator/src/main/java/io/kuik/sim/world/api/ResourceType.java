@@ -39,6 +39,13 @@ public record ResourceType(
       rbac("clusterrolebindings", "ClusterRoleBinding", false);
   public static final ResourceType LEASE =
       new ResourceType("coordination.k8s.io", "v1", "leases", "Lease", true);
+  public static final ResourceType CUSTOM_RESOURCE_DEFINITION =
+      new ResourceType(
+          "apiextensions.k8s.io",
+          "v1",
+          "customresourcedefinitions",
+          "CustomResourceDefinition",
+          false);
 
   public static final List<ResourceType> ALL =
       List.of(
@@ -55,7 +62,8 @@ public record ResourceType(
           CLUSTER_ROLE,
           ROLE_BINDING,
           CLUSTER_ROLE_BINDING,
-          LEASE);
+          LEASE,
+          CUSTOM_RESOURCE_DEFINITION);
 
   public ResourceType {
     Objects.requireNonNull(group, "group");

@@ -1,6 +1,5 @@
 package io.kuik.sim.world.kubelet;
 
-import io.kuik.model.DockerConfig.CredentialMatch;
 import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidImageReferenceException;
 import io.kuik.sim.client.Informer;
@@ -40,8 +39,8 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>for each sync that pulls, the pod's {@code imagePullSecrets} are read again from the API
  *       server (a GET as the node per Secret); any that cannot be read gives one Warning Event
  *       {@code FailedToRetrieveImagePullSecret} and the pull goes on without it. The readable ones
- *       form a {@link PullKeyring}; its matching credentials are tried in turn, most specific
- *       first, and the image is pulled anonymously when none matches;
+ *       form a {@link PullKeyring}; its matching credentials are tried in turn, in the keyring's
+ *       order, and the image is pulled anonymously only when none matches;
  *   <li>a failed pull: the container waits with ErrImagePull, Warning Events {@code Failed} say
  *       why, and the image is in back-off for this pod (10 s, doubling, at most 5 min); a sync
  *       during the back-off shows ImagePullBackOff with a {@code BackOff} Event, and the pull is
@@ -292,7 +291,12 @@ public final class Kubelet {
     return false;
   }
 
-  /** Pulls with the keyring's credentials in turn; null on success, else the runtime's error. */
+  /**
+   * Pulls with the keyring's credentials in turn, as kuberuntime_image.go's {@code PullImage} does:
+   * anonymously only when no key matched; otherwise each matching credential once, stopping at the
+   * first that pulls, never falling back to anonymous. Null on success, else the runtime's error,
+   * several aggregated as {@code [a, b]} ({@code utilerrors.NewAggregate}).
+   */
   private String pull(PodWork work, ContainerWork c, PullSecrets secrets) {
     PullKeyring keyring;
     try {
@@ -300,34 +304,30 @@ public final class Kubelet {
     } catch (PullKeyring.InvalidPullSecret e) {
       return e.getMessage();
     }
-    List<CredentialMatch> credentials = keyring.lookup(c.reference);
+    List<PullKeyring.Credential> credentials = keyring.lookup(c.reference.repository());
     if (credentials.isEmpty()) {
-      Availability outcome = attempt(work, c, null);
+      Availability outcome = attempt(work, c, null, null);
       return outcome == Availability.AVAILABLE ? null : PullErrors.of(c.reference, outcome);
     }
     List<String> errors = new ArrayList<>();
-    for (CredentialMatch credential : credentials) {
-      Availability outcome = attempt(work, c, credential);
+    for (PullKeyring.Credential credential : credentials) {
+      // containerd's ParseAuth sends no credential for an empty user name.
+      boolean basic = !credential.username().isEmpty();
+      Availability outcome =
+          attempt(
+              work, c, basic ? credential.username() : null, basic ? credential.password() : null);
       if (outcome == Availability.AVAILABLE) {
         return null;
       }
       errors.add(PullErrors.of(c.reference, outcome));
     }
-    // The kubelet aggregates the error of every credential it tried.
     return errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]";
   }
 
-  private Availability attempt(PodWork work, ContainerWork c, CredentialMatch credential) {
-    Availability outcome =
-        registries.pull(c.reference, credential == null ? null : credential.credential());
+  private Availability attempt(PodWork work, ContainerWork c, String username, String password) {
+    Availability outcome = registries.pull(c.reference, username, password);
     attempts.add(
-        new PullAttempt(
-            loop.now(),
-            work.namespace,
-            work.name,
-            c.image,
-            credential == null ? null : credential.credential().username(),
-            outcome));
+        new PullAttempt(loop.now(), work.namespace, work.name, c.image, username, outcome));
     return outcome;
   }
 

@@ -25,7 +25,8 @@ public final class Kinds {
           ResourceType.IMAGE_ALTERNATIVE,
           ResourceType.IMAGE_MIRROR,
           ResourceType.VALIDATING_ADMISSION_POLICY,
-          ResourceType.VALIDATING_ADMISSION_POLICY_BINDING);
+          ResourceType.VALIDATING_ADMISSION_POLICY_BINDING,
+          ResourceType.CUSTOM_RESOURCE_DEFINITION);
 
   private static final Set<ResourceType> STATUS_SUBRESOURCE =
       Set.of(ResourceType.POD, ResourceType.NAMESPACE);

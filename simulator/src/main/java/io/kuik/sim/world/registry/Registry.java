@@ -37,7 +37,10 @@ import java.util.TreeSet;
  *   <li>otherwise {@link Availability#AVAILABLE}.
  * </ol>
  *
- * A path with no required credential is public: anyone may pull it, and a known credential is
+ * A registry that {@linkplain #serveEverything() serves everything} skips steps 2 to 4: any image,
+ * to anyone. A {@linkplain #downRepository repository that is down} is unreachable in step 1.
+ *
+ * <p>A path with no required credential is public: anyone may pull it, and a known credential is
  * accepted there too. Prefixes compare by whole path segments ({@code acme} covers {@code
  * acme/foo}, never {@code acme-bar}). Every pull and probe is a note in the trace; credential
  * values never appear there, only the user name.
@@ -60,6 +63,8 @@ public final class Registry {
   private final Map<String, Map<String, String>> tags = new TreeMap<>();
   private final Map<String, Set<String>> digests = new TreeMap<>();
   private final List<Grant> grants = new ArrayList<>();
+  private final Set<String> downRepositories = new TreeSet<>();
+  private boolean servesEverything;
   private boolean down;
   // A timed outage ends by itself: reachability is decided by the clock, so nothing is cancelled.
   private Instant downUntil;
@@ -112,7 +117,27 @@ public final class Registry {
     return this;
   }
 
+  /**
+   * From now on every image is available to anyone, with any credential or none: the registry of a
+   * world that is told nothing about its registries but their outages ({@code kuik plan}).
+   */
+  public Registry serveEverything() {
+    servesEverything = true;
+    return this;
+  }
+
   // ---- outages ------------------------------------------------------------------------------
+
+  /**
+   * One repository (every tag and digest) unreachable from now on while the rest of the registry
+   * answers, as when one image's storage is lost; {@code kuik plan --original-down} takes each
+   * original image down this way, so that an alternative on the same host stays up.
+   */
+  public void downRepository(String path) {
+    String repository = normalizedPath(path);
+    downRepositories.add(repository);
+    note("DOWN", host + "/" + repository, "");
+  }
 
   /** Down from now until {@link #up()}. */
   public void down() {
@@ -182,8 +207,11 @@ public final class Registry {
   }
 
   private Availability answer(ImageReference image, RegistryCredential credential) {
-    if (!reachable()) {
+    if (!reachable() || downRepositories.contains(image.path())) {
       return Availability.UNREACHABLE;
+    }
+    if (servesEverything) {
+      return Availability.AVAILABLE;
     }
     boolean anonymous = credential == null || credential.isEmpty();
     if (!anonymous && grants.stream().noneMatch(g -> g.accepts(credential))) {

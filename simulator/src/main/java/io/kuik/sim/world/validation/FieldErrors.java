@@ -20,6 +20,40 @@ public final class FieldErrors {
     errors.add(path + ": Invalid value: \"" + value + "\": " + detail);
   }
 
+  /** A value outside an enumeration: {@code Unsupported value: "x": supported values: "a", "b"}. */
+  public void notSupported(String path, String value, List<String> supported) {
+    StringBuilder quoted = new StringBuilder();
+    for (String s : supported) {
+      quoted.append(quoted.length() == 0 ? "" : ", ").append('"').append(s).append('"');
+    }
+    errors.add(
+        path
+            + ": Unsupported value: \""
+            + value
+            + "\""
+            + (supported.isEmpty() ? "" : ": supported values: " + quoted));
+  }
+
+  public void duplicate(String path, String value) {
+    errors.add(path + ": Duplicate value: \"" + value + "\"");
+  }
+
+  public void tooMany(String path, int actual, int max) {
+    errors.add(path + ": Too many: " + actual + ": must have at most " + max + " items");
+  }
+
+  /**
+   * An invalid value already rendered as apimachinery prints it ({@code "text"} quoted, numbers and
+   * booleans bare, {@code null}), or none for objects and lists, whose value is omitted.
+   */
+  public void invalidRendered(String path, String renderedValue, String detail) {
+    errors.add(
+        path
+            + ": Invalid value"
+            + (renderedValue == null ? "" : ": " + renderedValue)
+            + (detail.isEmpty() ? "" : ": " + detail));
+  }
+
   public void forbidden(String path, String detail) {
     errors.add(path + ": Forbidden: " + detail);
   }

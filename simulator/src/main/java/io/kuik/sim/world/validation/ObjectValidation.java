@@ -1,13 +1,14 @@
 package io.kuik.sim.world.validation;
 
+import io.kuik.sim.world.admission.PolicyValidation;
 import io.kuik.sim.world.api.ResourceType;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The registry's validation step, per kind: ObjectMeta for everyone, then the kind's own rules
- * (Secrets in full, Pods and Namespaces lightly, other kinds metadata only). Returns the field
- * errors; empty means valid.
+ * (Secrets in full, Pods and Namespaces lightly, ValidatingAdmissionPolicies' expressions compiled,
+ * other kinds metadata only). Returns the field errors; empty means valid.
  */
 public final class ObjectValidation {
 
@@ -19,6 +20,8 @@ public final class ObjectValidation {
       errors.addAll(SecretValidation.validate(object));
     } else if (type.equals(ResourceType.POD)) {
       errors.addAll(PodValidation.validate(object));
+    } else if (type.equals(ResourceType.VALIDATING_ADMISSION_POLICY)) {
+      errors.addAll(PolicyValidation.validate(object));
     }
     return errors.list();
   }
@@ -35,6 +38,9 @@ public final class ObjectValidation {
       errors.addAll(PodValidation.validateUpdate(object, old));
     } else {
       errors.addAll(MetaValidation.validateUpdate(type, object, old));
+      if (type.equals(ResourceType.VALIDATING_ADMISSION_POLICY)) {
+        errors.addAll(PolicyValidation.validate(object));
+      }
     }
     return errors.list();
   }

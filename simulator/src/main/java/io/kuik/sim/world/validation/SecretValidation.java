@@ -11,10 +11,10 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The API server's Secret rules (seeds/kubernetes-secrets.txt), run on the object as it will be
- * stored: {@code stringData} is already merged into {@code data} and {@code type} defaulted.
- * Messages name keys, never values: a malformed {@code .dockerconfigjson} is reported as {@code
- * "<secret contents redacted>"}.
+ * The API server's Secret rules (https://kubernetes.io/docs/concepts/configuration/secret/), run on
+ * the object as it will be stored: {@code stringData} is already merged into {@code data} and
+ * {@code type} defaulted. Messages name keys, never values: a malformed {@code .dockerconfigjson}
+ * is reported as {@code "<secret contents redacted>"}.
  */
 public final class SecretValidation {
 

@@ -5,45 +5,102 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * chart/README.md documents every value of values.yaml. Needs no helm: it reads both files.
- *
- * <p>A value counts as documented when the README's table has a row for it or for one of its
- * parents ({@code syncer.resources} documents {@code syncer.resources.requests.cpu}).
+ * chart/README.md's table of values is checked against values.yaml, both ways, so that neither can
+ * drift: every value has a row (its own, or a parent's: {@code syncer.resources} documents {@code
+ * syncer.resources.requests.cpu}), every row names a value, and a default written as one code span
+ * ({@code `15m`}, {@code `""`}, {@code `[]`}) is the value's default. Needs no helm.
  */
 class ChartReadmeTest {
 
-  @Test
-  void readmeHasARowForEveryValue() throws Exception {
-    JsonNode values =
+  private JsonNode values;
+  private String readme;
+  private Map<String, String> rows;
+
+  @BeforeEach
+  void readBoth() throws Exception {
+    values =
         YAMLMapper.builder()
             .build()
             .readTree(Files.readString(Helm.chartDir().resolve("values.yaml")));
-    String readme = Files.readString(Helm.chartDir().resolve("README.md"));
-    List<String> documentedKeys = new ArrayList<>();
+    readme = Files.readString(Helm.chartDir().resolve("README.md"));
+    rows = new LinkedHashMap<>();
     for (String line : readme.lines().toList()) {
       if (line.startsWith("| `")) {
-        documentedKeys.add(line.substring(3, line.indexOf('`', 3)));
+        String[] cells = line.split(" \\| ");
+        rows.put(line.substring(3, line.indexOf('`', 3)), cells.length > 2 ? cells[2].trim() : "");
       }
     }
+  }
 
+  @Test
+  void readmeHasARowForEveryValue() {
     List<String> leaves = new ArrayList<>();
     collectLeaves("", values, leaves);
-    List<String> undocumented =
-        leaves.stream().filter(leaf -> !documented(leaf, documentedKeys)).toList();
+    List<String> undocumented = leaves.stream().filter(leaf -> !documented(leaf)).toList();
 
     assertFalse(leaves.isEmpty(), "values.yaml holds values");
     assertEquals(List.of(), undocumented, "values missing from chart/README.md's table");
   }
 
-  private static boolean documented(String leaf, List<String> documentedKeys) {
-    for (String key : documentedKeys) {
+  @Test
+  void everyRowNamesAValueOfValuesYaml() {
+    List<String> stale = rows.keySet().stream().filter(key -> at(key).isMissingNode()).toList();
+
+    assertEquals(List.of(), stale, "rows of chart/README.md naming no value of values.yaml");
+  }
+
+  @Test
+  void everyDefaultWrittenAsCodeIsTheValuesYamlDefault() {
+    List<String> wrong = new ArrayList<>();
+    rows.forEach(
+        (key, cell) -> {
+          if (cell.matches("`[^`]*`")) {
+            String written = cell.substring(1, cell.length() - 1);
+            String actual = asWritten(at(key));
+            if (!written.equals(actual)) {
+              wrong.add(key + ": README says " + written + ", values.yaml " + actual);
+            }
+          }
+        });
+
+    assertEquals(List.of(), wrong, "defaults that differ between chart/README.md and values.yaml");
+  }
+
+  @Test
+  void readmeNamesNoModuleThatIsGone() {
+    assertFalse(readme.contains("chart-tests"), "chart/README.md names the removed chart-tests");
+  }
+
+  private JsonNode at(String key) {
+    JsonNode node = values;
+    for (String part : key.split("\\.")) {
+      node = node.path(part);
+    }
+    return node;
+  }
+
+  /** The value as the README writes a default: `""` for an empty string, `[]`, `{}`. */
+  private static String asWritten(JsonNode node) {
+    if (node.isString()) {
+      return node.asString().isEmpty() ? "\"\"" : node.asString();
+    }
+    if (node.isArray() || node.isObject()) {
+      return node.isEmpty() ? (node.isArray() ? "[]" : "{}") : node.toString();
+    }
+    return node.asString();
+  }
+
+  private boolean documented(String leaf) {
+    for (String key : rows.keySet()) {
       if (leaf.equals(key) || leaf.startsWith(key + ".")) {
         return true;
       }

@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * The chart as {@code helm lint} and {@code helm template} see it, for each install the README
  * describes: default values, cert-manager, another namespace, another release name. Each check is a
- * property DESIGN.md §2.5 and the seed's "What the syncer may write" promise to an installer.
+ * property that docs/behaviour.md#what-the-syncer-may-write promises to an installer.
  */
 class ChartRenderTest {
 
@@ -31,8 +31,12 @@ class ChartRenderTest {
     return ValueSet.all();
   }
 
+  static List<ValueSet> valueSetsWithOptions() {
+    return ValueSet.withOptions();
+  }
+
   @ParameterizedTest(name = "{0}")
-  @MethodSource("valueSets")
+  @MethodSource("valueSetsWithOptions")
   void lintsCleanInStrictMode(ValueSet values) {
     Helm.Result lint = Helm.lint(values);
 
@@ -268,8 +272,17 @@ class ChartRenderTest {
             assertTrue(
                 operations.containsAll(List.of("CREATE", "UPDATE")),
                 () -> "operations " + operations),
-        () -> assertFalse(operations.contains("DELETE"), "deletions are never checked"),
-        () -> assertFalse(operations.contains("*"), "deletions are never checked"),
+        () -> assertFalse(operations.contains("*"), () -> "operations " + operations),
+        () ->
+            assertEquals(
+                "request.operation != 'DELETE' || request.userInfo.username =="
+                    + " 'system:serviceaccount:"
+                    + values.namespace()
+                    + ":"
+                    + values.syncerName()
+                    + "'",
+                policy.path("spec").path("matchConditions").get(0).path("expression").asString(),
+                "only this release's syncer's deletions are checked (and refused)"),
         () ->
             assertFalse(
                 policy.path("spec").path("matchConditions").isEmpty(),

@@ -36,9 +36,14 @@ class ChartValuesTest {
     "syncer.api.burst=7,                     secret-syncer, --api-burst=7",
     "syncer.healthPort=9090,                 secret-syncer, --health-port=9090",
     "logFormat=text,                         secret-syncer, --log-format=text",
+    "logLevel=debug,                         secret-syncer, --log-level=debug",
+    "logLevel=debug,                         webhook,       --log-level=debug",
     "webhook.port=9443,                      webhook,       --port=9443",
     "webhook.healthPort=9091,                webhook,       --health-port=9091",
     "webhook.probeTimeout=1s,                webhook,       --probe-timeout=1s",
+    "webhook.probeCacheTtl=0s,               webhook,       --probe-cache-ttl=0s",
+    "webhook.insecureRegistries={a.lan:5000}, webhook,      --insecure-registries=a.lan:5000",
+    "webhook.shutdownDelay=20s,              webhook,       --shutdown-delay=20s",
     "logFormat=text,                         webhook,       --log-format=text",
   })
   void eachFlagFollowsItsValue(String set, String component, String expectedFlag) {
@@ -69,7 +74,8 @@ class ChartValuesTest {
                     "--api-burst=50",
                     "--leader-elect=true",
                     "--health-port=8080",
-                    "--log-format=json"),
+                    "--log-format=json",
+                    "--log-level=info"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-secret-syncer"))),
         () ->
             assertEquals(
@@ -81,7 +87,11 @@ class ChartValuesTest {
                     "--tls-key-file=/tls/tls.key",
                     "--health-port=8080",
                     "--probe-timeout=2s",
-                    "--log-format=json"),
+                    "--probe-cache-ttl=30s",
+                    "--insecure-registries=",
+                    "--shutdown-delay=5s",
+                    "--log-format=json",
+                    "--log-level=info"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-webhook"))),
         () ->
             assertEquals(
@@ -91,6 +101,24 @@ class ChartValuesTest {
                     .path("spec")
                     .path("replicas")
                     .asInt()));
+  }
+
+  /**
+   * For OwnerReferencesPermissionEnforcement (plugin/pkg/admission/gc/gc_admission.go): setting an
+   * owner reference takes delete on the object, so the value grants the syncer delete on Secrets,
+   * and only that.
+   */
+  @Test
+  void ownerReferencesPermissionEnforcementGrantsTheSyncerDeleteOnSecretsOnly() {
+    ValueSet values = ValueSet.DEFAULTS.with("syncer.ownerReferencesPermissionEnforcement=true");
+
+    SecretGrants syncer =
+        SecretGrants.of(Renders.of(values), values.namespace(), values.syncerName());
+
+    assertEquals(java.util.Set.of("create", "delete", "patch"), syncer.clusterWide());
+    assertEquals(
+        java.util.Set.of("create", "patch"),
+        SecretGrants.of(Renders.of(ValueSet.DEFAULTS), "kuik", "kuik-secret-syncer").clusterWide());
   }
 
   @Test
@@ -120,6 +148,7 @@ class ChartValuesTest {
         "webhook.timeoutSeconds=31    | webhook.timeoutSeconds",
         "webhook.timeoutSeconds=0     | webhook.timeoutSeconds",
         "logFormat=xml                | logFormat",
+        "logLevel=verbose             | logLevel",
         "syncer.gracePeriod=15minutes | syncer.gracePeriod",
         "webhook.probeTimeout=2       | webhook.probeTimeout",
         "syncer.replicas=0            | syncer.replicas",
@@ -129,6 +158,15 @@ class ChartValuesTest {
         "image.pullPolicy=Sometimes   | image.pullPolicy",
         "certManager.enabled=yes      | certManager.enabled",
         "webhook.excludedNamespaces[0]=Not_A_Namespace | webhook.excludedNamespaces",
+        "image.digest=latest          | image.digest",
+        "webhook.insecureRegistries[0]=http://a.lan | webhook.insecureRegistries",
+        "webhook.probeCacheTtl=30     | webhook.probeCacheTtl",
+        "webhook.tls.secretName=mine  | webhook.tls",
+        "webhook.tls.caBundle=Q0E=    | webhook.tls",
+        "syncer.peers[0].namespace=kuik-b | syncer.peers",
+        "certManager.issuerRef.kind=Vault | certManager.issuerRef.kind",
+        "syncer.podDisruptionBudget.maxUnavailable=-1 | syncer.podDisruptionBudget",
+        "metrics.serviceMonitor.interval=30 | metrics.serviceMonitor.interval",
       })
   void refusesValuesOutsideTheSchema(String set, String reportedKey) {
     Helm.Result render = Helm.template(ValueSet.DEFAULTS.with(set), false);
@@ -260,6 +298,9 @@ class ChartValuesTest {
         () -> assertTrue(notes.contains("kubectl -n kuik "), notes),
         () -> assertTrue(notes.contains("kuik.enix.io/pull-secrets-instance=kuik"), notes),
         () -> assertTrue(notes.contains("none by default"), notes),
+        () ->
+            assertTrue(
+                notes.contains("['system:serviceaccount:kuik:images-secret-syncer']"), notes),
         () -> assertFalse(notes.contains("{{"), notes));
   }
 

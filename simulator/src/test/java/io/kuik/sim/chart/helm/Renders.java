@@ -5,7 +5,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Renders of the chart, one per value set, shared by the tests of a run: each render generates a CA
- * and a certificate, so rendering once per value set keeps the suite quick.
+ * and a certificate, so rendering once per value set keeps the suite quick. Every render is read
+ * strictly into its Kubernetes types first ({@link StrictManifests}), so every value set any test
+ * renders also checks that the templates write only fields their types have.
  */
 final class Renders {
 
@@ -15,7 +17,12 @@ final class Renders {
 
   /** {@code helm template --include-crds} with these values, parsed; fails if helm fails. */
   static Manifests of(ValueSet values) {
-    return CACHE.computeIfAbsent(
-        values, v -> Manifests.parse(Helm.template(v, true).stdoutOrFail()));
+    return CACHE.computeIfAbsent(values, Renders::renderStrictly);
+  }
+
+  private static Manifests renderStrictly(ValueSet values) {
+    Manifests manifests = Manifests.parse(Helm.template(values, true).stdoutOrFail());
+    manifests.all().forEach(StrictManifests::read);
+    return manifests;
   }
 }

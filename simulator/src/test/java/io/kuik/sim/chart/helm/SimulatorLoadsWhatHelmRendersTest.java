@@ -36,7 +36,7 @@ class SimulatorLoadsWhatHelmRendersTest {
   }
 
   static List<ValueSet> valueSets() {
-    return ValueSet.all();
+    return ValueSet.withOptions();
   }
 
   @ParameterizedTest(name = "{0}")
@@ -49,7 +49,7 @@ class SimulatorLoadsWhatHelmRendersTest {
       }
     }
     ChartFiles chart = ChartFiles.at(Helm.chartDir());
-    Release release = new Release(values.release(), values.namespace());
+    Release release = values.simulated();
     TreeMap<String, JsonNode> loaded = new TreeMap<>();
     for (String file :
         List.of(ChartFiles.ADMISSION_POLICY, ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC)) {
@@ -63,6 +63,28 @@ class SimulatorLoadsWhatHelmRendersTest {
         (key, object) ->
             assertEquals(
                 object, rendered.get(key), key + " differs between Helm and the simulator"));
+  }
+
+  @org.junit.jupiter.api.Test
+  void withOwnerReferencesPermissionEnforcementHelmRendersTheDeleteGrantTheSimulatorLoads() {
+    ValueSet values = ValueSet.DEFAULTS.with("syncer.ownerReferencesPermissionEnforcement=true");
+    Release release = new Release(values.release(), values.namespace());
+    Manifests manifests = Renders.of(values);
+
+    List<tools.jackson.databind.node.ObjectNode> loaded =
+        ChartFiles.at(Helm.chartDir()).load(ChartFiles.SYNCER_OWNER_REFERENCES_RBAC, release);
+
+    assertEquals(2, loaded.size());
+    for (JsonNode object : loaded) {
+      assertEquals(
+          object,
+          manifests.one(Manifests.kind(object), Manifests.name(object)),
+          key(object) + " differs between Helm and the simulator");
+    }
+    assertFalse(
+        Renders.of(ValueSet.DEFAULTS).all().stream()
+            .anyMatch(o -> Manifests.name(o).equals(Manifests.name(loaded.get(0)))),
+        "rendered only when the value is set");
   }
 
   private static String key(JsonNode object) {

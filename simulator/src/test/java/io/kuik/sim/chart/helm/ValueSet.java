@@ -1,5 +1,6 @@
 package io.kuik.sim.chart.helm;
 
+import io.kuik.sim.chart.Release;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,9 +23,86 @@ record ValueSet(String label, String release, String namespace, List<String> set
       new ValueSet("namespace kuik-other", "kuik", "kuik-other", List.of());
   static final ValueSet OTHER_RELEASE = new ValueSet("release images", "images", "kuik", List.of());
 
+  /** Every optional object and value on: monitors, cert-manager with a ClusterIssuer, peers. */
+  static final ValueSet EVERYTHING_ON =
+      new ValueSet(
+          "every option on",
+          "kuik",
+          "kuik",
+          List.of(
+              "image.digest=sha256:" + "0123456789abcdef".repeat(4),
+              "certManager.enabled=true",
+              "certManager.issuerRef.name=company-ca",
+              "certManager.issuerRef.kind=ClusterIssuer",
+              "metrics.serviceMonitor.enabled=true",
+              "metrics.serviceMonitor.labels.release=prometheus",
+              "metrics.podMonitor.enabled=true",
+              "syncer.serviceAccount.name=kuik-syncer-identity",
+              "syncer.serviceAccount.annotations.iam\\.gke\\.io/gcp-service-account=kuik@p.iam",
+              "webhook.serviceAccount.name=kuik-webhook-identity",
+              "syncer.peers[0].namespace=kuik-b",
+              "syncer.peers[0].release=kuik-b",
+              "syncer.peers[1].namespace=kuik-c",
+              "syncer.peers[1].serviceAccount=shard-c-syncer",
+              "syncer.podDisruptionBudget.minAvailable=1",
+              "webhook.hostNetwork=true",
+              "webhook.port=9443",
+              "webhook.insecureRegistries={registry.local:5000,mirror.lan}",
+              "webhook.probeCacheTtl=1m",
+              "webhook.shutdownDelay=10s"));
+
+  /** The webhook's certificate from a Secret the user brings, and no CRDs. */
+  static final ValueSet OWN_TLS_NO_CRDS =
+      new ValueSet(
+          "own TLS Secret, no CRDs",
+          "kuik",
+          "kuik",
+          List.of(
+              "webhook.tls.secretName=company-webhook-tls",
+              "webhook.tls.caBundle=" + "Q0E=",
+              "crds.enabled=false",
+              "syncer.replicas=1",
+              "webhook.replicas=1",
+              "metrics.service.enabled=false",
+              "syncer.topologySpreadConstraints=null"));
+
   /** The value sets every structural check runs on. */
   static List<ValueSet> all() {
     return List.of(DEFAULTS, CERT_MANAGER, OTHER_NAMESPACE, OTHER_RELEASE);
+  }
+
+  /** {@link #all()} and the sets that turn the optional objects and values on. */
+  static List<ValueSet> withOptions() {
+    return List.of(
+        DEFAULTS, CERT_MANAGER, OTHER_NAMESPACE, OTHER_RELEASE, EVERYTHING_ON, OWN_TLS_NO_CRDS);
+  }
+
+  /**
+   * The release as the simulator's {@link Release} describes it: the ServiceAccount names and the
+   * peers these values set, read from the {@code --set} pairs.
+   */
+  Release simulated() {
+    String syncer = value("syncer.serviceAccount.name", release + "-secret-syncer");
+    String webhook = value("webhook.serviceAccount.name", release + "-webhook");
+    List<Release.Peer> peers = new ArrayList<>();
+    for (int i = 0; value("syncer.peers[" + i + "].namespace", null) != null; i++) {
+      String prefix = "syncer.peers[" + i + "].";
+      String account = value(prefix + "serviceAccount", null);
+      peers.add(
+          new Release.Peer(
+              value(prefix + "namespace", null),
+              account != null ? account : value(prefix + "release", null) + "-secret-syncer"));
+    }
+    return new Release(release, namespace, syncer, webhook, peers);
+  }
+
+  private String value(String key, String fallback) {
+    for (String set : sets) {
+      if (set.startsWith(key + "=")) {
+        return set.substring(key.length() + 1);
+      }
+    }
+    return fallback;
   }
 
   /** The same release with more values. */

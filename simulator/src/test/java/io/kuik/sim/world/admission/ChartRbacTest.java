@@ -17,8 +17,9 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The chart's RBAC, loaded from chart/files and enforced by {@link RbacAuthorizer}: DESIGN.md
- * §2.4.5 (what the syncer may read) and the seed's "What the syncer may write".
+ * The chart's RBAC, loaded from chart/files and enforced by {@link RbacAuthorizer}: what the syncer
+ * may read (docs/behaviour.md#what-the-syncer-may-read) and write
+ * (docs/behaviour.md#what-the-syncer-may-write).
  */
 class ChartRbacTest {
 

@@ -20,8 +20,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The chart's pull-secret policy, loaded from chart/files and evaluated by {@link PolicyAdmission},
  * against every combination of identity, write, name, namespace and change. The expected outcome of
- * each row comes from {@link #seedSays}, written from the sentences of the seed's "What the syncer
- * may write", not from the policy's CEL.
+ * each row comes from {@link #documented}, written rule by rule from what the policy is documented
+ * to allow (docs/behaviour.md#what-the-syncer-may-write), not from the policy's CEL.
  */
 class PullSecretPolicyTableTest {
 
@@ -106,7 +106,7 @@ class PullSecretPolicyTableTest {
               "changing",
               words(change))
           + ", expect "
-          + (seedSays(this) ? "admitted" : "refused");
+          + (documented(this) ? "admitted" : "refused");
     }
 
     private static String words(Enum<?> value) {
@@ -130,62 +130,62 @@ class PullSecretPolicyTableTest {
     return rows.stream();
   }
 
-  /** The seed's sentences, one by one. */
-  static boolean seedSays(Row row) {
-    // "Deletions are not checked, so deleting a resource still deletes its Secrets."
+  /** The documented rules, one by one. */
+  static boolean documented(Row row) {
+    // Deletions pass unchecked, so deleting a resource still removes its Secrets; the one
+    // exception is this release's syncer, which never deletes: the policy refuses its deletions,
+    // so that the delete it holds where OwnerReferencesPermissionEnforcement runs stays unused
+    // (docs/decisions.md, "Admission policy and RBAC").
     if (row.write() == Write.DELETE) {
-      return true;
+      return row.who() != Who.SYNCER;
     }
     if (row.who() == Who.SYNCER) {
-      // "A Secret the syncer creates or updates must:"
-      // "be of type kubernetes.io/dockerconfigjson;"
+      // The syncer's own creates and updates need the dockerconfigjson type,
       boolean rightType = row.change() != Change.TYPE;
-      // "carry the label app.kubernetes.io/managed-by: kuik-secret-syncer;"
+      // the managed-by label,
       boolean labelled = row.change() != Change.LABELS;
-      // "be named kuik-inject-* in any namespace, or kuik-provider-* in the namespace kuik is
-      // installed in."
+      // and a reserved name: kuik-inject-* anywhere, kuik-provider-* only in the install namespace.
       boolean rightName =
           row.name() == NameClass.KUIK_INJECT
               || (row.name() == NameClass.KUIK_PROVIDER && row.where() == Where.INSTALL_NAMESPACE);
       return rightType && labelled && rightName;
     }
-    // "every other Secret write skips it"
+    // Secrets outside the reserved names never meet the policy.
     if (row.name() == NameClass.OTHER) {
       return true;
     }
-    // "any other identity is refused the creation or update of a Secret named kuik-inject-* or
-    // kuik-provider-*, in every namespace."
+    // Everyone else is refused both reserved prefixes, in all namespaces...
     if (row.write() == Write.CREATE) {
       return false;
     }
-    // "Two updates are let through, both leaving the type, the data, the labels and the
-    // immutability unchanged:"
+    // ...except two updates that keep type, data, labels and immutability as they were:
     boolean meaningUnchanged =
         EnumSet.of(Change.NOTHING, Change.OWNER_REFERENCES_REMOVED, Change.OWNER_REFERENCES_CHANGED)
             .contains(row.change());
     if (!meaningUnchanged) {
       return false;
     }
-    // "one that also leaves the owner references unchanged, such as a kubectl replace"
+    // a rewrite that keeps the owner references too (kubectl replace for a key rotation),
     if (row.change() == Change.NOTHING) {
       return true;
     }
-    // "and the garbage collector removing an owner reference."
+    // or the garbage collector taking an owner reference away.
     return row.who() == Who.GARBAGE_COLLECTOR && row.change() == Change.OWNER_REFERENCES_REMOVED;
   }
 
   @ParameterizedTest(name = "if {0}")
   @MethodSource("rows")
-  void theChartsPolicyDecidesAsTheSeedSays(Row row) {
+  void theChartsPolicyDecidesAsDocumented(Row row) {
     boolean admitted = ADMISSION.validate(request(row)).admitted();
 
-    assertEquals(seedSays(row), admitted, () -> row + ", but " + ADMISSION.validate(request(row)));
+    assertEquals(
+        documented(row), admitted, () -> row + ", but " + ADMISSION.validate(request(row)));
   }
 
   @Test
   void theTableHoldsEveryCombination() {
     List<Row> rows = rows().toList();
-    long admitted = rows.stream().filter(PullSecretPolicyTableTest::seedSays).count();
+    long admitted = rows.stream().filter(PullSecretPolicyTableTest::documented).count();
     System.out.printf(
         "pull-secret policy table: %d rows (%d admitted, %d refused)%n",
         rows.size(), admitted, rows.size() - admitted);

@@ -162,8 +162,32 @@ class PullSecretPolicyTest {
   }
 
   @Test
-  void deletionsAreNeverEvaluated() {
-    assertTrue(admission.decisions(delete(VELERO, secretIn("team-a", "kuik-inject-x"))).isEmpty());
+  void deletionsByAnyoneButTheSyncerSkipThePolicy() {
+    for (var decision : admission.decisions(delete(VELERO, secretIn("team-a", "kuik-inject-x")))) {
+      assertEquals(PolicyDecision.Outcome.SKIPPED, decision.outcome());
+    }
+    assertTrue(admission.validate(delete(VELERO, secretIn("team-a", "kuik-inject-x"))).admitted());
+    assertTrue(
+        admission
+            .validate(delete(Identity.GARBAGE_COLLECTOR, secretIn("team-a", "kuik-inject-x")))
+            .admitted());
+  }
+
+  @Test
+  void theSyncersOwnDeletionsAreRefused() {
+    var verdict = admission.validate(delete(SYNCER, secretIn("team-a", "kuik-inject-x")));
+
+    assertFalse(verdict.admitted());
+    assertEquals("Forbidden", verdict.reason());
+    assertTrue(
+        verdict
+            .message()
+            .endsWith(
+                "denied request: the kuik secret-syncer never deletes a Secret"
+                    + " (team-a/kuik-inject-x): it empties one that is no longer needed, and the"
+                    + " garbage collector deletes its Secrets with their ImageAlternative or"
+                    + " ImageMirror"),
+        verdict.message());
   }
 
   @Test
@@ -197,7 +221,7 @@ class PullSecretPolicyTest {
     Verdict helm = admission.validate(create(HELM, helmRelease));
 
     assertFalse(syncer.admitted());
-    assertTrue(syncer.message().contains("denied request: policy could not be evaluated"));
+    assertTrue(syncer.message().contains("resulted in error: CEL evaluation failed"));
     assertFalse(person.admitted(), "even a rotation by replace fails closed");
     assertTrue(helm.admitted(), "Helm's own Secrets skip the policy");
   }

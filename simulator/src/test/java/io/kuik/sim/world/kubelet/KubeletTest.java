@@ -174,6 +174,53 @@ class KubeletTest {
     assertEquals(attempts().get(0).at(), attempts().get(1).at(), "within one pull");
   }
 
+  /** kuberuntime_image.go PullImage: anonymous only when no key matched at all. */
+  @Test
+  void aRefusedCredentialIsNotFollowedByAnAnonymousPullEvenOfAPublicImage() {
+    // quay.io/public matches the key quay.io/pub by string prefix; quay.io knows no user "stale".
+    admin(pullSecret("team-a", "pull", auths("quay.io/pub", "stale", "nope")));
+    admin(pod("team-a", "web", PUBLIC_IMAGE, "pull"));
+
+    run(Duration.ofSeconds(5));
+
+    assertEquals(1, attempts().size(), attempts().toString());
+    assertEquals("stale", attempts().get(0).username());
+    assertEquals(Availability.UNAUTHORIZED, attempts().get(0).outcome());
+    assertEquals("ErrImagePull", waitingReason(cluster, "team-a", "web"));
+  }
+
+  /** kuberuntime_image.go PullImage: every error kept, utilerrors.NewAggregate's "[a, b]". */
+  @Test
+  void everyRefusalOfOnePullIsReportedTogether() {
+    admin(pullSecret("team-a", "pull", auths("quay.io", "x", "1", "quay.io/acme", "y", "2")));
+    admin(pod("team-a", "web", PRIVATE_IMAGE, "pull"));
+
+    run(Duration.ofSeconds(5));
+
+    String refused =
+        "rpc error: code = Unknown desc = failed to pull and unpack image"
+            + " \"quay.io/acme/foo:1.0\": failed to resolve reference \"quay.io/acme/foo:1.0\":"
+            + " unexpected status from HEAD request to"
+            + " https://quay.io/v2/acme/foo/manifests/1.0: 401 Unauthorized";
+    assertEquals(
+        "Failed to pull image \"quay.io/acme/foo:1.0\": [" + refused + ", " + refused + "]",
+        events(cluster, "team-a", "Failed").get(0).path("message").asString());
+    assertEquals(List.of("y", "x"), attempts().stream().map(PullAttempt::username).toList());
+  }
+
+  /** An entry without credential still matches: the runtime pulls with no credential for it. */
+  @Test
+  void anEntryWithoutCredentialIsTriedAsAnAnonymousPull() {
+    admin(Manifests.dockerConfigSecret("team-a", "pull", "{\"auths\":{\"quay.io\":{}}}"));
+    admin(pod("team-a", "web", PUBLIC_IMAGE, "pull"));
+
+    run(Duration.ofSeconds(5));
+
+    assertEquals(1, attempts().size(), attempts().toString());
+    assertNull(attempts().get(0).username());
+    assertEquals("Running", kubelet.phase("team-a", "web"));
+  }
+
   @Test
   void aRegistryDownIsUnreachableThenOnceUpTheNextAttemptSucceeds() {
     cluster.registries().registry("quay.io").down();

@@ -1,0 +1,79 @@
+package io.kuik.cli;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How both commands reach the API server, and the words that say so: the kubeconfig named by the
+ * {@code kubeconfig} system property or {@code KUBECONFIG}, else {@code ~/.kube/config}, else the
+ * pod's ServiceAccount, else fabric8's last resort {@code https://kubernetes.default.svc}.
+ *
+ * <p>A kubeconfig that is named but missing is an error, not a silent fall-back to that last
+ * resort. The client retries a failed request twice, the same for both commands: a failure goes
+ * back to the caller (the core's own backoff, the informers' start), and an unreachable server
+ * fails the start within seconds instead of fabric8's default ten retries.
+ *
+ * @param source where the configuration came from, for log lines
+ */
+record ClusterConnection(Config config, String source) {
+
+  private static final int CLIENT_RETRIES = 2;
+  private static final Path IN_CLUSTER_TOKEN =
+      Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
+
+  /** Thrown when the configuration names a kubeconfig that does not exist. */
+  static final class Unusable extends Exception {
+    Unusable(String message) {
+      super(message);
+    }
+  }
+
+  static ClusterConnection resolve() throws Unusable {
+    Optional<String> named =
+        Optional.ofNullable(System.getProperty("kubeconfig"))
+            .map(path -> "kubeconfig " + path + " (system property kubeconfig)")
+            .or(
+                () ->
+                    Optional.ofNullable(System.getenv("KUBECONFIG"))
+                        .filter(value -> !value.isBlank())
+                        .map(path -> "kubeconfig " + path + " (KUBECONFIG)"));
+    String paths =
+        Optional.ofNullable(System.getProperty("kubeconfig")).orElse(System.getenv("KUBECONFIG"));
+    String source;
+    if (named.isPresent()) {
+      List<String> files =
+          Arrays.stream(paths.split(File.pathSeparator)).filter(p -> !p.isBlank()).toList();
+      if (files.stream().noneMatch(file -> Files.isReadable(Path.of(file)))) {
+        throw new Unusable(
+            "the "
+                + named.get()
+                + " does not exist or cannot be read: fix the path, or unset it to use the pod's"
+                + " ServiceAccount");
+      }
+      source = named.get();
+    } else if (Files.isReadable(Path.of(System.getProperty("user.home"), ".kube", "config"))) {
+      source = "kubeconfig ~/.kube/config";
+    } else if (System.getenv("KUBERNETES_SERVICE_HOST") != null
+        && Files.isReadable(IN_CLUSTER_TOKEN)) {
+      source = "the pod's ServiceAccount";
+    } else {
+      source = "no kubeconfig (~/.kube/config missing, KUBECONFIG unset) and not in a pod";
+    }
+    Config config =
+        new ConfigBuilder(Config.autoConfigure(null))
+            .withRequestRetryBackoffLimit(CLIENT_RETRIES)
+            .build();
+    return new ClusterConnection(config, source);
+  }
+
+  /** The API server, and where that came from, for every line that mentions the cluster. */
+  String describe() {
+    return "API server " + config.getMasterUrl() + " (from " + source + ")";
+  }
+}

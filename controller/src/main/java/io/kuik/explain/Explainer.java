@@ -1,0 +1,494 @@
+package io.kuik.explain;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.kuik.explain.Explanation.ContainerExplanation;
+import io.kuik.explain.Explanation.Offer;
+import io.kuik.explain.Explanation.WebhookNow;
+import io.kuik.model.DockerConfig;
+import io.kuik.model.Entry;
+import io.kuik.model.ImageReference;
+import io.kuik.model.InvalidDockerConfigException;
+import io.kuik.model.InvalidImageReferenceException;
+import io.kuik.model.RegistryCredential;
+import io.kuik.model.ResourceId;
+import io.kuik.model.RewriteAnnotations;
+import io.kuik.model.RoutingResource;
+import io.kuik.model.SecretNames;
+import io.kuik.model.Validated;
+import io.kuik.ports.RegistryProber;
+import io.kuik.routing.Candidate;
+import io.kuik.routing.ContainerDecision;
+import io.kuik.routing.Router;
+import io.kuik.routing.RoutingDecision;
+import io.kuik.routing.RoutingIndex;
+import io.kuik.syncer.SyncerSettings;
+import io.kuik.syncer.Targeting;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Explains one pod from what was read ({@link ExplainInputs}), with the production classes only:
+ * the webhook's {@link Router} decides as if the pod were created now (from its original images),
+ * the syncer ({@link SyncerNow}) says what its {@code kuik-inject-*} Secrets hold in the namespace,
+ * and {@link KubeletKeyring} which of the pod's keys the kubelet offers for each image. No IO: the
+ * prober is the only port that may reach out, and only with {@code --probe}.
+ */
+final class Explainer {
+
+  /** Answers no probe: the candidates are listed and nothing is chosen. */
+  static final RegistryProber NOT_PROBING = candidates -> List.of();
+
+  private static final String DOCKER_CONFIG_JSON = "kubernetes.io/dockerconfigjson";
+
+  private final SyncerSettings settings;
+  private final RegistryProber prober;
+  private final boolean probing;
+
+  /**
+   * @param settings the syncer's: the cluster resource namespace and its targeting
+   * @param prober the production prober with {@code --probe}, else {@link #NOT_PROBING}
+   */
+  Explainer(SyncerSettings settings, RegistryProber prober) {
+    this.settings = settings;
+    this.prober = prober;
+    this.probing = prober != NOT_PROBING;
+  }
+
+  Explanation explain(ExplainInputs in) {
+    Pod pod = in.pod();
+    String namespace = in.namespace();
+    List<String> warnings = new ArrayList<>();
+    Map<String, String> labels = in.namespaceLabels().orElse(Map.of());
+    Targeting targeting = settings.targeting();
+    Boolean served = in.namespaceLabels().map(targeting::serves).orElse(null);
+    if (Boolean.FALSE.equals(served)) {
+      warnings.add(
+          "the syncer of "
+              + targeting.instance()
+              + " does not serve namespace "
+              + namespace
+              + " (its kuik.enix.io/pull-secrets-* labels, or namespacesByDefault="
+              + targeting.namespacesByDefault()
+              + "): it writes no kuik-inject-* Secret there");
+    }
+
+    RoutingDecision now =
+        new Router(prober, name -> Optional.ofNullable(in.clusterSecrets().get(name)))
+            .route(RoutingIndex.ofValidated(in.resources()), submitted(pod, in.admitted()), labels);
+    List<Pod> pods =
+        in.admitted() ? in.namespacePods() : withTemplate(in.namespacePods(), pod, now);
+    SyncerNow.Result syncer =
+        SyncerNow.run(settings, namespace, labels, in.resources(), pods, in.clusterSecrets());
+    warnings.addAll(syncer.warnings());
+
+    Map<String, String> originals = annotation(pod, RewriteAnnotations.ORIGINAL_IMAGES);
+    Map<String, String> rewriters = annotation(pod, RewriteAnnotations.REWRITTEN_BY);
+    Map<String, String> reasons = annotation(pod, RewriteAnnotations.REASON);
+    List<String> references = references(pod, in.admitted() ? List.of() : now.addedPullSecrets());
+    List<KubeletKeyring.Key> keyring =
+        keyring(in, references, syncer, targeting.instance(), warnings);
+
+    List<ContainerExplanation> containers = new ArrayList<>();
+    for (Container container : containers(pod)) {
+      String name = container.getName();
+      String image = container.getImage();
+      String rewrittenBy = rewriters.get(name);
+      Optional<ImageReference> reference = parse(image);
+      Optional<RoutingResource> resource =
+          ResourceId.parse(rewrittenBy).flatMap(id -> valid(in.resources(), id));
+      Optional<Entry> entry = resource.flatMap(r -> reference.flatMap(r::entryFor));
+      if (!in.admitted()) {
+        // A template: the webhook's decision now says who would rewrite it.
+        Optional<Candidate> chosen = chosen(now, name);
+        resource = chosen.map(Candidate::resource);
+        entry = chosen.map(Candidate::entry);
+        rewrittenBy = chosen.map(c -> c.by().toString()).orElse(null);
+      }
+      String pullSecret =
+          entry.isPresent() && entry.get().injects()
+              ? SecretNames.injected(resource.get().id().kind().kind(), resource.get().id().name())
+              : null;
+      boolean referenced = pullSecret != null && references.contains(pullSecret);
+      String running =
+          in.admitted() ? image : chosen(now, name).map(c -> c.image().toString()).orElse(image);
+      List<Offer> offered =
+          parse(running)
+              .map(i -> offers(KubeletKeyring.offered(keyring, i), i, in))
+              .orElse(List.of());
+      if (pullSecret != null && !referenced) {
+        warnings.add(
+            "container "
+                + name
+                + ": its credential is in "
+                + pullSecret
+                + ", which the pod does not list in imagePullSecrets");
+      }
+      for (Offer offer : offered) {
+        if (!offer.forThisImage()) {
+          warnings.add(
+              "container "
+                  + name
+                  + ": the kubelet also offers "
+                  + offer.secret()
+                  + " key "
+                  + offer.key()
+                  + ", written for "
+                  + offer.writtenFor()
+                  + ", to "
+                  + running
+                  + ", an image it was not written for");
+        }
+      }
+      containers.add(
+          new ContainerExplanation(
+              name,
+              running,
+              in.admitted() ? originals.get(name) : (running.equals(image) ? null : image),
+              rewrittenBy,
+              entry.map(e -> e.field() + " (" + e.authsKey() + ")").orElse(null),
+              in.admitted() ? reasons.get(name) : decisionReason(now, name),
+              webhookNow(now, name),
+              pullSecret,
+              referenced,
+              offered));
+    }
+    return new Explanation(
+        in.object(),
+        in.namespaceLabels().orElse(null),
+        served,
+        containers,
+        new ArrayList<>(new LinkedHashSet<>(warnings)),
+        in.unreadable());
+  }
+
+  // ---- the webhook now ------------------------------------------------------------------------
+
+  /** The pod as it was submitted: original images, no kuik annotation, no reference kuik added. */
+  static Pod submitted(Pod stored, boolean admitted) {
+    Pod pod = new PodBuilder(stored).build();
+    if (!admitted) {
+      return pod;
+    }
+    Map<String, String> annotations =
+        pod.getMetadata().getAnnotations() == null
+            ? new HashMap<>()
+            : new HashMap<>(pod.getMetadata().getAnnotations());
+    Map<String, String> originals =
+        RewriteAnnotations.readMap(annotations, RewriteAnnotations.ORIGINAL_IMAGES);
+    if (originals.isEmpty()) {
+      return pod;
+    }
+    for (Container container : containers(pod)) {
+      String original = originals.get(container.getName());
+      if (original != null) {
+        container.setImage(original);
+      }
+    }
+    annotations.remove(RewriteAnnotations.ORIGINAL_IMAGES);
+    annotations.remove(RewriteAnnotations.REWRITTEN_BY);
+    annotations.remove(RewriteAnnotations.REASON);
+    pod.getMetadata().setAnnotations(annotations);
+    if (pod.getSpec().getImagePullSecrets() != null) {
+      pod.getSpec()
+          .setImagePullSecrets(
+              pod.getSpec().getImagePullSecrets().stream()
+                  .filter(
+                      r ->
+                          r.getName() == null || !r.getName().startsWith(SecretNames.INJECT_PREFIX))
+                  .toList());
+    }
+    return pod;
+  }
+
+  private WebhookNow webhookNow(RoutingDecision now, String container) {
+    if (now.skipped() != null) {
+      return new WebhookNow(probing, List.of(), null, now.skipped());
+    }
+    for (ContainerDecision decision : now.containers()) {
+      if (decision.container().name().equals(container)) {
+        List<String> candidates = new ArrayList<>();
+        for (Candidate candidate : decision.candidates()) {
+          candidates.add(
+              candidate.image()
+                  + "  "
+                  + (candidate.isOriginal()
+                      ? "original"
+                      : candidate.by()
+                          + " "
+                          + candidate.entry().field()
+                          + " "
+                          + candidate.resource().rewritePolicy().value()));
+        }
+        if (!probing) {
+          return new WebhookNow(false, candidates, null, "not probed: --probe asks the registries");
+        }
+        return new WebhookNow(
+            true,
+            candidates,
+            decision.chosen() == null ? null : decision.chosen().image().toString(),
+            decision.reason());
+      }
+    }
+    String why = now.notCovered().get(container);
+    return new WebhookNow(
+        probing, List.of(), null, why == null ? "no routing resource covers it" : why);
+  }
+
+  private Optional<Candidate> chosen(RoutingDecision now, String container) {
+    return now.containers().stream()
+        .filter(d -> d.container().name().equals(container) && d.rewrites())
+        .map(ContainerDecision::chosen)
+        .findFirst();
+  }
+
+  private static String decisionReason(RoutingDecision now, String container) {
+    return now.containers().stream()
+        .filter(d -> d.container().name().equals(container))
+        .map(ContainerDecision::reason)
+        .findFirst()
+        .orElse(null);
+  }
+
+  /**
+   * The namespace's pods plus the template as the webhook would leave it, so that an OnFailure
+   * Secret shows the entry the template's pods would need.
+   */
+  private static List<Pod> withTemplate(List<Pod> pods, Pod template, RoutingDecision now) {
+    if (!now.changesPod()) {
+      return pods;
+    }
+    Pod routed = new PodBuilder(template).build();
+    Map<String, String> originals = new LinkedHashMap<>();
+    Map<String, String> rewriters = new LinkedHashMap<>();
+    for (ContainerDecision decision : now.rewrites()) {
+      originals.put(decision.container().name(), decision.container().image());
+      rewriters.put(decision.container().name(), decision.chosen().by().toString());
+      for (Container container : containers(routed)) {
+        if (container.getName().equals(decision.container().name())) {
+          container.setImage(decision.chosen().image().toString());
+        }
+      }
+    }
+    Map<String, String> annotations = new HashMap<>();
+    annotations.put(RewriteAnnotations.ORIGINAL_IMAGES, RewriteAnnotations.writeMap(originals));
+    annotations.put(RewriteAnnotations.REWRITTEN_BY, RewriteAnnotations.writeMap(rewriters));
+    routed.getMetadata().setAnnotations(annotations);
+    if (routed.getMetadata().getName() == null) {
+      routed.getMetadata().setName("template");
+    }
+    List<Pod> all = new ArrayList<>(pods);
+    all.add(routed);
+    return all;
+  }
+
+  // ---- the kubelet's keyring --------------------------------------------------------------------
+
+  private static List<String> references(Pod pod, List<String> added) {
+    List<String> names = new ArrayList<>();
+    if (pod.getSpec().getImagePullSecrets() != null) {
+      for (LocalObjectReference ref : pod.getSpec().getImagePullSecrets()) {
+        if (ref != null && ref.getName() != null) {
+          names.add(ref.getName());
+        }
+      }
+    }
+    for (String name : added) {
+      if (!names.contains(name)) {
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
+  /**
+   * Every key of every pull Secret the pod lists, in the pod's order: a Secret read is taken as it
+   * is; a kuik Secret that could not be read is taken as the syncer writes it now.
+   */
+  private static List<KubeletKeyring.Key> keyring(
+      ExplainInputs in,
+      List<String> references,
+      SyncerNow.Result syncer,
+      String instance,
+      List<String> warnings) {
+    List<KubeletKeyring.Key> keys = new ArrayList<>();
+    for (String name : references) {
+      Secret read = in.pullSecrets().get(name);
+      Optional<DockerConfig> config;
+      if (read != null) {
+        config = readable(read, in.namespace() + "/" + name, warnings);
+      } else if (name.startsWith(SecretNames.INJECT_PREFIX)) {
+        config = Optional.ofNullable(syncer.secrets().get(name));
+        if (config.isEmpty()) {
+          warnings.add(
+              "the pod lists "
+                  + name
+                  + ", but the syncer of "
+                  + instance
+                  + " writes no such Secret in "
+                  + in.namespace()
+                  + " now");
+        }
+      } else {
+        config = Optional.empty();
+      }
+      config.ifPresent(
+          c ->
+              c.auths()
+                  .forEach(
+                      (key, credential) ->
+                          keys.add(new KubeletKeyring.Key(name, key, credential))));
+    }
+    return keys;
+  }
+
+  private static Optional<DockerConfig> readable(
+      Secret secret, String where, List<String> warnings) {
+    if (!DOCKER_CONFIG_JSON.equals(secret.getType())) {
+      return Optional.empty(); // the kubelet ignores Secrets of other types
+    }
+    String encoded = secret.getData() == null ? null : secret.getData().get(".dockerconfigjson");
+    if (encoded == null || encoded.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          DockerConfig.parse(
+              new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8)));
+    } catch (InvalidDockerConfigException | IllegalArgumentException e) {
+      warnings.add(
+          "pull Secret "
+              + where
+              + " does not decode, so every pull of this pod fails: "
+              + e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private static List<Offer> offers(
+      List<KubeletKeyring.Key> offered, ImageReference image, ExplainInputs in) {
+    List<Offer> out = new ArrayList<>();
+    for (KubeletKeyring.Key key : offered) {
+      boolean read = in.pullSecrets().containsKey(key.secret());
+      Optional<RoutingResource> owner = owner(in.resources(), key.secret());
+      Optional<Entry> entry =
+          owner.flatMap(
+              r -> r.entries().stream().filter(e -> e.authsKey().equals(key.key())).findFirst());
+      String writtenFor = entry.map(e -> owner.get().id() + " " + e.field()).orElse(null);
+      boolean forThisImage = entry.isEmpty() || entry.get().remainderOf(image).isPresent();
+      out.add(
+          new Offer(
+              key.secret(),
+              key.key(),
+              read ? "read" : "as the syncer writes it now",
+              entry.flatMap(e -> from(e, key.credential(), in)).orElse(null),
+              writtenFor,
+              forThisImage));
+    }
+    return out;
+  }
+
+  /** The kuik resource whose injected Secret is named so. */
+  private static Optional<RoutingResource> owner(List<Validated> resources, String secret) {
+    if (!secret.startsWith(SecretNames.INJECT_PREFIX)) {
+      return Optional.empty();
+    }
+    return resources.stream()
+        .filter(Validated.Valid.class::isInstance)
+        .map(v -> ((Validated.Valid) v).resource())
+        .filter(r -> SecretNames.injected(r.id().kind().kind(), r.id().name()).equals(secret))
+        .findFirst();
+  }
+
+  /** The source key holding this credential in the entry's secretRef, {@code ns/name: key}. */
+  private static Optional<String> from(
+      Entry entry, RegistryCredential credential, ExplainInputs in) {
+    if (entry.auth() == null || entry.auth().secretRefName() == null) {
+      return Optional.empty();
+    }
+    Secret source = in.clusterSecrets().get(entry.auth().secretRefName());
+    if (source == null) {
+      return Optional.empty();
+    }
+    Optional<DockerConfig> config = readable(source, "", new ArrayList<>());
+    List<String> keys =
+        config
+            .map(
+                c ->
+                    c.auths().entrySet().stream()
+                        .filter(e -> e.getValue().equals(credential))
+                        .map(Map.Entry::getKey)
+                        .toList())
+            .orElse(List.of());
+    if (keys.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        source.getMetadata().getNamespace()
+            + "/"
+            + source.getMetadata().getName()
+            + ": "
+            + String.join(" = ", keys));
+  }
+
+  // ---- helpers
+  // ------------------------------------------------------------------------------------
+
+  private static List<Container> containers(Pod pod) {
+    List<Container> all = new ArrayList<>();
+    if (pod.getSpec() == null) {
+      return all;
+    }
+    if (pod.getSpec().getContainers() != null) {
+      all.addAll(pod.getSpec().getContainers());
+    }
+    if (pod.getSpec().getInitContainers() != null) {
+      all.addAll(pod.getSpec().getInitContainers());
+    }
+    return all;
+  }
+
+  private static Map<String, String> annotation(Pod pod, String key) {
+    return RewriteAnnotations.readMap(pod.getMetadata().getAnnotations(), key);
+  }
+
+  private static Optional<RoutingResource> valid(List<Validated> resources, ResourceId id) {
+    return resources.stream()
+        .filter(v -> v.id().equals(id) && v instanceof Validated.Valid)
+        .map(v -> ((Validated.Valid) v).resource())
+        .findFirst();
+  }
+
+  private static Optional<ImageReference> parse(String image) {
+    try {
+      return Optional.of(ImageReference.parse(image));
+    } catch (InvalidImageReferenceException | RuntimeException unparsable) {
+      return Optional.empty();
+    }
+  }
+
+  static Set<String> secretRefs(List<Validated> resources) {
+    Set<String> names = new LinkedHashSet<>();
+    for (Validated v : resources) {
+      if (v instanceof Validated.Valid valid) {
+        for (Entry entry : valid.resource().entries()) {
+          if (entry.auth() != null && entry.auth().secretRefName() != null) {
+            names.add(entry.auth().secretRefName());
+          }
+        }
+      }
+    }
+    return names;
+  }
+}

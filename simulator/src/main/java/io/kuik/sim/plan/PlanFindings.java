@@ -1,0 +1,482 @@
+package io.kuik.sim.plan;
+
+import io.kuik.model.DockerConfig;
+import io.kuik.model.InvalidDockerConfigException;
+import io.kuik.model.PullSecretsOverride;
+import io.kuik.model.RegistryCredential;
+import io.kuik.model.RewriteAnnotations;
+import io.kuik.model.RoutingResource;
+import io.kuik.model.RoutingResources;
+import io.kuik.model.SecretNames;
+import io.kuik.model.Validated;
+import io.kuik.model.crd.ImageAlternative;
+import io.kuik.model.crd.ImageMirror;
+import io.kuik.routing.ContainerDecision;
+import io.kuik.routing.RoutingDecision;
+import io.kuik.sim.actors.Deployments;
+import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.hosts.WebhookHost;
+import io.kuik.sim.plan.PlanReport.Candidate;
+import io.kuik.sim.plan.PlanReport.InjectedSecret;
+import io.kuik.sim.plan.PlanReport.Key;
+import io.kuik.sim.plan.PlanReport.PlannedContainer;
+import io.kuik.sim.plan.PlanReport.PlannedPod;
+import io.kuik.sim.plan.PlanReport.Problem;
+import io.kuik.sim.trace.TraceRecord;
+import io.kuik.sim.world.api.ClusterState;
+import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.Meta;
+import io.kuik.syncer.Targeting;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Reads what the simulated cluster did, once it went quiet, into a {@link PlanReport}: the stored
+ * {@code kuik-inject-*} Secrets, the pods as admitted (with the webhook's own decision for each),
+ * the Warning Events kuik recorded, and what a user would see go wrong: pods that do not run, pull
+ * Secrets referenced and never written, namespaces that no instance serves.
+ *
+ * <p>It reads the administrator's view of the store ({@link ClusterState}), which leaves no trace,
+ * and parses routing resources and docker configs with the production model only to name things
+ * (which entry a key belongs to); every decision shown was taken by the production classes.
+ */
+final class PlanFindings {
+
+  private static final String KUIK_API_VERSION = "kuik.enix.io/v1alpha1";
+
+  private final KuikWorld world;
+  private final ClusterState state;
+  private final List<Targeting> instances;
+  private final Map<String, String> podSources;
+  private final List<String> deployments;
+
+  /**
+   * @param podSources the manifest of each pod created directly, by {@code namespace/name}
+   * @param deployments the Deployments created, as {@code namespace/name}
+   */
+  PlanFindings(KuikWorld world, Map<String, String> podSources, List<String> deployments) {
+    this.world = world;
+    this.state = world.api().state();
+    this.instances = world.instances();
+    this.podSources = new TreeMap<>(podSources);
+    this.deployments = List.copyOf(deployments);
+  }
+
+  PlanReport report(List<Problem> earlier, List<String> ignored) {
+    Map<String, String> sources = new TreeMap<>(podSources);
+    List<Problem> problems = new ArrayList<>(earlier);
+    deploymentPods(sources, problems);
+    List<PlannedPod> pods = pods(sources);
+    problems.addAll(syncerWarnings());
+    problems.addAll(podsNotRunning(pods));
+    problems.addAll(pullSecretsNeverWritten(pods));
+    problems.addAll(namespacesNotServed());
+    List<Problem> unique = new ArrayList<>(new LinkedHashSet<>(problems));
+    return new PlanReport(
+        instances.stream()
+            .map(t -> t.instance() + " (namespaces by default: " + t.namespacesByDefault() + ")")
+            .toList(),
+        secrets(),
+        pods,
+        unique,
+        ignored);
+  }
+
+  // ---- Secrets --------------------------------------------------------------------------------
+
+  private List<InjectedSecret> secrets() {
+    List<InjectedSecret> out = new ArrayList<>();
+    List<ObjectNode> all = new ArrayList<>(state.list(ResourceType.SECRET, null));
+    all.sort(Comparator.comparing(Meta::namespace).thenComparing(Meta::name));
+    for (ObjectNode secret : all) {
+      if (!Meta.name(secret).startsWith(SecretNames.INJECT_PREFIX)) {
+        continue;
+      }
+      String owner = owner(secret);
+      Optional<DockerConfig> content = dockerConfig(secret);
+      List<Key> keys = new ArrayList<>();
+      content.ifPresent(
+          config ->
+              config
+                  .auths()
+                  .forEach((key, credential) -> keys.add(origin(secret, owner, key, credential))));
+      out.add(new InjectedSecret(Meta.namespace(secret), Meta.name(secret), owner, keys));
+    }
+    return out;
+  }
+
+  private static String owner(ObjectNode secret) {
+    return Meta.ownerReferences(secret).stream()
+        .filter(ref -> KUIK_API_VERSION.equals(Json.text(ref, "apiVersion")))
+        .map(ref -> Json.text(ref, "kind") + "/" + Json.text(ref, "name"))
+        .findFirst()
+        .orElse("?");
+  }
+
+  /**
+   * Where a key's credential came from: the entry of the owning resource whose auths key it is
+   * names the {@code secretRef}, read in the install namespace of the first instance serving the
+   * Secret's namespace; the source keys are those holding the very same credential.
+   */
+  private Key origin(ObjectNode secret, String owner, String key, RegistryCredential credential) {
+    Optional<String> secretRef =
+        resource(owner).stream()
+            .flatMap(r -> r.entries().stream())
+            .filter(e -> e.authsKey().equals(key) && e.auth() != null)
+            .map(e -> e.auth().secretRefName())
+            .filter(name -> name != null)
+            .findFirst();
+    Optional<String> instance = servingInstance(Meta.namespace(secret));
+    if (secretRef.isEmpty() || instance.isEmpty()) {
+      return new Key(key, null, List.of());
+    }
+    String source = instance.get() + "/" + secretRef.get();
+    List<String> sourceKeys =
+        state
+            .get(ResourceType.SECRET, instance.get(), secretRef.get())
+            .flatMap(PlanFindings::dockerConfig)
+            .map(
+                config ->
+                    config.auths().entrySet().stream()
+                        .filter(e -> e.getValue().equals(credential))
+                        .map(Map.Entry::getKey)
+                        .toList())
+            .orElse(List.of());
+    return new Key(key, source, sourceKeys);
+  }
+
+  private Optional<RoutingResource> resource(String kindAndName) {
+    String[] parts = kindAndName.split("/", 2);
+    if (parts.length != 2) {
+      return Optional.empty();
+    }
+    Validated validated;
+    if (parts[0].equals("ImageAlternative")) {
+      Optional<ObjectNode> stored = state.get(ResourceType.IMAGE_ALTERNATIVE, null, parts[1]);
+      if (stored.isEmpty()) {
+        return Optional.empty();
+      }
+      validated =
+          RoutingResources.from(Json.MAPPER.treeToValue(stored.get(), ImageAlternative.class));
+    } else if (parts[0].equals("ImageMirror")) {
+      Optional<ObjectNode> stored = state.get(ResourceType.IMAGE_MIRROR, null, parts[1]);
+      if (stored.isEmpty()) {
+        return Optional.empty();
+      }
+      validated = RoutingResources.from(Json.MAPPER.treeToValue(stored.get(), ImageMirror.class));
+    } else {
+      return Optional.empty();
+    }
+    return validated instanceof Validated.Valid valid
+        ? Optional.of(valid.resource())
+        : Optional.empty();
+  }
+
+  private List<RoutingResource> validResources() {
+    List<RoutingResource> out = new ArrayList<>();
+    for (ObjectNode stored : state.list(ResourceType.IMAGE_ALTERNATIVE, null)) {
+      resource("ImageAlternative/" + Meta.name(stored)).ifPresent(out::add);
+    }
+    for (ObjectNode stored : state.list(ResourceType.IMAGE_MIRROR, null)) {
+      resource("ImageMirror/" + Meta.name(stored)).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  private Optional<String> servingInstance(String namespace) {
+    Map<String, String> labels =
+        state.get(ResourceType.NAMESPACE, null, namespace).map(Meta::labels).orElse(Map.of());
+    return instances.stream().filter(t -> t.serves(labels)).map(Targeting::instance).findFirst();
+  }
+
+  static Optional<DockerConfig> dockerConfig(ObjectNode secret) {
+    String encoded = Json.text(secret, "data", ".dockerconfigjson");
+    if (encoded == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          DockerConfig.parse(
+              new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8)));
+    } catch (InvalidDockerConfigException | IllegalArgumentException unreadable) {
+      return Optional.empty();
+    }
+  }
+
+  // ---- pods -----------------------------------------------------------------------------------
+
+  private void deploymentPods(Map<String, String> sources, List<Problem> problems) {
+    Deployments deployments = world.cluster().deployments();
+    for (String key : this.deployments) {
+      String[] nsAndName = key.split("/", 2);
+      List<ObjectNode> pods =
+          deployments.find(nsAndName[0], nsAndName[1]).map(d -> d.pods()).orElse(List.of());
+      for (ObjectNode pod : pods) {
+        sources.put(Meta.namespace(pod) + "/" + Meta.name(pod), "Deployment " + key);
+      }
+      if (pods.isEmpty()) {
+        problems.add(
+            new Problem(
+                "Deployment " + key,
+                "FailedCreate",
+                lastRefusedPodCreate(nsAndName[0], nsAndName[1])
+                    .orElse("the ReplicaSet controller created no pod")));
+      }
+    }
+  }
+
+  /** What the API server answered the ReplicaSet controller's last refused pod creation. */
+  private Optional<String> lastRefusedPodCreate(String namespace, String deployment) {
+    String actor = world.cluster().trace().actorOf(Deployments.IDENTITY);
+    String prefix = "pods " + namespace + "/" + deployment + "-";
+    TraceRecord.Request last = null;
+    for (TraceRecord.Request r : world.cluster().trace().requests()) {
+      if (r.actor().equals(actor)
+          && r.action().equals("CREATE")
+          && r.target().startsWith(prefix)
+          && !r.succeeded()) {
+        last = r;
+      }
+    }
+    return Optional.ofNullable(last).map(TraceRecord.Request::message);
+  }
+
+  private List<PlannedPod> pods(Map<String, String> sources) {
+    Map<String, WebhookHost.Admission> admissions = new TreeMap<>();
+    for (WebhookHost.Admission admission : world.webhook().admissions()) {
+      admissions.put(admission.namespace() + "/" + admission.pod(), admission);
+    }
+    List<PlannedPod> out = new ArrayList<>();
+    for (Map.Entry<String, String> source : sources.entrySet()) {
+      String[] nsAndName = source.getKey().split("/", 2);
+      Optional<ObjectNode> stored = state.get(ResourceType.POD, nsAndName[0], nsAndName[1]);
+      if (stored.isEmpty()) {
+        continue; // refused: reported with the manifest
+      }
+      WebhookHost.Admission admission = admissions.get(source.getKey());
+      out.add(
+          plannedPod(
+              stored.get(), source.getValue(), admission == null ? null : admission.decision()));
+    }
+    return out;
+  }
+
+  private PlannedPod plannedPod(ObjectNode pod, String source, RoutingDecision decision) {
+    Map<String, String> originals =
+        RewriteAnnotations.readMap(Meta.annotations(pod), RewriteAnnotations.ORIGINAL_IMAGES);
+    List<PlannedContainer> containers = new ArrayList<>();
+    for (String list : List.of("containers", "initContainers")) {
+      for (JsonNode container : pod.path("spec").path(list)) {
+        String name = container.path("name").asString("");
+        String runs = container.path("image").asString("");
+        String submitted = originals.getOrDefault(name, runs);
+        containers.add(plannedContainer(name, submitted, runs, decision));
+      }
+    }
+    String phase = world.cluster().kubelet().phase(Meta.namespace(pod), Meta.name(pod));
+    return new PlannedPod(
+        Meta.namespace(pod),
+        Meta.name(pod),
+        source,
+        phase == null ? "Pending" : phase,
+        containers,
+        decision == null ? List.of() : decision.addedPullSecrets());
+  }
+
+  private static PlannedContainer plannedContainer(
+      String name, String submitted, String runs, RoutingDecision decision) {
+    if (decision == null) {
+      return new PlannedContainer(name, submitted, List.of(), runs, "not admitted by kuik");
+    }
+    if (decision.skipped() != null) {
+      return new PlannedContainer(name, submitted, List.of(), runs, decision.skipped());
+    }
+    for (ContainerDecision container : decision.containers()) {
+      if (container.container().name().equals(name)) {
+        List<Candidate> candidates =
+            container.candidates().stream()
+                .map(
+                    c ->
+                        new Candidate(
+                            c.image().toString(),
+                            c.isOriginal()
+                                ? "original"
+                                : c.by()
+                                    + " "
+                                    + c.entry().field()
+                                    + " "
+                                    + c.resource().rewritePolicy().value(),
+                            c.equals(container.chosen())))
+                .toList();
+        return new PlannedContainer(name, submitted, candidates, runs, container.reason());
+      }
+    }
+    String why = decision.notCovered().get(name);
+    return new PlannedContainer(
+        name, submitted, List.of(), runs, why == null ? "no routing resource covers it" : why);
+  }
+
+  // ---- problems -------------------------------------------------------------------------------
+
+  /** Every Warning Event kuik recorded on a routing resource, as kubectl describe shows it. */
+  private List<Problem> syncerWarnings() {
+    List<ObjectNode> events = new ArrayList<>(state.list(ResourceType.EVENT, null));
+    events.sort(
+        Comparator.comparing((ObjectNode e) -> Json.text(e, "firstTimestamp"))
+            .thenComparing(Meta::name));
+    List<Problem> out = new ArrayList<>();
+    for (ObjectNode event : events) {
+      if (KUIK_API_VERSION.equals(Json.text(event, "involvedObject", "apiVersion"))
+          && "Warning".equals(Json.text(event, "type"))) {
+        out.add(
+            new Problem(
+                Json.text(event, "involvedObject", "kind")
+                    + "/"
+                    + Json.text(event, "involvedObject", "name"),
+                Json.text(event, "reason"),
+                Json.text(event, "message")));
+      }
+    }
+    return out;
+  }
+
+  private List<Problem> podsNotRunning(List<PlannedPod> pods) {
+    List<Problem> out = new ArrayList<>();
+    for (PlannedPod pod : pods) {
+      if ("Running".equals(pod.phase())) {
+        continue;
+      }
+      String reason = "Pending";
+      for (PlannedContainer container : pod.containers()) {
+        String waiting =
+            world.cluster().kubelet().waitingReason(pod.namespace(), pod.name(), container.name());
+        if (waiting != null) {
+          reason = waiting;
+          break;
+        }
+      }
+      out.add(
+          new Problem(
+              "Pod " + pod.namespace() + "/" + pod.name(),
+              reason,
+              lastWarningOn(pod.namespace(), pod.name()).orElse("the pod does not start")));
+    }
+    return out;
+  }
+
+  /**
+   * The kubelet's last Warning on the pod that says why, not only which state it is in (the kubelet
+   * follows "Failed to pull image ...: ..." with "Error: ErrImagePull").
+   */
+  private Optional<String> lastWarningOn(String namespace, String pod) {
+    String last = null;
+    String lastTime = "";
+    for (ObjectNode event : state.list(ResourceType.EVENT, namespace)) {
+      if ("Pod".equals(Json.text(event, "involvedObject", "kind"))
+          && pod.equals(Json.text(event, "involvedObject", "name"))
+          && "Warning".equals(Json.text(event, "type"))
+          && !Json.text(event, "message").startsWith("Error: ")
+          && Json.text(event, "lastTimestamp").compareTo(lastTime) >= 0) {
+        last = Json.text(event, "message");
+        lastTime = Json.text(event, "lastTimestamp");
+      }
+    }
+    return Optional.ofNullable(last);
+  }
+
+  /** A reference the webhook added whose Secret is not in the pod's namespace once quiet. */
+  private List<Problem> pullSecretsNeverWritten(List<PlannedPod> pods) {
+    List<Problem> out = new ArrayList<>();
+    for (PlannedPod pod : pods) {
+      for (String name : pod.addedPullSecrets()) {
+        if (state.get(ResourceType.SECRET, pod.namespace(), name).isEmpty()) {
+          out.add(
+              new Problem(
+                  "Pod " + pod.namespace() + "/" + pod.name(),
+                  "PullSecretMissing",
+                  "imagePullSecrets names "
+                      + name
+                      + ", which no kuik instance writes in "
+                      + pod.namespace()
+                      + servedWhy(pod.namespace())));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A namespace that a valid resource with an injecting entry selects, but that no instance serves
+   * and that did not opt out ({@code pull-secrets-override: "false"}): its pods would be rewritten
+   * and get a reference to a Secret that nobody writes.
+   */
+  private List<Problem> namespacesNotServed() {
+    List<RoutingResource> injecting =
+        validResources().stream().filter(RoutingResource::injectsAny).toList();
+    Set<String> installs = instances.stream().map(Targeting::instance).collect(Collectors.toSet());
+    List<Problem> out = new ArrayList<>();
+    for (ObjectNode namespace : state.list(ResourceType.NAMESPACE, null)) {
+      String name = Meta.name(namespace);
+      Map<String, String> labels = Meta.labels(namespace);
+      if (installs.contains(name)
+          || name.startsWith("kube-")
+          || "false".equals(labels.get(PullSecretsOverride.LABEL))
+          || servingInstance(name).isPresent()) {
+        continue;
+      }
+      List<String> selecting =
+          injecting.stream()
+              .filter(r -> r.selectsNamespace(labels))
+              .map(r -> r.id().toString())
+              .toList();
+      if (!selecting.isEmpty()) {
+        out.add(
+            new Problem(
+                "Namespace " + name,
+                "NamespaceNotServed",
+                String.join(", ", selecting)
+                    + " select"
+                    + (selecting.size() == 1 ? "s" : "")
+                    + " it, but no kuik instance writes Secrets there"
+                    + servedWhy(name)));
+      }
+    }
+    return out;
+  }
+
+  /** Why no instance serves a namespace, in the words of its labels; empty when one does. */
+  private String servedWhy(String namespace) {
+    Map<String, String> labels =
+        state.get(ResourceType.NAMESPACE, null, namespace).map(Meta::labels).orElse(Map.of());
+    if (servingInstance(namespace).isPresent()) {
+      return "";
+    }
+    if ("false".equals(labels.get(PullSecretsOverride.LABEL))) {
+      return ": it is labelled " + PullSecretsOverride.LABEL + "=false";
+    }
+    String chosen = labels.get(Targeting.INSTANCE_LABEL);
+    if (chosen != null) {
+      return ": it is labelled "
+          + Targeting.INSTANCE_LABEL
+          + "="
+          + chosen
+          + ", and no instance is installed in "
+          + chosen
+          + " (--instance)";
+    }
+    return ": it has neither targeting label, and no instance serves namespaces by default"
+        + " (--namespaces-by-default)";
+  }
+}
