@@ -19,29 +19,77 @@ import java.util.List;
  * kubeconfig file pointing at it. While it is open, the {@code kubeconfig} system property names
  * that file, so a client built the way the syncer builds one ({@code new
  * KubernetesClientBuilder()}) talks to this server.
+ *
+ * <p>{@link #underSyncerRbac()} puts the server behind the chart's RBAC for the syncer's
+ * ServiceAccount, which the kubeconfig's token then stands for, and records every request.
  */
 public final class MockCluster implements AutoCloseable {
+
+  /** The release the chart's RBAC is rendered for: {@code helm install kuik -n kuik-system}. */
+  static final String RELEASE = "kuik";
+
+  private static final String TOKEN = "not-a-secret";
 
   private final KubernetesMockServer server;
   private final KubernetesClient client;
   private final Path kubeconfig;
   private final String previousKubeconfig;
+  private final RbacDispatcher rbac;
 
+  /** Every request is allowed. */
   public MockCluster() {
+    this(null);
+  }
+
+  /**
+   * The kubeconfig's identity is the syncer's ServiceAccount {@code kuik-secret-syncer} in {@link
+   * ClusterFixtures#INSTALL_NAMESPACE}, held to chart/files/syncer-rbac.yaml as a cluster holds it.
+   */
+  public static MockCluster underSyncerRbac() {
+    return new MockCluster("files/syncer-rbac.yaml", RELEASE + "-secret-syncer");
+  }
+
+  private MockCluster(String rbacFile, String serviceAccount) {
+    this(
+        new RbacDispatcher(
+            crudWithApply(),
+            ChartRbac.load(rbacFile, RELEASE, ClusterFixtures.INSTALL_NAMESPACE),
+            TOKEN,
+            "system:serviceaccount:" + ClusterFixtures.INSTALL_NAMESPACE + ":" + serviceAccount));
+  }
+
+  private MockCluster(RbacDispatcher rbac) {
+    this.rbac = rbac;
     server =
         new KubernetesMockServer(
             new Context(),
             new MockWebServer(),
             new HashMap<>(),
-            new ServerSideApplyDispatcher(
-                List.of(
-                    CustomResourceDefinitionContext.fromCustomResourceType(ImageAlternative.class),
-                    CustomResourceDefinitionContext.fromCustomResourceType(ImageMirror.class))),
+            rbac != null ? rbac : crudWithApply(),
             false);
     server.init();
     client = server.createClient();
     kubeconfig = writeKubeconfig(server.url("/"));
     previousKubeconfig = System.setProperty("kubeconfig", kubeconfig.toString());
+  }
+
+  private static ServerSideApplyDispatcher crudWithApply() {
+    return new ServerSideApplyDispatcher(
+        List.of(
+            CustomResourceDefinitionContext.fromCustomResourceType(ImageAlternative.class),
+            CustomResourceDefinitionContext.fromCustomResourceType(ImageMirror.class)));
+  }
+
+  /**
+   * The requests the ServiceAccount made so far (the test's own client left out).
+   *
+   * @throws IllegalStateException when this cluster is not under RBAC
+   */
+  public List<RbacDispatcher.Observed> serviceAccountRequests() {
+    if (rbac == null) {
+      throw new IllegalStateException("this mock cluster records nothing: use underSyncerRbac()");
+    }
+    return rbac.observed().stream().filter(RbacDispatcher.Observed::byServiceAccount).toList();
   }
 
   /** A client of the test's own, for arranging the cluster and reading what the syncer wrote. */
@@ -86,7 +134,7 @@ public final class MockCluster implements AutoCloseable {
             "users:",
             "- name: mock",
             "  user:",
-            "    token: not-a-secret",
+            "    token: " + TOKEN,
             "");
     try {
       Path file = Files.createTempFile("kuik-mock-kubeconfig", ".yaml");
