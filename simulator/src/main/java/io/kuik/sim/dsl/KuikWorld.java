@@ -574,20 +574,29 @@ public final class KuikWorld {
         .toList();
   }
 
+  /** Deletions sent by any syncer instance, refused or not: the syncer must never send one. */
+  public List<TraceRecord.Request> syncerDeletes() {
+    return requestsOfEverySyncer().stream().filter(r -> r.action().equals("DELETE")).toList();
+  }
+
   /**
    * Writes of any syncer instance that an admission policy refused: any of them fails a healthy
    * scenario.
    */
   public List<TraceRecord.Request> syncerWritesRefusedByThePolicy() {
-    List<TraceRecord.Request> all = new ArrayList<>(syncerRequests());
-    otherInstances.values().forEach(host -> all.addAll(requestsOf(host)));
-    return all.stream()
+    return requestsOfEverySyncer().stream()
         .filter(
             r ->
                 !r.succeeded()
                     && r.message() != null
                     && r.message().contains("ValidatingAdmissionPolicy"))
         .toList();
+  }
+
+  private List<TraceRecord.Request> requestsOfEverySyncer() {
+    List<TraceRecord.Request> all = new ArrayList<>(syncerRequests());
+    otherInstances.values().forEach(host -> all.addAll(requestsOf(host)));
+    return all;
   }
 
   public String timeline() {
