@@ -34,9 +34,10 @@ public class PodSteps {
   }
 
   @When(
-      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)$")
-  public void aRewrittenPod(String pod, String namespace, String rewriter, String image) {
-    world().rewrittenPod(namespace, pod, rewriter, image);
+      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)(?: with restartPolicy (Always|OnFailure|Never))?$")
+  public void aRewrittenPod(
+      String pod, String namespace, String rewriter, String image, String restartPolicy) {
+    world().rewrittenPod(namespace, pod, rewriter, image, restartPolicy);
   }
 
   @When("the pod {word} in {word} is deleted")
@@ -44,9 +45,14 @@ public class PodSteps {
     world().deletePod(namespace, pod);
   }
 
-  @When("the pod {word} in {word} finishes as {word}")
-  public void thePodFinishes(String pod, String namespace, String phase) {
-    world().finishPod(namespace, pod, phase);
+  @When("the container of the pod {word} in {word} exits with code {int}")
+  public void theContainerExits(String pod, String namespace, int exitCode) {
+    world().containerExits(namespace, pod, exitCode);
+  }
+
+  @Then("the pod {word} in {word} must be {word}")
+  public void thePodMustBe(String pod, String namespace, String phase) {
+    assertEquals(phase, world().podPhase(namespace, pod), "the phase of " + namespace + "/" + pod);
   }
 
   @Then("{word} must have no pods")

@@ -314,6 +314,12 @@ public final class KuikWorld {
    * image}: the annotations and the pull-secret reference.
    */
   public void rewrittenPod(String namespace, String pod, String rewriter, String image) {
+    rewrittenPod(namespace, pod, rewriter, image, null);
+  }
+
+  /** The same, with the pod's {@code restartPolicy} ({@code null}: unset, i.e. Always). */
+  public void rewrittenPod(
+      String namespace, String pod, String rewriter, String image, String restartPolicy) {
     String[] kindAndName = rewriter.split("/", 2);
     RoutingKind kind =
         "ImageMirror".equals(kindAndName[0])
@@ -343,6 +349,9 @@ public final class KuikWorld {
     spec.putArray("imagePullSecrets")
         .addObject()
         .put("name", SecretNames.injected(kind.kind(), kindAndName[1]));
+    if (restartPolicy != null) {
+      spec.put("restartPolicy", restartPolicy);
+    }
     api().create(ADMIN, object);
   }
 
@@ -350,12 +359,17 @@ public final class KuikWorld {
     api().delete(ADMIN, ResourceType.POD, namespace, pod);
   }
 
-  /** The pod's containers exited: its phase becomes Succeeded or Failed, as the kubelet reports. */
-  public void finishPod(String namespace, String pod, String phase) {
-    ObjectNode live = api().get(ADMIN, ResourceType.POD, namespace, pod);
-    ObjectNode status = live.putObject("status");
-    status.put("phase", phase);
-    api().updateStatus(Identity.node("node-1"), live);
+  /**
+   * The process of the pod's container {@code app} exits with {@code exitCode}; the kubelet
+   * restarts it or ends the pod Succeeded or Failed, as its restart policy says.
+   */
+  public void containerExits(String namespace, String pod, int exitCode) {
+    cluster.kubelet().containerExits(namespace, pod, "app", exitCode);
+  }
+
+  /** The pod's phase as stored ({@code status.phase}), null before the kubelet wrote one. */
+  public String podPhase(String namespace, String pod) {
+    return Json.text(pod(namespace, pod), "status", "phase");
   }
 
   /**

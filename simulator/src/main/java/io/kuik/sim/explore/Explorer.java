@@ -221,13 +221,13 @@ public final class Explorer {
           .ifPresent(
               p -> attempt("delete pod " + p[0] + "/" + p[1], () -> world.deletePod(p[0], p[1])));
     } else if (roll < 61) {
-      String phase = random.chance(0.5) ? "Succeeded" : "Failed";
-      pickPod(true)
+      int exitCode = random.chance(0.5) ? 0 : 1;
+      pickRunningPod()
           .ifPresent(
               p ->
                   attempt(
-                      "pod " + p[0] + "/" + p[1] + " " + phase,
-                      () -> world.finishPod(p[0], p[1], phase)));
+                      "the container of pod " + p[0] + "/" + p[1] + " exits " + exitCode,
+                      () -> world.containerExits(p[0], p[1], exitCode)));
     } else if (roll < 66) {
       String source = random.pick(SOURCES);
       attempt("rotate source " + source, () -> rotate(source));
@@ -296,9 +296,21 @@ public final class Explorer {
     view().resources().get(resource.get()).entries().forEach(e -> repositories.add(e.repository()));
     String image = random.pick(repositories) + ":" + (1 + random.nextInt(3));
     String pod = "pod-" + (++pods);
+    String restartPolicy = random.pick(List.of("Always", "OnFailure", "Never"));
     attempt(
-        "pod " + ns.get() + "/" + pod + " rewritten by " + resource.get() + " to " + image,
-        () -> world.rewrittenPod(ns.get(), pod, "ImageAlternative/" + resource.get(), image));
+        "pod "
+            + ns.get()
+            + "/"
+            + pod
+            + " ("
+            + restartPolicy
+            + ") rewritten by "
+            + resource.get()
+            + " to "
+            + image,
+        () ->
+            world.rewrittenPod(
+                ns.get(), pod, "ImageAlternative/" + resource.get(), image, restartPolicy));
   }
 
   private void rotate(String source) {
@@ -423,6 +435,18 @@ public final class Explorer {
     List<String[]> found = new ArrayList<>();
     for (WorldView.PodView pod : view().pods()) {
       if (pod.rewriter() != null && (!liveOnly || pod.live())) {
+        found.add(new String[] {pod.namespace(), pod.name()});
+      }
+    }
+    return found.isEmpty() ? Optional.empty() : Optional.of(random.pick(found));
+  }
+
+  /** A rewritten pod whose container runs now, as the kubelet sees it. */
+  private Optional<String[]> pickRunningPod() {
+    List<String[]> found = new ArrayList<>();
+    for (WorldView.PodView pod : view().pods()) {
+      if (pod.rewriter() != null
+          && "Running".equals(world.cluster().kubelet().phase(pod.namespace(), pod.name()))) {
         found.add(new String[] {pod.namespace(), pod.name()});
       }
     }
