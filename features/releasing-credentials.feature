@@ -140,6 +140,45 @@ Feature: Releasing credentials
       | Always         | 0         |
       | OnFailure      | 1         |
 
+  Scenario: A key released during an Always spell out of scope should not come back with OnFailure
+    Given the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    And 2 seconds pass
+    When the ImageAlternative acme-foo is changed to:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        namespaceSelector:
+          matchLabels: {tier: dev}
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}
+    When the pod web-1 in team-a is deleted
+    And 20 minutes pass
+    And the ImageAlternative acme-foo is changed to:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}
+
   Scenario: An entry removed from the resource should leave at once
     Given the ImageAlternative acme:
       """yaml

@@ -47,14 +47,6 @@ class ExplorerTest {
   }
 
   @Test
-  void regressionSeed3StaleGraceFromAnEarlierOnFailureSpell() {
-    // Found by seed 3: a resource flipped OnFailure -> Always -> OnFailure brought a released key
-    // back into a namespace out of its Always scope, with a fresh grace from the flip.
-    Explorer.Outcome outcome = Explorer.explore(3, 30);
-    assertTrue(outcome.passed(), outcome::report);
-  }
-
-  @Test
   void aSyncerThatKeepsCredentialsPastTheGraceIsCaught() {
     // The syncer is given a 3-hour grace while the checker expects the documented 15 minutes.
     // Seeds whose drawn crash rate is high hide it (restart leftovers are exempt); seed 4 does not.
