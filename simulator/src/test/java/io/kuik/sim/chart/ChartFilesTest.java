@@ -32,8 +32,9 @@ class ChartFilesTest {
 
     ChartFiles chart = ChartFiles.locate(deep, null);
 
-    assertEquals("chart", chart.directory().getFileName().toString());
-    assertTrue(Files.isRegularFile(chart.directory().resolve(ChartFiles.ADMISSION_POLICY)));
+    Path directory = chart.directory().orElseThrow();
+    assertEquals("chart", directory.getFileName().toString());
+    assertTrue(Files.isRegularFile(directory.resolve(ChartFiles.ADMISSION_POLICY)));
   }
 
   @Test
@@ -44,7 +45,7 @@ class ChartFilesTest {
     ChartFiles chart =
         ChartFiles.locate(Path.of(System.getProperty("user.dir")), elsewhere.toString());
 
-    assertEquals(elsewhere.toAbsolutePath().normalize(), chart.directory());
+    assertEquals(elsewhere.toAbsolutePath().normalize(), chart.directory().orElseThrow());
   }
 
   @Test
@@ -57,7 +58,8 @@ class ChartFilesTest {
   }
 
   @Test
-  void noChartAboveTheStartIsAClearError() throws IOException {
+  void withNoChartAboveTheStartTheCopyInTheJarIsReadAndEqualsTheRepositorysChart()
+      throws IOException {
     Path lonely = Files.createDirectories(temp.resolve("a/b"));
 
     // Only a folder with no chart/ anywhere above it can show this; the temp folder may sit
@@ -69,10 +71,32 @@ class ChartFilesTest {
     }
     org.junit.jupiter.api.Assumptions.assumeFalse(chartAbove);
 
-    var error = assertThrows(ChartException.class, () -> ChartFiles.locate(lonely, null));
+    ChartFiles bundled = ChartFiles.locate(lonely, null);
 
-    assertTrue(
-        error.getMessage().contains("-D" + ChartFiles.CHART_DIR_PROPERTY), error.getMessage());
+    assertTrue(bundled.directory().isEmpty(), "read from the classpath");
+    ChartFiles repository = ChartFiles.locate();
+    for (String file :
+        List.of(ChartFiles.ADMISSION_POLICY, ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC)) {
+      assertEquals(
+          repository.render(file, Release.DEFAULT), bundled.render(file, Release.DEFAULT), file);
+    }
+    Path crds = repository.directory().orElseThrow().resolve("crds");
+    try (var files = Files.list(crds)) {
+      for (Path crd : files.toList()) {
+        String name = "crds/" + crd.getFileName();
+        assertEquals(Files.readString(crd), ChartFiles.bundled().text(name), name);
+      }
+    }
+  }
+
+  @Test
+  void aFileMissingFromTheCopyInTheJarIsAClearError() {
+    var error =
+        assertThrows(
+            ChartException.class,
+            () -> ChartFiles.bundled().render("files/missing.yaml", Release.DEFAULT));
+
+    assertTrue(error.getMessage().contains("files/missing.yaml"), error.getMessage());
   }
 
   @Test
