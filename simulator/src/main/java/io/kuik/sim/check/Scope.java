@@ -49,6 +49,20 @@ public final class Scope {
   }
 
   /**
+   * Whether the syncer instance installed in {@code installNamespace}, serving namespaces by
+   * default, serves a namespace with these labels: the override label forces it either way, else
+   * the instance label picks the instance, else the default (the namespace-targeting truth table).
+   */
+  public static boolean served(Map<String, String> labels, String installNamespace) {
+    String override = labels.get("kuik.enix.io/pull-secrets-override");
+    if ("true".equals(override) || "false".equals(override)) {
+      return override.equals("true");
+    }
+    String instance = labels.get("kuik.enix.io/pull-secrets-instance");
+    return instance == null || instance.equals(installNamespace);
+  }
+
+  /**
    * The credential the kubelet would pick from the entry's source Secret for the entry's
    * repository: the longest auths key equal to it or a whole-segment prefix of it. Empty when the
    * source is missing or holds nothing for the path (the entry is then left out).
