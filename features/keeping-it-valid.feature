@@ -76,6 +76,25 @@ Feature: Keeping it valid
     And 2 seconds pass
     Then team-a's kuik-inject-imagealternative-acme-foo must hold acme:s3cret for quay.io/acme/foo
 
+  Scenario: An OnFailure Secret deleted by a person should come back at the next resync
+    Given the ImageAlternative acme-bar:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/bar
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And the pod web-1 in team-a is rewritten by ImageAlternative/acme-bar to quay.io/acme/bar:1.0
+    And 2 seconds pass
+    When a person deletes the Secret kuik-inject-imagealternative-acme-bar in team-a
+    And 2 seconds pass
+    Then team-a must not have the Secret kuik-inject-imagealternative-acme-bar
+    When the informers resync
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-bar must hold acme:s3cret for quay.io/acme/bar
+
   Scenario: A write that changes nothing should be a no-op on the API server
     Given the resourceVersion of team-a's kuik-inject-imagealternative-acme-foo is noted
     When the informers resync

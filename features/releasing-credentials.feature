@@ -92,7 +92,7 @@ Feature: Releasing credentials
     And the pod web-2 in team-a must be Running within 1 second
     And the kubelet must have pulled for web-2 in team-a with no failed attempt
 
-  Scenario: A Pod that finished should no longer hold its entry after the grace
+  Scenario Outline: A pod that ended <phase> should keep its entry for the grace only
     Given the registry quay.io serves quay.io/acme/foo:1.0 to acme:s3cret only
     And the ImageAlternative acme-foo:
       """yaml
@@ -103,10 +103,81 @@ Feature: Releasing credentials
           auth:
             secretRef: {name: acme-pull}
       """
-    And the pod job-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    And the pod job-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0 with restartPolicy <restart policy>
     And the pod job-1 in team-a must be Running within 15 seconds
-    When the pod job-1 in team-a finishes as Succeeded
-    And 15 minutes 2 seconds pass
+    When the container of the pod job-1 in team-a exits with code <exit code>
+    Then the pod job-1 in team-a must be <phase>
+    When 14 minutes 59 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold acme:s3cret for quay.io/acme/foo
+    When 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}
+
+    Examples:
+      | restart policy | exit code | phase     |
+      | Never          | 0         | Succeeded |
+      | Never          | 1         | Failed    |
+      | OnFailure      | 0         | Succeeded |
+
+  Scenario Outline: A pod whose container restarts should keep its entry
+    Given the registry quay.io serves quay.io/acme/foo:1.0 to acme:s3cret only
+    And the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0 with restartPolicy <restart policy>
+    And the pod web-1 in team-a must be Running within 15 seconds
+    When the container of the pod web-1 in team-a exits with code <exit code>
+    Then the pod web-1 in team-a must be Running
+    When 20 minutes pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold acme:s3cret for quay.io/acme/foo
+
+    Examples:
+      | restart policy | exit code |
+      | Always         | 0         |
+      | OnFailure      | 1         |
+
+  Scenario: A key released during an Always spell out of scope should not come back with OnFailure
+    Given the ImageAlternative acme-foo:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And the pod web-1 in team-a is rewritten by ImageAlternative/acme-foo to quay.io/acme/foo:1.0
+    And 2 seconds pass
+    When the ImageAlternative acme-foo is changed to:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        namespaceSelector:
+          matchLabels: {tier: dev}
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}
+    When the pod web-1 in team-a is deleted
+    And 20 minutes pass
+    And the ImageAlternative acme-foo is changed to:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/foo
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 2 seconds pass
     Then team-a's kuik-inject-imagealternative-acme-foo must hold {"auths":{}}
 
   Scenario: An entry removed from the resource should leave at once

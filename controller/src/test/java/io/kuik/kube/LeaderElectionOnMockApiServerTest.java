@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -14,14 +15,14 @@ import org.junit.jupiter.api.Test;
 /**
  * Two syncer replicas share one Lease: only the leader writes, a standby is ready but silent, and
  * stopping the leader (SIGTERM gives the lease back) hands the writing over within the lease
- * duration.
+ * duration. The mock API server holds both replicas to the chart's RBAC, leases included.
  */
 class LeaderElectionOnMockApiServerTest {
 
   private static final Duration LEASE = Duration.ofSeconds(3);
   private static final Duration PATIENCE = Duration.ofSeconds(20);
 
-  private final MockCluster cluster = new MockCluster();
+  private final MockCluster cluster = MockCluster.underSyncerRbac();
   private final ClusterFixtures fixtures = new ClusterFixtures(cluster.client());
   private RunningSyncer first;
   private RunningSyncer second;
@@ -81,6 +82,10 @@ class LeaderElectionOnMockApiServerTest {
             () ->
                 Map.of(ClusterFixtures.REPOSITORY, "alice")
                     .equals(fixtures.injectedUsers("team-b")));
+    assertEquals(
+        List.of(),
+        cluster.serviceAccountRequests().stream().filter(r -> r.code() == 403).toList(),
+        "lease and Secret requests that the chart's RBAC refuses");
   }
 
   private static long appliesSent(RunningSyncer syncer) {

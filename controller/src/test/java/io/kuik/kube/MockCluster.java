@@ -19,24 +19,58 @@ import java.util.List;
  * kubeconfig file pointing at it. While it is open, the {@code kubeconfig} system property names
  * that file, so a client built the way the syncer builds one ({@code new
  * KubernetesClientBuilder()}) talks to this server.
+ *
+ * <p>{@link #underSyncerRbac()} puts the server behind the chart's RBAC for the syncer's
+ * ServiceAccount, which the kubeconfig's token then stands for, and records every request.
  */
 public final class MockCluster implements AutoCloseable {
+
+  /** The release the chart's RBAC is rendered for: {@code helm install kuik -n kuik-system}. */
+  static final String RELEASE = "kuik";
+
+  private static final String TOKEN = "not-a-secret";
 
   private final KubernetesMockServer server;
   private final ServerSideApplyDispatcher dispatcher;
   private final KubernetesClient client;
   private final Path kubeconfig;
   private final String previousKubeconfig;
+  private final RbacDispatcher rbac;
 
+  /** Every request is allowed. */
   public MockCluster() {
-    dispatcher =
-        new ServerSideApplyDispatcher(
-            List.of(
-                CustomResourceDefinitionContext.fromCustomResourceType(ImageAlternative.class),
-                CustomResourceDefinitionContext.fromCustomResourceType(ImageMirror.class)));
+    this(crudWithApply(), null);
+  }
+
+  /**
+   * The kubeconfig's identity is the syncer's ServiceAccount {@code kuik-secret-syncer} in {@link
+   * ClusterFixtures#INSTALL_NAMESPACE}, held to chart/files/syncer-rbac.yaml as a cluster holds it.
+   */
+  public static MockCluster underSyncerRbac() {
+    ServerSideApplyDispatcher crud = crudWithApply();
+    return new MockCluster(
+        crud,
+        new RbacDispatcher(
+            crud,
+            ChartRbac.load("files/syncer-rbac.yaml", RELEASE, ClusterFixtures.INSTALL_NAMESPACE),
+            TOKEN,
+            "system:serviceaccount:"
+                + ClusterFixtures.INSTALL_NAMESPACE
+                + ":"
+                + RELEASE
+                + "-secret-syncer"));
+  }
+
+  private MockCluster(ServerSideApplyDispatcher dispatcher, RbacDispatcher rbac) {
+    this.dispatcher = dispatcher;
+    this.rbac = rbac;
     server =
         new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+            new Context(),
+            new MockWebServer(),
+            new HashMap<>(),
+            rbac != null ? rbac : dispatcher,
+            false);
     server.init();
     client = server.createClient();
     kubeconfig = writeKubeconfig(server.url("/"));
@@ -46,6 +80,25 @@ public final class MockCluster implements AutoCloseable {
   /** The API server's address by IP, for a process that resolves no names (the image's root). */
   public String url() {
     return "http://127.0.0.1:" + server.getPort();
+  }
+
+  private static ServerSideApplyDispatcher crudWithApply() {
+    return new ServerSideApplyDispatcher(
+        List.of(
+            CustomResourceDefinitionContext.fromCustomResourceType(ImageAlternative.class),
+            CustomResourceDefinitionContext.fromCustomResourceType(ImageMirror.class)));
+  }
+
+  /**
+   * The requests the ServiceAccount made so far (the test's own client left out).
+   *
+   * @throws IllegalStateException when this cluster is not under RBAC
+   */
+  public List<RbacDispatcher.Observed> serviceAccountRequests() {
+    if (rbac == null) {
+      throw new IllegalStateException("this mock cluster records nothing: use underSyncerRbac()");
+    }
+    return rbac.observed().stream().filter(RbacDispatcher.Observed::byServiceAccount).toList();
   }
 
   /** A client of the test's own, for arranging the cluster and reading what the syncer wrote. */
@@ -100,7 +153,7 @@ public final class MockCluster implements AutoCloseable {
             "users:",
             "- name: mock",
             "  user:",
-            "    token: not-a-secret",
+            "    token: " + TOKEN,
             "");
     try {
       Path file = Files.createTempFile("kuik-mock-kubeconfig", ".yaml");

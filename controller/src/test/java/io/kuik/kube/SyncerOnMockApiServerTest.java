@@ -10,29 +10,38 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The real {@code kuik syncer} command against fabric8's mock API server: the documented Secrets
- * appear, change and empty as the cluster changes (docs/behaviour.md).
+ * appear, change and empty as the cluster changes (docs/behaviour.md). The server holds the syncer
+ * to the chart's RBAC, and every test also fails if it refused a request.
  */
 class SyncerOnMockApiServerTest {
 
   private static final Duration PATIENCE = Duration.ofSeconds(20);
 
-  private final MockCluster cluster = new MockCluster();
+  private final MockCluster cluster = MockCluster.underSyncerRbac();
   private final KubernetesClient client = cluster.client();
   private final ClusterFixtures fixtures = new ClusterFixtures(client);
   private RunningSyncer syncer;
 
   @AfterEach
   void stop() {
-    if (syncer != null) {
-      syncer.close();
+    try {
+      if (syncer != null) {
+        syncer.close();
+      }
+      assertEquals(
+          List.of(),
+          cluster.serviceAccountRequests().stream().filter(r -> r.code() == 403).toList(),
+          "requests of the syncer that the chart's RBAC refuses");
+    } finally {
+      cluster.close();
     }
-    cluster.close();
   }
 
   private void startSyncer(String... extraFlags) {

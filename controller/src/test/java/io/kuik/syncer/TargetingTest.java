@@ -8,7 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The 18 rows of the truth table in seeds/namespace-targeting.txt, on this project's labels. */
+/** The 18 rows of the namespace-targeting truth table (docs/behaviour.md#namespace-targeting). */
 class TargetingTest {
 
   @ParameterizedTest(name = "override {0}, instance label {1}, by default {2}: served {3}")

@@ -11,6 +11,7 @@ import io.cucumber.java.en.When;
 import io.kuik.sim.dsl.KuikWorld;
 import io.kuik.sim.trace.TraceRecord;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -106,11 +107,12 @@ public class ClusterSteps {
   }
 
   /**
-   * Every scenario also checks that the chart's policy refused none of the syncer's writes: the
-   * syncer's own writes must all pass in a healthy cluster.
+   * Every scenario also checks that no syncer ever sent a DELETE (its Secrets leave with their
+   * resource through the garbage collector, never by its hand), and that the chart's policy refused
+   * none of the syncer's writes: the syncer's own writes must all pass in a healthy cluster.
    */
   @After
-  public void noSyncerWriteRefusedByThePolicy(Scenario scenario) {
+  public void noSyncerDeleteAndNoSyncerWriteRefusedByThePolicy(Scenario scenario) {
     if (!state.started()) {
       return;
     }
@@ -118,11 +120,12 @@ public class ClusterSteps {
       scenario.log(world().timeline());
     }
     Timelines.publish(scenario, world());
+    assertEquals(List.of(), world().syncerDeletes(), "the syncer sent a DELETE");
     if (scenario.getSourceTagNames().contains("@the-policy-refuses-the-syncer")) {
       return;
     }
     assertEquals(
-        java.util.List.of(),
+        List.of(),
         world().syncerWritesRefusedByThePolicy(),
         "the admission policy refused a write of the syncer");
   }

@@ -35,7 +35,7 @@ public class PodSteps {
   }
 
   @When(
-      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)(?: beside a container ([a-z0-9-]+) on (\\S+))?(?: with its own pull secret ([a-z0-9-]+))?$")
+      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)(?: beside a container ([a-z0-9-]+) on (\\S+))?(?: with its own pull secret ([a-z0-9-]+))?(?: with restartPolicy (Always|OnFailure|Never))?$")
   public void aRewrittenPod(
       String pod,
       String namespace,
@@ -43,10 +43,11 @@ public class PodSteps {
       String image,
       String other,
       String otherImage,
-      String ownSecret) {
+      String ownSecret,
+      String restartPolicy) {
     Map<String, String> others = other == null ? Map.of() : Map.of(other, otherImage);
     List<String> own = ownSecret == null ? List.of() : List.of(ownSecret);
-    world().rewrittenPod(namespace, pod, rewriter, image, others, own);
+    world().rewrittenPod(namespace, pod, rewriter, image, others, own, restartPolicy);
   }
 
   @When("the pod {word} in {word} is deleted")
@@ -54,9 +55,14 @@ public class PodSteps {
     world().deletePod(namespace, pod);
   }
 
-  @When("the pod {word} in {word} finishes as {word}")
-  public void thePodFinishes(String pod, String namespace, String phase) {
-    world().finishPod(namespace, pod, phase);
+  @When("the container of the pod {word} in {word} exits with code {int}")
+  public void theContainerExits(String pod, String namespace, int exitCode) {
+    world().containerExits(namespace, pod, exitCode);
+  }
+
+  @Then("the pod {word} in {word} must be {word}")
+  public void thePodMustBe(String pod, String namespace, String phase) {
+    assertEquals(phase, world().podPhase(namespace, pod), "the phase of " + namespace + "/" + pod);
   }
 
   @Then("{word} must have no pods")

@@ -18,14 +18,13 @@ import java.util.function.Supplier;
  * resync spread, with the same syncer unpaced, with a periodic copier and with a cluster-wide
  * Secret replicator; then one table of what each sent and what it cost.
  *
- * <p>Run from the repository root (exec:java would run in every module of an {@code -am} reactor,
- * and without {@code -am} it would pick the controller jar of the local repository):
+ * <p>Run it from the simulator's runnable jar, from any folder (the chart files it needs are in the
+ * jar):
  *
  * <pre>
- * ./mvnw -B -q -o -pl simulator -am compile
- * ./mvnw -B -q -o -pl simulator dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
- * java -Xmx12g -cp simulator/target/classes:controller/target/classes:$(cat /tmp/cp.txt) \
- *     io.kuik.sim.bench.Benchmark 100 1000 10000 [--only=kuik,kuik-unpaced,copier,replicator]
+ * ./mvnw -B -pl simulator -am package -DskipTests
+ * java -Xmx12g -jar simulator/target/kuik-simulator-0.1.0-SNAPSHOT-all.jar simulate bench \
+ *     100 1000 10000 [--only=kuik,kuik-unpaced,copier,replicator]
  * </pre>
  *
  * <p>Each row is printed as soon as its run ends; the ratios compare with the first row printed.
@@ -37,22 +36,19 @@ public final class Benchmark {
   /** Simulated requests above which the periodic copier runs a shorter window. */
   static final long COPIER_BUDGET = 600_000;
 
+  /** The contenders {@code --only} may name, in the order they run. */
+  public static final List<String> CONTENDERS =
+      List.of("kuik", "kuik-unpaced", "copier", "replicator");
+
+  public static final List<Integer> DEFAULT_SIZES = List.of(100, 1_000, 10_000);
+
   private Benchmark() {}
 
-  public static void main(String[] args) {
-    List<Integer> sizes = new ArrayList<>();
-    List<String> only = new ArrayList<>();
-    for (String arg : args) {
-      if (arg.startsWith("--only=")) {
-        only.addAll(List.of(arg.substring(7).split(",")));
-      } else {
-        sizes.add(Integer.parseInt(arg));
-      }
-    }
-    if (sizes.isEmpty()) {
-      sizes = List.of(100, 1_000, 10_000);
-    }
-    PrintStream out = System.out;
+  /**
+   * Runs the workload at each size for the contenders in {@code only} (every one when empty),
+   * printing each row to {@code out} as its run ends.
+   */
+  public static void run(List<Integer> sizes, List<String> only, PrintStream out) {
     out.println(
         "Simulated "
             + Workload.LENGTH.toMinutes()

@@ -78,7 +78,8 @@ public final class ChartFiles {
 
   /**
    * The chart named by the system property {@value #CHART_DIR_PROPERTY}, or else the {@code chart/}
-   * folder found by walking up from the working directory.
+   * folder found by walking up from the working directory, or else the {@linkplain #bundled()
+   * bundled} copy (so that {@code kuik simulate} runs from any folder).
    *
    * @throws ChartException when neither finds a chart
    */
@@ -103,10 +104,14 @@ public final class ChartFiles {
         return new ChartFiles(dir.resolve("chart"));
       }
     }
+    if (ChartFiles.class.getResource(BUNDLE + ADMISSION_POLICY) != null) {
+      return new ChartFiles(null);
+    }
     throw new ChartException(
         "no chart/ folder (with Chart.yaml or files/) in "
             + start.toAbsolutePath()
-            + " or any folder above it: run from inside the repository, or set -D"
+            + " or any folder above it, and no copy in the simulator's jar: run from inside the"
+            + " repository, or set -D"
             + CHART_DIR_PROPERTY
             + "=<path to chart>");
   }

@@ -50,6 +50,20 @@ public final class Scope {
   }
 
   /**
+   * Whether the syncer instance installed in {@code installNamespace}, serving namespaces by
+   * default, serves a namespace with these labels: the override label forces it either way, else
+   * the instance label picks the instance, else the default (the namespace-targeting truth table).
+   */
+  public static boolean served(Map<String, String> labels, String installNamespace) {
+    String override = labels.get("kuik.enix.io/pull-secrets-override");
+    if ("true".equals(override) || "false".equals(override)) {
+      return override.equals("true");
+    }
+    String instance = labels.get("kuik.enix.io/pull-secrets-instance");
+    return instance == null || instance.equals(installNamespace);
+  }
+
+  /**
    * The credential the kubelet would pick from the entry's source Secret for the entry's
    * repository, for the keys the explorer writes (a host, or a host and path; no scheme, port or
    * glob): of the keys that are the repository's host or whose text is a string prefix of the

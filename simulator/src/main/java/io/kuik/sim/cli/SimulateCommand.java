@@ -2,17 +2,26 @@ package io.kuik.sim.cli;
 
 import io.kuik.cli.KuikSubcommand;
 import io.kuik.sim.bench.Benchmark;
-import io.kuik.sim.explore.ExploreMain;
+import io.kuik.sim.explore.Bounds;
+import io.kuik.sim.explore.Explorer;
+import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Unmatched;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code kuik simulate}: the simulated cluster's tools, in the simulator's runnable jar (the
- * controller's image does not carry them). Each subcommand hands its arguments to the tool's own
- * parser, which prints its usage on a bad argument.
+ * controller's image does not carry them). A bad argument exits 2 with a message naming it, as
+ * every kuik command does; {@code explore} and {@code replay} exit 1 when a run breaks an
+ * invariant.
  */
 @Command(
     name = "simulate",
@@ -25,38 +34,89 @@ import picocli.CommandLine.Unmatched;
     })
 public final class SimulateCommand implements KuikSubcommand {
 
+  @Spec CommandSpec spec;
+
   @Override
   public Integer call() {
-    System.err.println("name one of: explore, replay, bench (kuik simulate --help)");
-    return 2;
+    throw new ParameterException(
+        spec.commandLine(), "Missing a command: name one of explore, replay, bench");
+  }
+
+  /** What one explorer run is: its seed, its length and the syncer's grace. */
+  static final class RunOptions {
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
+    @Option(names = "--seed", paramLabel = "N", description = "The (first) seed. Default: 1.")
+    long seed = 1;
+
+    @Option(
+        names = "--steps",
+        paramLabel = "K",
+        description = "Steps of actions and faults per run. Default: 150.")
+    int steps = 150;
+
+    @Option(
+        names = "--syncer-grace-minutes",
+        paramLabel = "G",
+        description =
+            "Give the syncer another grace than the documented 15 minutes; the checkers keep"
+                + " 15: a check of the checkers.")
+    long graceMinutes = Bounds.DOCUMENTED_GRACE.toMinutes();
+
+    /** The syncer's grace, once the options are checked. */
+    Duration validGrace() {
+      if (steps < 0) {
+        throw new ParameterException(spec.commandLine(), "--steps must be 0 or more: " + steps);
+      }
+      if (graceMinutes < 0) {
+        throw new ParameterException(
+            spec.commandLine(), "--syncer-grace-minutes must be 0 or more: " + graceMinutes);
+      }
+      return Duration.ofMinutes(graceMinutes);
+    }
   }
 
   @Command(
       name = "explore",
       mixinStandardHelpOptions = true,
       description =
-          "Seeded random actions and faults with invariants checked after every step:"
-              + " --seed N --steps K [--seeds M]. Exits 1 when a run breaks an invariant.")
+          "Seeded random actions and faults with invariants checked after every step, then a"
+              + " liveness phase. Exits 1 when a run breaks an invariant.")
   static final class Explore implements Callable<Integer> {
-    // The tool parses its own arguments: picocli hands them over as they are.
-    @Unmatched List<String> args = new ArrayList<>();
+    @Mixin RunOptions run;
+
+    @Option(
+        names = "--seeds",
+        paramLabel = "M",
+        description = "Runs the seeds N .. N+M-1. Default: 1.")
+    int seeds = 1;
+
+    @Spec CommandSpec spec;
 
     @Override
     public Integer call() {
-      return ExploreMain.run(prepend("explore", args));
+      if (seeds < 1) {
+        throw new ParameterException(spec.commandLine(), "--seeds must be 1 or more: " + seeds);
+      }
+      return runSeeds(spec.commandLine().getOut(), run.seed, seeds, run.steps, run.validGrace());
     }
   }
 
   @Command(
       name = "replay",
       mixinStandardHelpOptions = true,
-      description = "Runs one seed of the explorer again, exactly: --seed N --steps K.")
+      description =
+          "Runs one seed of the explorer again, exactly: the same trace and trace hash. Exits 1"
+              + " when it breaks an invariant.")
   static final class Replay implements Callable<Integer> {
-    @Unmatched List<String> args = new ArrayList<>();
+    @Mixin RunOptions run;
+
+    @Spec CommandSpec spec;
 
     @Override
     public Integer call() {
-      return ExploreMain.run(prepend("replay", args));
+      return runSeeds(spec.commandLine().getOut(), run.seed, 1, run.steps, run.validGrace());
     }
   }
 
@@ -65,23 +125,65 @@ public final class SimulateCommand implements KuikSubcommand {
       mixinStandardHelpOptions = true,
       description =
           "The syncer against a periodic copier and a Secret replicator on one simulated hour,"
-              + " per cluster size: [SIZE ...] [--only=kuik,kuik-unpaced,copier,replicator].")
+              + " per cluster size.")
   static final class Bench implements Callable<Integer> {
-    @Unmatched List<String> args = new ArrayList<>();
+    @Parameters(
+        paramLabel = "SIZE",
+        arity = "0..*",
+        description = "Cluster sizes in namespaces. Default: 100 1000 10000.")
+    List<Integer> sizes = new ArrayList<>();
+
+    @Option(
+        names = "--only",
+        split = ",",
+        paramLabel = "CONTENDER",
+        description = "Run only these contenders, of: kuik, kuik-unpaced, copier, replicator.")
+    List<String> only = new ArrayList<>();
+
+    @Spec CommandSpec spec;
 
     @Override
     public Integer call() {
-      Benchmark.main(args.toArray(String[]::new));
+      for (int size : sizes) {
+        if (size < 1) {
+          throw new ParameterException(spec.commandLine(), "a SIZE must be 1 or more: " + size);
+        }
+      }
+      for (String contender : only) {
+        if (!Benchmark.CONTENDERS.contains(contender)) {
+          throw new ParameterException(
+              spec.commandLine(),
+              "unknown contender '" + contender + "' in --only; one of " + Benchmark.CONTENDERS);
+        }
+      }
+      Benchmark.run(sizes.isEmpty() ? Benchmark.DEFAULT_SIZES : sizes, only, System.out);
       return 0;
     }
   }
 
-  private static String[] prepend(String command, List<String> args) {
-    String[] all = new String[args.size() + 1];
-    all[0] = command;
-    for (int i = 0; i < args.size(); i++) {
-      all[i + 1] = args.get(i);
+  /** Runs the seeds, each banner first and its report after; 1 when any run failed. */
+  private static int runSeeds(PrintWriter out, long first, int seeds, int steps, Duration grace) {
+    List<Long> failed = new ArrayList<>();
+    for (long seed = first; seed < first + seeds; seed++) {
+      Explorer explorer = Explorer.of(seed, steps, grace);
+      out.println(explorer.banner());
+      out.flush();
+      Explorer.Outcome outcome = explorer.run();
+      out.println(outcome.report());
+      out.flush();
+      if (!outcome.passed()) {
+        failed.add(seed);
+      }
     }
-    return all;
+    if (seeds > 1) {
+      out.println(
+          (seeds - failed.size())
+              + " of "
+              + seeds
+              + " seeds passed"
+              + (failed.isEmpty() ? "" : "; failed: " + failed));
+      out.flush();
+    }
+    return failed.isEmpty() ? 0 : 1;
   }
 }

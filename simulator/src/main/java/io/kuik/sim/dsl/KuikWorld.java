@@ -494,13 +494,20 @@ public final class KuikWorld {
    * image}: the annotations and the pull-secret reference.
    */
   public void rewrittenPod(String namespace, String pod, String rewriter, String image) {
-    rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of());
+    rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), null);
+  }
+
+  /** The same, with the pod's {@code restartPolicy} ({@code null}: unset, i.e. Always). */
+  public void rewrittenPod(
+      String namespace, String pod, String rewriter, String image, String restartPolicy) {
+    rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), restartPolicy);
   }
 
   /**
-   * The same pod with further containers that kuik left alone ({@code name -> image}, in order) and
-   * pull Secrets of its own, listed before kuik's as the webhook appends its reference: every
-   * container pulls with all of them.
+   * The same pod with further containers that kuik left alone ({@code name -> image}, in order),
+   * pull Secrets of its own, listed before kuik's as the webhook appends its reference (every
+   * container pulls with all of them), and a {@code restartPolicy} ({@code null}: unset, i.e.
+   * Always).
    */
   public void rewrittenPod(
       String namespace,
@@ -508,7 +515,8 @@ public final class KuikWorld {
       String rewriter,
       String image,
       Map<String, String> others,
-      List<String> ownPullSecrets) {
+      List<String> ownPullSecrets,
+      String restartPolicy) {
     String[] kindAndName = rewriter.split("/", 2);
     RoutingKind kind =
         "ImageMirror".equals(kindAndName[0])
@@ -546,6 +554,9 @@ public final class KuikWorld {
     ArrayNode pullSecrets = spec.putArray("imagePullSecrets");
     ownPullSecrets.forEach(name -> pullSecrets.addObject().put("name", name));
     pullSecrets.addObject().put("name", SecretNames.injected(kind.kind(), kindAndName[1]));
+    if (restartPolicy != null) {
+      spec.put("restartPolicy", restartPolicy);
+    }
     api().create(ADMIN, object);
   }
 
@@ -553,12 +564,17 @@ public final class KuikWorld {
     api().delete(ADMIN, ResourceType.POD, namespace, pod);
   }
 
-  /** The pod's containers exited: its phase becomes Succeeded or Failed, as the kubelet reports. */
-  public void finishPod(String namespace, String pod, String phase) {
-    ObjectNode live = api().get(ADMIN, ResourceType.POD, namespace, pod);
-    ObjectNode status = live.putObject("status");
-    status.put("phase", phase);
-    api().updateStatus(Identity.node("node-1"), live);
+  /**
+   * The process of the pod's container {@code app} exits with {@code exitCode}; the kubelet
+   * restarts it or ends the pod Succeeded or Failed, as its restart policy says.
+   */
+  public void containerExits(String namespace, String pod, int exitCode) {
+    cluster.kubelet().containerExits(namespace, pod, "app", exitCode);
+  }
+
+  /** The pod's phase as stored ({@code status.phase}), null before the kubelet wrote one. */
+  public String podPhase(String namespace, String pod) {
+    return Json.text(pod(namespace, pod), "status", "phase");
   }
 
   /**
@@ -842,20 +858,29 @@ public final class KuikWorld {
         .toList();
   }
 
+  /** Deletions sent by any syncer instance, refused or not: the syncer must never send one. */
+  public List<TraceRecord.Request> syncerDeletes() {
+    return requestsOfEverySyncer().stream().filter(r -> r.action().equals("DELETE")).toList();
+  }
+
   /**
    * Writes of any syncer instance that an admission policy refused: any of them fails a healthy
    * scenario.
    */
   public List<TraceRecord.Request> syncerWritesRefusedByThePolicy() {
-    List<TraceRecord.Request> all = new ArrayList<>(syncerRequests());
-    otherInstances.values().forEach(host -> all.addAll(requestsOf(host)));
-    return all.stream()
+    return requestsOfEverySyncer().stream()
         .filter(
             r ->
                 !r.succeeded()
                     && r.message() != null
                     && r.message().contains("ValidatingAdmissionPolicy"))
         .toList();
+  }
+
+  private List<TraceRecord.Request> requestsOfEverySyncer() {
+    List<TraceRecord.Request> all = new ArrayList<>(syncerRequests());
+    otherInstances.values().forEach(host -> all.addAll(requestsOf(host)));
+    return all;
   }
 
   public String timeline() {

@@ -4,8 +4,11 @@ import io.kuik.model.RegistryCredential;
 import io.kuik.sim.check.Convergence;
 import io.kuik.sim.check.CredentialsStayInScope;
 import io.kuik.sim.check.Invariant;
-import io.kuik.sim.check.NoWriteRefusedByPolicy;
+import io.kuik.sim.check.NoSyncerRequestRefused;
+import io.kuik.sim.check.NotReleasedBeforeTheGrace;
+import io.kuik.sim.check.ReleasedWhenTheGraceEnds;
 import io.kuik.sim.check.SecretsReadOnlyInInstallNamespace;
+import io.kuik.sim.check.SyncerNeverDeletes;
 import io.kuik.sim.check.Violation;
 import io.kuik.sim.check.WorldView;
 import io.kuik.sim.dsl.KuikWorld;
@@ -33,14 +36,16 @@ import tools.jackson.databind.node.ObjectNode;
  * sequence of steps of people's actions and faults on a small kuik world, each followed by a random
  * stretch of virtual time and a check of every safety invariant; then a liveness phase that heals
  * every fault, runs the world for {@link Bounds#LIVENESS_PHASE} and checks that everything needed
- * is in place. The same seed and step count always give the same trace ({@link Outcome#traceHash}),
- * so {@link #replay} reproduces a failure exactly.
+ * is in place. The actions come from a weighted table whose weights are drawn from the seed and
+ * printed in the banner ({@link ActionMix}). The same seed, step count and syncer grace always give
+ * the same trace ({@link Outcome#traceHash}), and a report ends with the command line that replays
+ * it.
  *
  * <p>Fault model: only faults a correct syncer must survive: crashes and restarts at any step
  * boundary, watch events lost, late or expired (the informers relist when a drop window heals, as a
  * client whose broken stream times out), API outages (503) of at most {@link
- * Bounds#MAX_FAULT_WINDOW}, registries down. No admission policy faults: every refused syncer write
- * is a violation.
+ * Bounds#MAX_FAULT_WINDOW}, registries down. Each fault window is noted in the trace, where the
+ * checkers see it. No admission policy faults: every refused syncer write is a violation.
  */
 public final class Explorer {
 
@@ -53,9 +58,20 @@ public final class Explorer {
 
   /** How a run ended: the first violation if any, the trace hash and a report to print. */
   public record Outcome(
-      long seed, int steps, Optional<Violation> violation, String traceHash, String report) {
+      long seed,
+      int steps,
+      Duration syncerGrace,
+      String banner,
+      Optional<Violation> violation,
+      String traceHash,
+      String report) {
     public boolean passed() {
       return violation.isEmpty();
+    }
+
+    /** The arguments of {@code kuik} that replay this run, trace hash included. */
+    public List<String> replayArguments() {
+      return Explorer.replayArguments(seed, steps, syncerGrace);
     }
   }
 
@@ -66,65 +82,96 @@ public final class Explorer {
   private final SimRandom random;
   private final SimRandom drops;
   private final Trace trace;
+  private final ActionMix mix;
   private final List<String> log = new ArrayList<>();
   private final List<Invariant> invariants;
   private final Map<String, Integer> rotations = new LinkedHashMap<>();
-
-  /**
-   * Drawn from the seed, as VOPR draws its options: how many steps in a hundred crash the syncer (0
-   * to 4). Runs without crashes keep every Secret checked; runs with them explore restarts, whose
-   * leftovers the safety checker must exempt.
-   */
-  private final int crashPercent;
 
   private int cursor;
   private int pods;
   private int step;
 
   private Explorer(long seed, int steps, Duration syncerGrace) {
+    if (steps < 0) {
+      throw new IllegalArgumentException("steps must be zero or more, not " + steps);
+    }
+    if (syncerGrace.isNegative() || syncerGrace.toSeconds() % 60 != 0) {
+      throw new IllegalArgumentException(
+          "the syncer's grace must be whole minutes, as the command line gives it: " + syncerGrace);
+    }
     this.seed = seed;
     this.steps = steps;
     this.syncerGrace = syncerGrace;
     this.world = new KuikWorld(seed);
     this.random = world.cluster().loop().fork("explorer");
     this.drops = world.cluster().loop().fork("explorer-watch-drops");
-    this.crashPercent = world.cluster().loop().fork("explorer-options").nextInt(5);
+    this.mix = ActionMix.draw(table(), world.cluster().loop().fork("explorer-mix"));
     this.trace = world.cluster().trace();
     this.invariants =
         List.of(
             new CredentialsStayInScope(
+                "syncer", Bounds.DOCUMENTED_GRACE, Bounds.SLACK, Bounds.STALENESS),
+            new NotReleasedBeforeTheGrace(
+                "syncer", INSTALL, Bounds.DOCUMENTED_GRACE, Bounds.RELIST),
+            new ReleasedWhenTheGraceEnds(
                 "syncer",
+                INSTALL,
                 Bounds.DOCUMENTED_GRACE,
-                Bounds.SLACK,
-                Bounds.MAX_FAULT_WINDOW.plusMinutes(1)),
-            new NoWriteRefusedByPolicy("syncer"),
+                Bounds.GRACE_END_MARGIN,
+                Bounds.RELIST,
+                Bounds.AFTERMATH),
+            new NoSyncerRequestRefused("syncer"),
+            new SyncerNeverDeletes("syncer"),
             new SecretsReadOnlyInInstallNamespace("syncer", INSTALL));
+  }
+
+  /**
+   * A run of {@code steps} steps from {@code seed}, its syncer given {@code syncerGrace} (whole
+   * minutes) while the checkers expect the documented grace: another grace checks the checkers.
+   */
+  public static Explorer of(long seed, int steps, Duration syncerGrace) {
+    return new Explorer(seed, steps, syncerGrace);
   }
 
   /** One run of {@code steps} steps from {@code seed}, with the syncer as released. */
   public static Outcome explore(long seed, int steps) {
-    return new Explorer(seed, steps, Bounds.DOCUMENTED_GRACE).run();
-  }
-
-  /** Runs the same seed and step count again: the same trace, byte for byte. */
-  public static Outcome replay(long seed, int steps) {
-    return explore(seed, steps);
+    return of(seed, steps, Bounds.DOCUMENTED_GRACE).run();
   }
 
   /**
    * A run whose syncer is given another grace than the documented one, while the checkers still
-   * expect the documented one: a syncer that keeps credentials too long, to show the safety checker
-   * catches it.
+   * expect the documented one: a syncer that keeps credentials too long or drops them too soon, to
+   * show the checkers catch it.
    */
   public static Outcome exploreWithSyncerGrace(long seed, int steps, Duration grace) {
-    return new Explorer(seed, steps, grace).run();
+    return of(seed, steps, grace).run();
   }
 
-  public static String banner(long seed, int steps) {
-    return "explore seed=" + seed + " steps=" + steps;
+  /** {@code simulate replay --seed N --steps K [--syncer-grace-minutes G]}: the same trace. */
+  public static List<String> replayArguments(long seed, int steps, Duration syncerGrace) {
+    List<String> args =
+        new ArrayList<>(
+            List.of("simulate", "replay", "--seed", Long.toString(seed), "--steps", "" + steps));
+    if (!syncerGrace.equals(Bounds.DOCUMENTED_GRACE)) {
+      args.addAll(List.of("--syncer-grace-minutes", Long.toString(syncerGrace.toMinutes())));
+    }
+    return args;
   }
 
-  private Outcome run() {
+  /** The seed, the options and the action mix drawn from the seed: printed before the run. */
+  public String banner() {
+    return "explore seed="
+        + seed
+        + " steps="
+        + steps
+        + " syncer-grace="
+        + syncerGrace.toMinutes()
+        + "m\n  mix: "
+        + mix;
+  }
+
+  /** Runs the steps, then the liveness phase. */
+  public Outcome run() {
     setUp();
     Optional<Violation> found = checkAll();
     for (step = 1; step <= steps && found.isEmpty(); step++) {
@@ -136,7 +183,14 @@ public final class Explorer {
       step = steps + 1;
       found = liveness();
     }
-    return new Outcome(seed, steps, found, trace.hash(), found.map(this::report).orElse(summary()));
+    return new Outcome(
+        seed,
+        steps,
+        syncerGrace,
+        banner(),
+        found,
+        trace.hash(),
+        found.map(this::report).orElse(summary()));
   }
 
   // ---- the world ---------------------------------------------------------------------------
@@ -165,12 +219,37 @@ public final class Explorer {
     for (String r : RESOURCES.subList(0, 2)) {
       world.createResource("ImageAlternative", r, randomSpec(r));
     }
-    log(
-        "setup",
-        "namespaces team-a..c, resources r1 r2, sources src-a src-b; the syncer crashes in "
-            + crashPercent
-            + "% of steps");
+    log("setup", "namespaces team-a..c, resources r1 r2, sources src-a src-b");
     world.pass(Duration.ofSeconds(5));
+  }
+
+  /** The explorer's actions and their base weights (even: a weight may be halved), in order. */
+  private List<ActionMix.Action> table() {
+    ActionMix.Kind action = ActionMix.Kind.ACTION;
+    ActionMix.Kind fault = ActionMix.Kind.FAULT;
+    return List.of(
+        new ActionMix.Action("create-resource", action, 12, this::createResource),
+        new ActionMix.Action("change-resource", action, 16, this::changeResource),
+        new ActionMix.Action("delete-resource", action, 6, this::deleteResource),
+        new ActionMix.Action("create-namespace", action, 6, this::createNamespace),
+        new ActionMix.Action("label-namespace", action, 16, this::labelNamespace),
+        new ActionMix.Action("delete-namespace", action, 4, this::deleteNamespace),
+        new ActionMix.Action("rewrite-pod", action, 36, this::rewritePod),
+        new ActionMix.Action("delete-pod", action, 16, this::deletePod),
+        new ActionMix.Action("container-exits", action, 10, this::containerExits),
+        new ActionMix.Action("rotate-source", action, 10, this::rotateSource),
+        new ActionMix.Action("person-deletes-secret", action, 10, this::personDeletesSecret),
+        new ActionMix.Action("nothing", action, 12, () -> attempt("nothing happens", () -> {})),
+        new ActionMix.Action("registry-down-or-up", fault, 6, this::registryDownOrUp),
+        // Under 2 % of steps crash the syncer on average, at most 4 %: more, and the
+        // restart-leftover exemption hides most of what the safety checker is for.
+        new ActionMix.Action("syncer-crashes", fault, 2, this::syncerCrashes),
+        new ActionMix.Action(
+            "syncer-crashes-and-restarts", fault, 2, this::syncerCrashesAndRestarts),
+        new ActionMix.Action("drop-watch-events", fault, 10, this::dropWatchEvents),
+        new ActionMix.Action("delay-watch-events", fault, 8, this::delayWatchEvents),
+        new ActionMix.Action("expire-watches", fault, 6, this::expireWatches),
+        new ActionMix.Action("api-outage", fault, 8, this::apiOutage));
   }
 
   private void act() {
@@ -179,112 +258,144 @@ public final class Explorer {
       attempt("syncer starts", syncer::start);
       return;
     }
-    int roll = random.nextInt(100);
-    if (roll < 6) {
-      String r = random.pick(RESOURCES);
-      attempt(
-          "create resource " + r, () -> world.createResource("ImageAlternative", r, randomSpec(r)));
-    } else if (roll < 14) {
-      pickResource()
-          .ifPresent(
-              r -> {
-                String spec = randomSpec(r);
-                attempt(
-                    "change resource " + r + " " + summarize(spec),
-                    () -> world.changeResource("ImageAlternative", r, spec));
-              });
-    } else if (roll < 17) {
-      pickResource()
-          .ifPresent(
-              r ->
-                  attempt(
-                      "delete resource " + r, () -> world.deleteResource("ImageAlternative", r)));
-    } else if (roll < 20) {
-      String ns = random.pick(NAMESPACES);
-      Map<String, String> labels = randomLabels();
-      attempt("create namespace " + ns + " " + labels, () -> world.createNamespace(ns, labels));
-    } else if (roll < 28) {
-      pickActiveNamespace()
-          .ifPresent(
-              ns -> {
-                String tier = random.pick(List.of("prod", "dev", "test"));
-                attempt(
-                    "label namespace " + ns + " tier=" + tier,
-                    () -> world.labelNamespace(ns, "tier", tier));
-              });
-    } else if (roll < 30) {
-      pickActiveNamespace()
-          .ifPresent(ns -> attempt("delete namespace " + ns, () -> world.deleteNamespace(ns)));
-    } else if (roll < 48) {
-      rewritePod();
-    } else if (roll < 56) {
-      pickPod(false)
-          .ifPresent(
-              p -> attempt("delete pod " + p[0] + "/" + p[1], () -> world.deletePod(p[0], p[1])));
-    } else if (roll < 61) {
-      String phase = random.chance(0.5) ? "Succeeded" : "Failed";
-      pickPod(true)
-          .ifPresent(
-              p ->
-                  attempt(
-                      "pod " + p[0] + "/" + p[1] + " " + phase,
-                      () -> world.finishPod(p[0], p[1], phase)));
-    } else if (roll < 66) {
-      String source = random.pick(SOURCES);
-      attempt("rotate source " + source, () -> rotate(source));
-    } else if (roll < 71) {
-      pickManagedSecret()
-          .ifPresent(
-              s ->
-                  attempt(
-                      "person deletes " + s[0] + "/" + s[1], () -> world.deleteSecret(s[0], s[1])));
-    } else if (roll < 74) {
-      String host = random.pick(List.of("quay.io", "ghcr.io"));
-      if (random.chance(0.5)) {
-        attempt("registry " + host + " down", () -> world.registryDown(host));
-      } else {
-        attempt("registry " + host + " up", () -> world.registryUp(host));
-      }
-    } else if (roll < 78) {
-      if (roll - 74 >= crashPercent) {
-        attempt("nothing happens", () -> {});
-      } else if (random.chance(0.5)) {
-        attempt("syncer crashes", syncer::crash);
-      } else {
-        attempt(
-            "syncer crashes and restarts",
-            () -> {
-              syncer.crash();
-              syncer.start();
+    mix.pick(random)
+        .ifPresentOrElse(action -> action.act().run(), () -> attempt("nothing happens", () -> {}));
+  }
+
+  private void createResource() {
+    String r = random.pick(RESOURCES);
+    attempt(
+        "create resource " + r, () -> world.createResource("ImageAlternative", r, randomSpec(r)));
+  }
+
+  private void changeResource() {
+    pickResource()
+        .ifPresent(
+            r -> {
+              String spec = randomSpec(r);
+              attempt(
+                  "change resource " + r + " " + summarize(spec),
+                  () -> world.changeResource("ImageAlternative", r, spec));
             });
-      }
-    } else if (roll < 83) {
-      Duration window = faultWindow();
-      attempt(
-          "watch events to the syncer dropped (p=0.5) for " + window,
-          () -> {
-            world.api().watches().faults().dropRandomly(syncerWatches(), 0.5, drops);
-            healWatchesAfter(window);
-          });
-    } else if (roll < 87) {
-      Duration window = faultWindow();
-      Duration extra = Duration.ofSeconds(1 + random.nextInt(20));
-      attempt(
-          "watch events to the syncer delayed " + extra + " for " + window,
-          () -> {
-            world.api().watches().faults().delay(syncerWatches(), extra);
-            healWatchesAfter(window);
-          });
-    } else if (roll < 90) {
-      attempt("the syncer's watches expire", () -> world.api().watches().expire(syncerWatches()));
-    } else if (roll < 94) {
-      Duration window = faultWindow();
-      attempt(
-          "api-server outage (503) for " + window,
-          () -> world.cluster().outages().apiServerUnavailable(window));
+  }
+
+  private void deleteResource() {
+    pickResource()
+        .ifPresent(
+            r ->
+                attempt("delete resource " + r, () -> world.deleteResource("ImageAlternative", r)));
+  }
+
+  private void createNamespace() {
+    String ns = random.pick(NAMESPACES);
+    Map<String, String> labels = randomLabels();
+    attempt("create namespace " + ns + " " + labels, () -> world.createNamespace(ns, labels));
+  }
+
+  private void labelNamespace() {
+    pickActiveNamespace()
+        .ifPresent(
+            ns -> {
+              String tier = random.pick(List.of("prod", "dev", "test"));
+              attempt(
+                  "label namespace " + ns + " tier=" + tier,
+                  () -> world.labelNamespace(ns, "tier", tier));
+            });
+  }
+
+  private void deleteNamespace() {
+    pickActiveNamespace()
+        .ifPresent(ns -> attempt("delete namespace " + ns, () -> world.deleteNamespace(ns)));
+  }
+
+  private void deletePod() {
+    pickPod(false)
+        .ifPresent(
+            p -> attempt("delete pod " + p[0] + "/" + p[1], () -> world.deletePod(p[0], p[1])));
+  }
+
+  private void containerExits() {
+    int exitCode = random.chance(0.5) ? 0 : 1;
+    pickRunningPod()
+        .ifPresent(
+            p ->
+                attempt(
+                    "the container of pod " + p[0] + "/" + p[1] + " exits " + exitCode,
+                    () -> world.containerExits(p[0], p[1], exitCode)));
+  }
+
+  private void rotateSource() {
+    String source = random.pick(SOURCES);
+    attempt("rotate source " + source, () -> rotate(source));
+  }
+
+  private void personDeletesSecret() {
+    pickManagedSecret()
+        .ifPresent(
+            s ->
+                attempt(
+                    "person deletes " + s[0] + "/" + s[1], () -> world.deleteSecret(s[0], s[1])));
+  }
+
+  private void registryDownOrUp() {
+    String host = random.pick(List.of("quay.io", "ghcr.io"));
+    if (random.chance(0.5)) {
+      attempt("registry " + host + " down", () -> world.registryDown(host));
     } else {
-      attempt("nothing happens", () -> {});
+      attempt("registry " + host + " up", () -> world.registryUp(host));
     }
+  }
+
+  private void syncerCrashes() {
+    attempt("syncer crashes", world.syncer()::crash);
+  }
+
+  private void syncerCrashesAndRestarts() {
+    attempt(
+        "syncer crashes and restarts",
+        () -> {
+          world.syncer().crash();
+          world.syncer().start();
+        });
+  }
+
+  private void dropWatchEvents() {
+    Duration window = faultWindow();
+    attempt(
+        "watch events to the syncer dropped (p=0.5) for " + window,
+        () -> {
+          world.api().watches().faults().dropRandomly(syncerWatches(), 0.5, drops);
+          noteFault("WATCH-FAULT", "dropped (p=0.5) for " + window);
+          healWatchesAfter(window);
+        });
+  }
+
+  private void delayWatchEvents() {
+    Duration window = faultWindow();
+    Duration extra = Duration.ofSeconds(1 + random.nextInt(20));
+    attempt(
+        "watch events to the syncer delayed " + extra + " for " + window,
+        () -> {
+          world.api().watches().faults().delay(syncerWatches(), extra);
+          noteFault("WATCH-FAULT", "delayed " + extra + " for " + window);
+          healWatchesAfter(window);
+        });
+  }
+
+  private void expireWatches() {
+    attempt("the syncer's watches expire", () -> world.api().watches().expire(syncerWatches()));
+  }
+
+  private void apiOutage() {
+    Duration window = faultWindow();
+    attempt(
+        "api-server outage (503) for " + window,
+        () -> world.cluster().outages().apiServerUnavailable(window));
+  }
+
+  /** Fault windows are noted in the trace, as the outages note theirs, for the checkers. */
+  private void noteFault(String action, String what) {
+    trace.note(world.now(), "fault", action, "syncer watches", what);
   }
 
   private void rewritePod() {
@@ -297,9 +408,21 @@ public final class Explorer {
     view().resources().get(resource.get()).entries().forEach(e -> repositories.add(e.repository()));
     String image = random.pick(repositories) + ":" + (1 + random.nextInt(3));
     String pod = "pod-" + (++pods);
+    String restartPolicy = random.pick(List.of("Always", "OnFailure", "Never"));
     attempt(
-        "pod " + ns.get() + "/" + pod + " rewritten by " + resource.get() + " to " + image,
-        () -> world.rewrittenPod(ns.get(), pod, "ImageAlternative/" + resource.get(), image));
+        "pod "
+            + ns.get()
+            + "/"
+            + pod
+            + " ("
+            + restartPolicy
+            + ") rewritten by "
+            + resource.get()
+            + " to "
+            + image,
+        () ->
+            world.rewrittenPod(
+                ns.get(), pod, "ImageAlternative/" + resource.get(), image, restartPolicy));
   }
 
   private void rotate(String source) {
@@ -324,6 +447,7 @@ public final class Explorer {
             () -> {
               world.api().watches().faults().clear();
               world.api().watches().expire(syncerWatches());
+              noteFault("WATCH-HEALED", "faults cleared, watches expired");
             });
   }
 
@@ -430,6 +554,18 @@ public final class Explorer {
     return found.isEmpty() ? Optional.empty() : Optional.of(random.pick(found));
   }
 
+  /** A rewritten pod whose container runs now, as the kubelet sees it. */
+  private Optional<String[]> pickRunningPod() {
+    List<String[]> found = new ArrayList<>();
+    for (WorldView.PodView pod : view().pods()) {
+      if (pod.rewriter() != null
+          && "Running".equals(world.cluster().kubelet().phase(pod.namespace(), pod.name()))) {
+        found.add(new String[] {pod.namespace(), pod.name()});
+      }
+    }
+    return found.isEmpty() ? Optional.empty() : Optional.of(random.pick(found));
+  }
+
   private Optional<String[]> pickManagedSecret() {
     List<String[]> found = new ArrayList<>();
     for (ObjectNode s : world.api().state().list(ResourceType.SECRET, null)) {
@@ -463,6 +599,7 @@ public final class Explorer {
     world.registryUp("ghcr.io");
     world.api().watches().faults().clear();
     world.api().watches().expire(syncerWatches());
+    noteFault("WATCH-HEALED", "every fault heals");
     world.syncer().start();
     world.pass(Bounds.LIVENESS_PHASE);
     Optional<Violation> safety = checkAll();
@@ -533,13 +670,31 @@ public final class Explorer {
           .subList(Math.max(0, story.size() - STORY_TAIL), story.size())
           .forEach(line -> out.append(line).append('\n'));
     }
-    out.append("reproduce: Explorer.replay(")
-        .append(seed)
-        .append(", ")
-        .append(steps)
-        .append(") -> trace hash ")
-        .append(trace.hash());
+    out.append("reproduce: ")
+        .append(launcher())
+        .append(' ')
+        .append(String.join(" ", replayArguments(seed, steps, syncerGrace)))
+        .append("   (trace hash ")
+        .append(trace.hash())
+        .append(')');
     return out.toString();
+  }
+
+  /**
+   * How to start {@code kuik} from here: {@code java -jar} and this jar when the explorer runs from
+   * the simulator's runnable jar, else {@code kuik} (the same jar, as the README builds it).
+   */
+  private static String launcher() {
+    try {
+      java.net.URL location = Explorer.class.getProtectionDomain().getCodeSource().getLocation();
+      java.nio.file.Path path = java.nio.file.Path.of(location.toURI());
+      if (path.getFileName().toString().endsWith(".jar")) {
+        return "java -jar " + path;
+      }
+    } catch (RuntimeException | java.net.URISyntaxException unknown) {
+      // no code source (a custom class loader): fall back to the name the README gives it
+    }
+    return "kuik";
   }
 
   /** The trace lines about one Secret, with the syncer's starts and crashes and the outages. */

@@ -2,6 +2,7 @@ package io.kuik.sim.chart;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,8 +33,9 @@ class ChartFilesTest {
 
     ChartFiles chart = ChartFiles.locate(deep, null);
 
-    assertEquals("chart", chart.directory().getFileName().toString());
-    assertTrue(Files.isRegularFile(chart.directory().resolve(ChartFiles.ADMISSION_POLICY)));
+    Path directory = chart.directory();
+    assertEquals("chart", directory.getFileName().toString());
+    assertTrue(Files.isRegularFile(directory.resolve(ChartFiles.ADMISSION_POLICY)));
   }
 
   @Test
@@ -57,7 +59,8 @@ class ChartFilesTest {
   }
 
   @Test
-  void noChartAboveTheStartIsAClearError() throws IOException {
+  void withNoChartAboveTheStartTheCopyInTheJarIsReadAndEqualsTheRepositorysChart()
+      throws IOException {
     Path lonely = Files.createDirectories(temp.resolve("a/b"));
 
     // Only a folder with no chart/ anywhere above it can show this; the temp folder may sit
@@ -69,10 +72,29 @@ class ChartFilesTest {
     }
     org.junit.jupiter.api.Assumptions.assumeFalse(chartAbove);
 
-    var error = assertThrows(ChartException.class, () -> ChartFiles.locate(lonely, null));
+    ChartFiles bundled = ChartFiles.locate(lonely, null);
 
-    assertTrue(
-        error.getMessage().contains("-D" + ChartFiles.CHART_DIR_PROPERTY), error.getMessage());
+    assertNull(bundled.directory(), "read from the classpath");
+    ChartFiles repository = ChartFiles.locate();
+    for (String file :
+        List.of(ChartFiles.ADMISSION_POLICY, ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC)) {
+      assertEquals(
+          repository.render(file, Release.DEFAULT), bundled.render(file, Release.DEFAULT), file);
+    }
+    for (String crd : ChartFiles.CRDS) {
+      assertEquals(
+          repository.render(crd, Release.DEFAULT), bundled.render(crd, Release.DEFAULT), crd);
+    }
+  }
+
+  @Test
+  void aFileMissingFromTheCopyInTheJarIsAClearError() {
+    var error =
+        assertThrows(
+            ChartException.class,
+            () -> ChartFiles.bundled().render("files/missing.yaml", Release.DEFAULT));
+
+    assertTrue(error.getMessage().contains("files/missing.yaml"), error.getMessage());
   }
 
   @Test

@@ -48,7 +48,10 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>while a pod is not running, the pod worker syncs it again every {@link #SYNC_RETRY}; once
  *       every container has started the pod is Running with its containers ready. Every status
  *       change is written through the status subresource as the node (GET, then PUT), retried at
- *       the next sync when the write fails.
+ *       the next sync when the write fails;
+ *   <li>a container runs until its process exits ({@link #containerExits}); the pod's restart
+ *       policy then restarts it or leaves it terminated, and a pod whose containers have all
+ *       terminated is Succeeded or Failed for good.
  * </ul>
  *
  * A deleted pod stops being synced: its pending sync finds it gone and does nothing. The node's
@@ -155,10 +158,43 @@ public final class Kubelet {
         .toList();
   }
 
-  /** The pod's phase as the kubelet sees it ({@code Pending}, {@code Running}); null if unknown. */
+  /**
+   * The pod's phase as the kubelet sees it ({@code Pending}, {@code Running}, {@code Succeeded},
+   * {@code Failed}); null if unknown.
+   */
   public String phase(String namespace, String pod) {
     PodWork work = pods.get(namespace + "/" + pod);
     return work == null ? null : work.phase();
+  }
+
+  /**
+   * The process of a running container exits with {@code exitCode}. The pod's restart policy
+   * decides what follows (pkg/kubelet/kubelet_pods.go, {@code getPhase}): under {@code Always}, and
+   * under {@code OnFailure} after a non-zero code, the container starts again at once and the pod
+   * stays Running; otherwise it stays terminated, and once every container has, the pod is
+   * Succeeded (all exited 0) or Failed. The status is written at once.
+   *
+   * <p>Simplified: a restart neither waits out CrashLoopBackOff nor pulls the image again.
+   *
+   * @throws IllegalStateException when the container is not running
+   */
+  public void containerExits(String namespace, String pod, String container, int exitCode) {
+    PodWork work = pods.get(namespace + "/" + pod);
+    ContainerWork c =
+        work == null
+            ? null
+            : work.containers.stream()
+                .filter(x -> x.name.equals(container))
+                .findFirst()
+                .orElse(null);
+    if (c == null || !c.started() || c.terminated()) {
+      throw new IllegalStateException(
+          "the container " + container + " of " + namespace + "/" + pod + " is not running");
+    }
+    c.exit(exitCode, loop.now(), work.restarts(exitCode));
+    if (!writeStatus(work)) {
+      schedule(work, SYNC_RETRY);
+    }
   }
 
   /** The waiting reason of a container (e.g. {@code ImagePullBackOff}); null once started. */

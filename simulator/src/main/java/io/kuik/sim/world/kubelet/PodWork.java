@@ -63,12 +63,45 @@ final class PodWork {
     return initContainers.stream().allMatch(ContainerWork::started);
   }
 
+  /** Every container has started: none waits any more (each runs, or has terminated). */
   boolean running() {
     return initialized() && containers.stream().allMatch(ContainerWork::started);
   }
 
+  /** {@code spec.restartPolicy}, {@code Always} when absent (the API server's default). */
+  String restartPolicy() {
+    return pod.path("spec").path("restartPolicy").asString("Always");
+  }
+
+  /**
+   * Whether a container that exited with this code starts again: always under {@code Always}, after
+   * a failure under {@code OnFailure}, never under {@code Never}.
+   */
+  boolean restarts(int exitCode) {
+    String policy = restartPolicy();
+    return policy.equals("Always") || (policy.equals("OnFailure") && exitCode != 0);
+  }
+
+  /**
+   * The pod's phase as the kubelet's {@code getPhase} computes it (pkg/kubelet/kubelet_pods.go),
+   * for init containers that complete at once and containers that restart at once: Pending while a
+   * container waits; Running while one runs; once all have terminated, Succeeded when every one
+   * exited 0, else Failed (only {@code Never} leaves a failed container terminated). A terminal
+   * phase is never left.
+   */
   String phase() {
-    return running() ? "Running" : "Pending";
+    if (!running()) {
+      return "Pending";
+    }
+    if (!containers.stream().allMatch(ContainerWork::terminated)) {
+      return "Running";
+    }
+    return containers.stream().allMatch(ContainerWork::succeeded) ? "Succeeded" : "Failed";
+  }
+
+  boolean terminal() {
+    String phase = phase();
+    return phase.equals("Succeeded") || phase.equals("Failed");
   }
 
   /** The pod status the kubelet reports now. */
@@ -77,8 +110,19 @@ final class PodWork {
     status.put("phase", phase());
     ArrayNode conditions = status.putArray("conditions");
     condition(conditions, "Initialized", initialized(), "ContainersNotInitialized", initContainers);
-    condition(conditions, "Ready", running(), "ContainersNotReady", containers);
-    condition(conditions, "ContainersReady", running(), "ContainersNotReady", containers);
+    if (terminal()) {
+      // generateContainersReadyConditionForTerminalPhase: not ready, the phase as the reason.
+      String reason = phase().equals("Succeeded") ? "PodCompleted" : "PodFailed";
+      conditions.addObject().put("type", "Ready").put("status", "False").put("reason", reason);
+      conditions
+          .addObject()
+          .put("type", "ContainersReady")
+          .put("status", "False")
+          .put("reason", reason);
+    } else {
+      condition(conditions, "Ready", running(), "ContainersNotReady", containers);
+      condition(conditions, "ContainersReady", running(), "ContainersNotReady", containers);
+    }
     conditions.addObject().put("type", "PodScheduled").put("status", "True");
     if (startTime != null) {
       status.put("startTime", Timestamps.format(startTime));

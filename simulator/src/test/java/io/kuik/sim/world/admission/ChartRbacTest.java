@@ -117,7 +117,7 @@ class ChartRbacTest {
               verb + " imagealternatives cluster",
               verb + " imagemirrors cluster"));
     }
-    for (String verb : List.of("get", "create", "update")) {
+    for (String verb : List.of("get", "create", "patch")) {
       expected.add(verb + " leases " + INSTALL);
     }
 
