@@ -44,6 +44,11 @@ public final class MockCluster implements AutoCloseable {
     previousKubeconfig = System.setProperty("kubeconfig", kubeconfig.toString());
   }
 
+  /** The kubeconfig file that points at this server, e.g. for a process of its own. */
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
   /** A client of the test's own, for arranging the cluster and reading what the syncer wrote. */
   public KubernetesClient client() {
     return client;
