@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * The webhook's four informers, exactly what its ServiceAccount may read (chart/files/
@@ -45,8 +46,11 @@ final class WebhookInformers implements AutoCloseable {
   }
 
   /**
-   * Feeds {@code routing} and starts the informers; completes once all have listed (synced), or
-   * fails with the first that could not.
+   * Feeds {@code routing} and starts the informers; completes once all have listed (synced) and
+   * {@code routing} holds every resource they listed, or fails with the first that could not. The
+   * informers deliver their add notifications on a thread of their own, after their start
+   * completed, so the listed resources are handed over from the stores too: a webhook that turned
+   * ready with half its index would admit pods unrouted.
    */
   CompletableFuture<Void> start(WebhookRouting routing) {
     alternatives.addEventHandler(
@@ -57,7 +61,16 @@ final class WebhookInformers implements AutoCloseable {
             RoutingKind.IMAGE_MIRROR, routing, RoutingResources::from));
     List<CompletableFuture<Void>> started =
         all().stream().map(informer -> informer.start().toCompletableFuture()).toList();
-    return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new));
+    return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new))
+        .thenRun(() -> routing.listed(this::listedResources));
+  }
+
+  /** Every routing resource the stores hold, validated. */
+  private List<Validated> listedResources() {
+    return Stream.concat(
+            alternatives.getStore().list().stream().map(RoutingResources::from),
+            mirrors.getStore().list().stream().map(RoutingResources::from))
+        .toList();
   }
 
   /** The labels of a namespace the informer holds; empty when it holds none of that name. */
