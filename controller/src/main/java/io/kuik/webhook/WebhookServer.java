@@ -78,10 +78,12 @@ public final class WebhookServer implements AutoCloseable {
     /**
      * Admissions in progress at once. An admission mostly waits: for its probes, up to the probe
      * timeout when a registry does not answer, which every new image there does. So the pool is
-     * sized for waiting, not for cores: 256 cover 128 admissions a second that each wait the whole
-     * 2 s timeout. Idle threads end after a minute.
+     * sized for waiting, not for cores: 128 cover 64 admissions a second that each wait the whole 2
+     * s timeout, more than two cores route in all (decisions, "Webhook under load"); more would
+     * cost stack and heap for admissions the API server has given up on. Idle threads end after a
+     * minute.
      */
-    public static final int DEFAULT_THREADS = 256;
+    public static final int DEFAULT_THREADS = 128;
 
     /** Admissions queued when every thread is busy; beyond, the connection is closed. */
     public static final int MAX_QUEUED = 64;
