@@ -158,7 +158,8 @@ class LoadHarnessTest {
             61.4,
             -1,
             180,
-            1.5);
+            1.5,
+            "");
 
     List<String> header = List.of(LoadTable.header().trim().split("\\s+"));
     List<String> cells = List.of(LoadTable.row(row).trim().split("\\s+"));
@@ -170,6 +171,24 @@ class LoadHarnessTest {
             "2.50", "n/a", "25%", "5.00", "61", "n/a", "180", "10%", "1%", "1.5"),
         cells);
     assertTrue(row.holds(), "99% routed in time holds");
+  }
+
+  @Test
+  void addsUpTheCpuOfEachThreadPoolFromTheProcStatFields() {
+    String stat =
+        "4242 (kuik-admission-) S 1 4200 4200 0 -1 4194368 1200 0 0 0 250 31 0 0 20 0 40 0 9 0 0";
+
+    assertEquals(281, ThreadCpu.ticksOf(stat));
+    assertEquals("kuik-admission", ThreadCpu.group("kuik-admission-12"));
+    assertEquals("GC Thread", ThreadCpu.group("GC Thread#1"));
+    assertEquals("C2 CompilerThre", ThreadCpu.group("C2 CompilerThre"));
+    assertEquals(
+        "kuik-admission 150%, GC Thread 10%",
+        ThreadCpu.busiest(
+            Map.of("kuik-admission", 100L, "GC Thread", 40L, "idle", 7L),
+            Map.of("kuik-admission", 400L, "GC Thread", 60L, "idle", 7L),
+            Duration.ofSeconds(2),
+            5));
   }
 
   @Test

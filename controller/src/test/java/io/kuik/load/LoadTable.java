@@ -29,6 +29,7 @@ final class LoadTable {
    * @param gcMillis the webhook's GC time in the step
    * @param rssMiB the webhook's resident memory at the step's end
    * @param load the machine's 1-minute load average at the step's end
+   * @param webhookThreads the webhook's busiest thread groups in the step ({@link ThreadCpu})
    */
   record Row(
       double offered,
@@ -44,7 +45,8 @@ final class LoadTable {
       double heapMiB,
       double gcMillis,
       double rssMiB,
-      double load) {
+      double load,
+      String webhookThreads) {
 
     boolean holds() {
       return summary.routedShare() >= HOLD_SHARE;

@@ -2,6 +2,7 @@ package io.kuik.load;
 
 import io.kuik.webhook.LocalRegistry;
 import java.time.Duration;
+import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
@@ -20,7 +21,8 @@ final class Measures {
       OptionalDouble requests,
       Duration webhookCpu,
       Duration harnessCpu,
-      Duration registriesCpu) {}
+      Duration registriesCpu,
+      Map<String, Long> webhookThreads) {}
 
   private final WebhookProcess webhook;
   private final LocalRegistry open;
@@ -45,7 +47,8 @@ final class Measures {
         Exposition.sample(webhook.metrics(), REGISTRY_REQUESTS),
         webhook.cpu(),
         WebhookProcess.cpuOf(ProcessHandle.current()),
-        registriesCpu());
+        registriesCpu(),
+        ThreadCpu.of(webhook.pid()));
   }
 
   LoadTable.Row row(
@@ -55,10 +58,11 @@ final class Measures {
         requests.isPresent() && mark.requests().isPresent()
             ? requests.getAsDouble() - mark.requests().getAsDouble()
             : -1;
+    Duration elapsed = Duration.ofNanos(System.nanoTime() - mark.nanos());
     return new LoadTable.Row(
         offered,
         length,
-        Duration.ofNanos(System.nanoTime() - mark.nanos()),
+        elapsed,
         summary,
         rollouts,
         sent,
@@ -69,7 +73,8 @@ final class Measures {
         webhook.heap().maxUsedMiB(),
         webhook.heap().gcMillis(),
         webhook.rssMiB(),
-        WebhookLoad.loadAverage());
+        WebhookLoad.loadAverage(),
+        ThreadCpu.busiest(mark.webhookThreads(), ThreadCpu.of(webhook.pid()), elapsed, 6));
   }
 
   private Duration registriesCpu() {

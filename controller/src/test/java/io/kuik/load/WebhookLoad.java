@@ -161,6 +161,7 @@ public final class WebhookLoad {
       for (int rate : settings.rates()) {
         last = step(workload, http, webhook, secured, measures, rate, settings.step());
         print(LoadTable.row(last));
+        print("          webhook threads: " + last.webhookThreads() + "\n");
         if (!last.holds()) {
           break;
         }

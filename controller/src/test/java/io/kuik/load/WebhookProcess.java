@@ -33,14 +33,13 @@ final class WebhookProcess implements AutoCloseable {
   private final Process process;
   private final int port;
   private final int healthPort;
-  private final HeapSampler heap;
   private final Path log;
+  private HeapSampler heap;
 
-  private WebhookProcess(Process process, int port, int healthPort, HeapSampler heap, Path log) {
+  private WebhookProcess(Process process, int port, int healthPort, Path log) {
     this.process = process;
     this.port = port;
     this.healthPort = healthPort;
-    this.heap = heap;
     this.log = log;
   }
 
@@ -64,17 +63,14 @@ final class WebhookProcess implements AutoCloseable {
     builder.environment().put("KUBECONFIG", kubeconfig.toString());
     builder.environment().remove("JAVA_TOOL_OPTIONS");
     Process process = builder.start();
-    WebhookProcess webhook = null;
+    WebhookProcess webhook = new WebhookProcess(process, port, healthPort, log);
     try {
-      webhook = new WebhookProcess(process, port, healthPort, HeapSampler.of(process.pid()), log);
       webhook.awaitReady(Duration.ofSeconds(60));
+      // jstat attaches through the perf data file the JVM writes once it runs.
+      webhook.heap = HeapSampler.of(process.pid());
       return webhook;
     } catch (IOException | InterruptedException | RuntimeException failed) {
-      if (webhook != null) {
-        webhook.close();
-      } else {
-        process.destroyForcibly();
-      }
+      webhook.close();
       throw failed;
     }
   }
@@ -138,7 +134,9 @@ final class WebhookProcess implements AutoCloseable {
     if (!process.waitFor(15, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
     }
-    heap.close();
+    if (heap != null) {
+      heap.close();
+    }
   }
 
   private void awaitReady(Duration patience) throws IOException, InterruptedException {
