@@ -224,9 +224,9 @@ public final class WebhookLoad {
       text.append(
           String.format(
               Locale.ROOT,
-              "holds %.0f admissions/s (p99 %d ms)",
+              "holds %.0f admissions/s (p99 %.0f ms)",
               best.offered(),
-              best.summary().p99().toMillis()));
+              best.summary().p99().toNanos() / 1e6));
     }
     if (last != null && !last.holds()) {
       StepSamples.Summary s = last.summary();
