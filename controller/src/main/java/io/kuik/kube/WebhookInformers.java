@@ -9,12 +9,14 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingKind;
+import io.kuik.model.Validated;
 import io.kuik.ports.CredentialSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The webhook's four informers, exactly what its ServiceAccount may read (chart/files/
@@ -40,8 +42,11 @@ final class WebhookInformers implements AutoCloseable {
   }
 
   /**
-   * Feeds {@code routing} and starts the informers; completes once all have listed (synced), or
-   * fails with the first that could not.
+   * Feeds {@code routing} and starts the informers; completes once all have listed (synced) and
+   * {@code routing} holds every resource they listed, or fails with the first that could not. The
+   * informers deliver their add notifications on a thread of their own, after their start
+   * completed, so the listed resources are handed over from the stores too: a webhook that turned
+   * ready with half its index would admit pods unrouted.
    */
   CompletableFuture<Void> start(WebhookRouting routing) {
     alternatives.addEventHandler(handler(RoutingKind.IMAGE_ALTERNATIVE, routing));
@@ -52,7 +57,19 @@ final class WebhookInformers implements AutoCloseable {
     InformerHealth.reportStop(clusterSecrets, "the Secrets of " + clusterResourceNamespace);
     List<CompletableFuture<Void>> started =
         all().stream().map(informer -> informer.start().toCompletableFuture()).toList();
-    return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new));
+    return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new))
+        .thenRun(() -> routing.listed(this::listedResources));
+  }
+
+  /** Every routing resource the stores hold, validated. */
+  private List<Validated> listedResources() {
+    return Stream.concat(
+            alternatives.getStore().list().stream()
+                .map(
+                    resource -> RoutingInformers.validate(RoutingKind.IMAGE_ALTERNATIVE, resource)),
+            mirrors.getStore().list().stream()
+                .map(resource -> RoutingInformers.validate(RoutingKind.IMAGE_MIRROR, resource)))
+        .toList();
   }
 
   /** The labels of a namespace the informer holds; empty when it holds none of that name. */

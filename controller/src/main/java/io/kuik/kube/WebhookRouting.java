@@ -3,6 +3,7 @@ package io.kuik.kube;
 import io.kuik.model.ResourceId;
 import io.kuik.model.Validated;
 import io.kuik.routing.RoutingIndex;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -17,7 +18,7 @@ import java.util.logging.Logger;
  * <p>An invalid resource routes nothing, as in the syncer; its problems are logged once per change
  * (the syncer records them as a Warning event on the resource).
  */
-final class WebhookRouting implements Supplier<RoutingIndex> {
+class WebhookRouting implements Supplier<RoutingIndex> {
 
   private static final Logger LOG = Logger.getLogger(WebhookRouting.class.getName());
 
@@ -33,6 +34,18 @@ final class WebhookRouting implements Supplier<RoutingIndex> {
           resource.id()
               + " is invalid and routes no pod until it is fixed: "
               + ((Validated.Invalid) resource).problems());
+    }
+    rebuild();
+  }
+
+  /**
+   * The informers listed {@code resources} (read under the lock, so that no notification delivered
+   * meanwhile is overwritten by an older copy): one rebuild for all. Invalid ones are logged when
+   * their own notification arrives.
+   */
+  synchronized void listed(Supplier<? extends Collection<Validated>> resources) {
+    for (Validated resource : resources.get()) {
+      this.resources.put(resource.id(), resource);
     }
     rebuild();
   }

@@ -75,7 +75,18 @@ public final class WebhookServer implements AutoCloseable {
     /** Above the API server's 3 MiB request limit, so a legal pod is never refused for size. */
     public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-    public static final int DEFAULT_THREADS = 16;
+    /**
+     * Admissions in progress at once. An admission mostly waits: for its probes, up to the probe
+     * timeout when a registry does not answer, which every new image there does. So the pool is
+     * sized for waiting, not for cores: 128 cover 64 admissions a second that each wait the whole 2
+     * s timeout, more than two cores route in all (decisions, "Webhook under load"); more would
+     * cost stack and heap for admissions the API server has given up on. Idle threads end after a
+     * minute.
+     */
+    public static final int DEFAULT_THREADS = 128;
+
+    /** Admissions queued when every thread is busy; beyond, the connection is closed. */
+    public static final int MAX_QUEUED = 64;
 
     public Settings {
       Objects.requireNonNull(address, "address");
@@ -246,16 +257,19 @@ public final class WebhookServer implements AutoCloseable {
 
   private static ExecutorService workers(int threads) {
     AtomicInteger count = new AtomicInteger();
-    return new ThreadPoolExecutor(
-        threads,
-        threads,
-        60,
-        TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(threads * 4),
-        task -> {
-          Thread thread = new Thread(task, "kuik-admission-" + count.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        });
+    ThreadPoolExecutor workers =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(Math.min(threads * 4, Settings.MAX_QUEUED)),
+            task -> {
+              Thread thread = new Thread(task, "kuik-admission-" + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    workers.allowCoreThreadTimeOut(true);
+    return workers;
   }
 }

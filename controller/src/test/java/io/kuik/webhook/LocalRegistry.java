@@ -13,16 +13,19 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A real registry (the Debian package {@code docker-registry}, CNCF distribution 2.8) on a free
- * loopback port, with htpasswd Basic auth, its data and log in a temporary directory. {@code
- * .ci/install-registry.sh} installs it; tests skip when it is missing. Public for the image tests,
- * which push the kuik image to it.
+ * loopback port, with htpasswd Basic auth or anonymous, its data and log (the access log included)
+ * in a temporary directory. {@code .ci/install-registry.sh} installs it; tests skip when it is
+ * missing. Public for the webhook load harness ({@code io.kuik.load}).
  */
 public final class LocalRegistry implements AutoCloseable {
 
@@ -31,6 +34,9 @@ public final class LocalRegistry implements AutoCloseable {
           + " registry prober's integration tests";
 
   private static final String OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
+  private static final byte[] CONFIG =
+      "{\"architecture\":\"amd64\",\"os\":\"linux\",\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[]}}"
+          .getBytes(StandardCharsets.UTF_8);
 
   private final Process process;
   private final int port;
@@ -64,48 +70,60 @@ public final class LocalRegistry implements AutoCloseable {
       throw new IOException("htpasswd failed: " + line.replace(password, "<password>"));
     }
     Files.writeString(htpasswd, line + "\n");
+    String basic =
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return serve(
+        directory,
+        basic,
+        List.of("auth:", "  htpasswd:", "    realm: basic-realm", "    path: " + htpasswd));
+  }
+
+  /** Starts a registry that serves and accepts pushes from anyone, and waits until it serves. */
+  public static LocalRegistry startAnonymous(Path directory)
+      throws IOException, InterruptedException {
+    return serve(directory, null, List.of());
+  }
+
+  private static LocalRegistry serve(Path directory, String authorization, List<String> auth)
+      throws IOException, InterruptedException {
     int port = freePort();
     Path config = directory.resolve("config.yml");
-    Files.writeString(
-        config,
-        String.join(
-            "\n",
-            "version: 0.1",
-            "log:",
-            "  level: info",
-            "storage:",
-            "  filesystem:",
-            "    rootdirectory: " + directory.resolve("data"),
-            "  delete:",
-            "    enabled: true",
-            "http:",
-            "  addr: 127.0.0.1:" + port,
-            "  secret: kuik-test-only",
-            "auth:",
-            "  htpasswd:",
-            "    realm: basic-realm",
-            "    path: " + htpasswd,
-            ""));
+    List<String> lines =
+        new ArrayList<>(
+            List.of(
+                "version: 0.1",
+                "log:",
+                "  level: info",
+                "storage:",
+                "  filesystem:",
+                "    rootdirectory: " + directory.resolve("data"),
+                "  delete:",
+                "    enabled: true",
+                "http:",
+                "  addr: 127.0.0.1:" + port,
+                "  secret: kuik-test-only"));
+    lines.addAll(auth);
+    lines.add("");
+    Files.writeString(config, String.join("\n", lines));
     Path log = directory.resolve("registry.log");
     Process process =
         new ProcessBuilder("docker-registry", "serve", config.toString())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
-    String basic =
-        "Basic "
-            + Base64.getEncoder()
-                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-    LocalRegistry registry = new LocalRegistry(process, port, basic, log);
-    registry.awaitServing();
+    LocalRegistry registry = new LocalRegistry(process, port, authorization, log);
+    registry.awaitServing(authorization == null ? 200 : 401);
     return registry;
   }
 
+  /** {@code 127.0.0.1:<port>}, the registry part of its images. */
   public String host() {
     return "127.0.0.1:" + port;
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
@@ -113,11 +131,17 @@ public final class LocalRegistry implements AutoCloseable {
    * Pushes an image of one config blob and no layers as {@code repository:tag}, with plain HTTP
    * calls of the distribution API; returns the manifest's digest.
    */
-  String push(String repository, String tag) throws IOException, InterruptedException {
-    byte[] config =
-        "{\"architecture\":\"amd64\",\"os\":\"linux\",\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[]}}"
-            .getBytes(StandardCharsets.UTF_8);
-    String configDigest = digest(config);
+  public String push(String repository, String tag) throws IOException, InterruptedException {
+    return pushTags(repository, List.of(tag));
+  }
+
+  /**
+   * Pushes one image under every tag of {@code tags} in {@code repository}: the config blob once,
+   * then one manifest PUT per tag; returns the manifest's digest.
+   */
+  public String pushTags(String repository, Collection<String> tags)
+      throws IOException, InterruptedException {
+    String configDigest = digest(CONFIG);
     HttpResponse<String> started =
         send(
             HttpRequest.newBuilder(uri("/v2/" + repository + "/blobs/uploads/"))
@@ -129,7 +153,7 @@ public final class LocalRegistry implements AutoCloseable {
     send(
         HttpRequest.newBuilder(URI.create(upload + separator + "digest=" + configDigest))
             .header("Content-Type", "application/octet-stream")
-            .PUT(HttpRequest.BodyPublishers.ofByteArray(config)),
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(CONFIG)),
         201);
     byte[] manifest =
         ("{\"schemaVersion\":2,\"mediaType\":\""
@@ -138,15 +162,27 @@ public final class LocalRegistry implements AutoCloseable {
                 + "\"digest\":\""
                 + configDigest
                 + "\",\"size\":"
-                + config.length
+                + CONFIG.length
                 + "},\"layers\":[]}")
             .getBytes(StandardCharsets.UTF_8);
-    send(
-        HttpRequest.newBuilder(uri("/v2/" + repository + "/manifests/" + tag))
-            .header("Content-Type", OCI_MANIFEST)
-            .PUT(HttpRequest.BodyPublishers.ofByteArray(manifest)),
-        201);
+    for (String tag : tags) {
+      send(
+          HttpRequest.newBuilder(uri("/v2/" + repository + "/manifests/" + tag))
+              .header("Content-Type", OCI_MANIFEST)
+              .PUT(HttpRequest.BodyPublishers.ofByteArray(manifest)),
+          201);
+    }
     return digest(manifest);
+  }
+
+  /** The registry's log: its own lines and one access-log line per request. */
+  public Path log() {
+    return log;
+  }
+
+  /** The registry process, e.g. to read its CPU time. */
+  public ProcessHandle process() {
+    return process.toHandle();
   }
 
   @Override
@@ -164,10 +200,12 @@ public final class LocalRegistry implements AutoCloseable {
 
   private HttpResponse<String> send(HttpRequest.Builder request, int expected)
       throws IOException, InterruptedException {
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
     HttpResponse<String> response =
         http.send(
-            request.header("Authorization", authorization).timeout(Duration.ofSeconds(10)).build(),
-            HttpResponse.BodyHandlers.ofString());
+            request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != expected) {
       throw new IOException(
           response.request().method()
@@ -181,7 +219,8 @@ public final class LocalRegistry implements AutoCloseable {
     return response;
   }
 
-  private void awaitServing() throws IOException, InterruptedException {
+  /** Waits until {@code /v2/} answers {@code status}: 401 behind auth, 200 anonymous. */
+  private void awaitServing(int status) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
@@ -192,7 +231,7 @@ public final class LocalRegistry implements AutoCloseable {
             http.send(
                 HttpRequest.newBuilder(uri("/v2/")).timeout(Duration.ofSeconds(1)).build(),
                 HttpResponse.BodyHandlers.discarding());
-        if (answer.statusCode() == 401) {
+        if (answer.statusCode() == status) {
           return;
         }
       } catch (IOException notYet) {
@@ -216,7 +255,7 @@ public final class LocalRegistry implements AutoCloseable {
     }
   }
 
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }

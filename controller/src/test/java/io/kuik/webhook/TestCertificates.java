@@ -18,17 +18,18 @@ import javax.net.ssl.TrustManagerFactory;
 /**
  * Self-signed certificates for the HTTPS tests, made by the JDK's {@code keytool} (for {@code
  * localhost} and {@code 127.0.0.1}) and written out as PEM in each encoding the webhook reads.
+ * Public for the webhook load harness ({@code io.kuik.load}).
  */
-final class TestCertificates {
+public final class TestCertificates {
 
   private static final String PASSWORD = "changeit";
 
-  record Pair(X509Certificate certificate, PrivateKey key) {}
+  public record Pair(X509Certificate certificate, PrivateKey key) {}
 
   private TestCertificates() {}
 
   /** A new key pair and certificate; {@code keyAlgorithm} is {@code RSA} or {@code EC}. */
-  static Pair generate(Path directory, String name, String keyAlgorithm)
+  public static Pair generate(Path directory, String name, String keyAlgorithm)
       throws IOException, InterruptedException, GeneralSecurityException {
     Path store = directory.resolve(name + ".p12");
     List<String> command =
@@ -83,7 +84,7 @@ final class TestCertificates {
   }
 
   /** An RSA key as {@code RSA PRIVATE KEY}: the PKCS#1 structure inside its PKCS#8 encoding. */
-  static String pkcs1Pem(PrivateKey rsa) {
+  public static String pkcs1Pem(PrivateKey rsa) {
     return pem("RSA PRIVATE KEY", Der.sequence(rsa.getEncoded()).get(2).content());
   }
 
@@ -105,14 +106,14 @@ final class TestCertificates {
   }
 
   /** Writes the certificate and the key (in the given PEM text) where the server reads them. */
-  static void write(Path certFile, Path keyFile, Pair pair, String keyPem)
+  public static void write(Path certFile, Path keyFile, Pair pair, String keyPem)
       throws IOException, GeneralSecurityException {
     Files.writeString(certFile, certificatePem(pair.certificate()));
     Files.writeString(keyFile, keyPem);
   }
 
   /** A fresh client TLS context trusting exactly these certificates (no session to resume). */
-  static SSLContext trusting(X509Certificate... certificates)
+  public static SSLContext trusting(X509Certificate... certificates)
       throws IOException, GeneralSecurityException {
     KeyStore trusted = KeyStore.getInstance("PKCS12");
     trusted.load(null, null);
