@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,12 +48,34 @@ final class ImageArchive {
     return open(property("kuik.image.archive.again"), "again");
   }
 
+  /**
+   * Unpacks each archive once per test JVM, into a folder emptied first: a layout left by an
+   * earlier build would describe another image (and two stale layouts would look reproducible).
+   */
   private static synchronized ImageArchive open(Path archive, String name) {
-    Path layout = archive.resolveSibling("image-unpacked").resolve(name).resolve("layout");
-    if (!Files.isRegularFile(layout.resolve("index.json"))) {
-      tar(archive, layout, false);
+    return OPENED.computeIfAbsent(
+        archive,
+        path -> {
+          Path layout = path.resolveSibling("image-unpacked").resolve(name).resolve("layout");
+          deleteRecursively(layout);
+          tar(path, layout, false);
+          return new ImageArchive(path, layout);
+        });
+  }
+
+  private static final Map<Path, ImageArchive> OPENED = new HashMap<>();
+
+  private static void deleteRecursively(Path folder) {
+    if (!Files.exists(folder)) {
+      return;
     }
-    return new ImageArchive(archive, layout);
+    try (var paths = Files.walk(folder)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot empty " + folder, e);
+    }
   }
 
   Path archive() {
@@ -125,16 +149,20 @@ final class ImageArchive {
     return digests;
   }
 
-  /** The image's root filesystem: its layers unpacked in order, once per build. */
+  /** The image's root filesystem: its layers unpacked in order, once per test JVM. */
   synchronized Path root() {
     Path root = layout.resolveSibling("root");
-    if (!Files.isDirectory(root.resolve("opt"))) {
+    if (!rootUnpacked) {
+      deleteRecursively(root);
       for (JsonNode layer : manifest.path("layers").values()) {
         tar(blob(layer.path("digest").asString()), root, true);
       }
+      rootUnpacked = true;
     }
     return root;
   }
+
+  private boolean rootUnpacked;
 
   Path blob(String digest) {
     return layout.resolve("blobs").resolve(digest.replace(':', '/'));
