@@ -1,8 +1,7 @@
 package io.kuik.sim.check;
 
 import io.kuik.sim.trace.TraceRecord;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Optional;
 
 /**
  * In a healthy run no request of the syncer is refused by the chart's RBAC or by its admission
@@ -11,12 +10,10 @@ import java.util.List;
  * namespace, a delete, a Secret the policy bounds away). Refusals that are the cluster's own
  * business, such as a write into a terminating namespace, are not counted.
  */
-public final class NoSyncerRequestRefused implements Invariant {
-
-  private final String syncerActor;
+public final class NoSyncerRequestRefused extends SyncerRequestInvariant {
 
   public NoSyncerRequestRefused(String syncerActor) {
-    this.syncerActor = syncerActor;
+    super(syncerActor);
   }
 
   @Override
@@ -25,22 +22,17 @@ public final class NoSyncerRequestRefused implements Invariant {
   }
 
   @Override
-  public List<Violation> check(WorldView view, List<TraceRecord> newRecords) {
-    List<Violation> out = new ArrayList<>();
-    for (TraceRecord record : newRecords) {
-      if (record instanceof TraceRecord.Request r
-          && r.actor().equals(syncerActor)
-          && !r.succeeded()
-          && r.message() != null) {
-        String by = refuser(r);
-        if (by != null) {
-          out.add(
-              new Violation(
-                  name(), by + " refused the syncer's " + r.action() + " of " + r.target(), null));
-        }
-      }
+  Optional<Violation> judge(TraceRecord.Request r) {
+    if (r.succeeded() || r.message() == null) {
+      return Optional.empty();
     }
-    return out;
+    return Optional.ofNullable(refuser(r))
+        .map(
+            by ->
+                new Violation(
+                    name(),
+                    by + " refused the syncer's " + r.action() + " of " + r.target(),
+                    null));
   }
 
   /** Who refused: RBAC (the authorizer's 403 wording), the admission policy, or null. */

@@ -1,8 +1,7 @@
 package io.kuik.sim.check;
 
 import io.kuik.sim.trace.TraceRecord;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -10,15 +9,14 @@ import java.util.Set;
  * docs/behaviour.md#what-the-syncer-may-read): no get, list or watch of Secrets anywhere else,
  * cluster-wide included.
  */
-public final class SecretsReadOnlyInInstallNamespace implements Invariant {
+public final class SecretsReadOnlyInInstallNamespace extends SyncerRequestInvariant {
 
   private static final Set<String> READS = Set.of("GET", "LIST", "WATCH");
 
-  private final String syncerActor;
   private final String installNamespace;
 
   public SecretsReadOnlyInInstallNamespace(String syncerActor, String installNamespace) {
-    this.syncerActor = syncerActor;
+    super(syncerActor);
     this.installNamespace = installNamespace;
   }
 
@@ -28,24 +26,16 @@ public final class SecretsReadOnlyInInstallNamespace implements Invariant {
   }
 
   @Override
-  public List<Violation> check(WorldView view, List<TraceRecord> newRecords) {
-    List<Violation> out = new ArrayList<>();
-    for (TraceRecord record : newRecords) {
-      if (record instanceof TraceRecord.Request r
-          && r.actor().equals(syncerActor)
-          && READS.contains(r.action())
-          && r.target().startsWith("secrets")
-          && !r.target().startsWith("secrets " + installNamespace + "/")) {
-        out.add(
-            new Violation(
-                name(),
-                "the syncer read "
-                    + r.target()
-                    + " outside its install namespace "
-                    + installNamespace,
-                null));
-      }
+  Optional<Violation> judge(TraceRecord.Request r) {
+    if (!READS.contains(r.action())
+        || !r.target().startsWith("secrets")
+        || r.target().startsWith("secrets " + installNamespace + "/")) {
+      return Optional.empty();
     }
-    return out;
+    return Optional.of(
+        new Violation(
+            name(),
+            "the syncer read " + r.target() + " outside its install namespace " + installNamespace,
+            null));
   }
 }

@@ -1,20 +1,17 @@
 package io.kuik.sim.check;
 
 import io.kuik.sim.trace.TraceRecord;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Optional;
 
 /**
  * The syncer never sends a DELETE, allowed or not: with no entry left a Secret holds {@code
  * {"auths":{}}}, and a deleted resource's Secrets go through the garbage collector, by their owner
  * reference.
  */
-public final class SyncerNeverDeletes implements Invariant {
-
-  private final String syncerActor;
+public final class SyncerNeverDeletes extends SyncerRequestInvariant {
 
   public SyncerNeverDeletes(String syncerActor) {
-    this.syncerActor = syncerActor;
+    super(syncerActor);
   }
 
   @Override
@@ -23,15 +20,11 @@ public final class SyncerNeverDeletes implements Invariant {
   }
 
   @Override
-  public List<Violation> check(WorldView view, List<TraceRecord> newRecords) {
-    List<Violation> out = new ArrayList<>();
-    for (TraceRecord record : newRecords) {
-      if (record instanceof TraceRecord.Request r
-          && r.actor().equals(syncerActor)
-          && r.action().equals("DELETE")) {
-        out.add(new Violation(name(), "the syncer sent a DELETE of " + r.target(), r.target()));
-      }
+  Optional<Violation> judge(TraceRecord.Request r) {
+    if (!r.action().equals("DELETE")) {
+      return Optional.empty();
     }
-    return out;
+    return Optional.of(
+        new Violation(name(), "the syncer sent a DELETE of " + r.target(), r.target()));
   }
 }
