@@ -96,7 +96,7 @@ public class ClusterSteps {
   public void atMostAppliesDuringTheOutage(int most) {
     Map<String, Long> perSecret =
         world().syncerRequests().stream()
-            .filter(r -> r.action().equals("APPLY"))
+            .filter(r -> r.action().equals("APPLY") && r.target().startsWith("secrets "))
             .filter(r -> !r.at().isBefore(state.outageStart) && r.at().isBefore(state.outageEnd))
             .collect(Collectors.groupingBy(TraceRecord.Request::target, Collectors.counting()));
     assertTrue(!perSecret.isEmpty(), "the syncer tried during the outage");

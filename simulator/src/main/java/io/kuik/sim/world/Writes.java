@@ -331,7 +331,7 @@ final class Writes {
     if (!owned) {
       UpdateOwnership.attribute(type, live, candidate, manager, Timestamps.format(loop.now()));
     }
-    pipeline.validate(type, candidate, live);
+    pipeline.validate(type, candidate, live, request.subresource());
     pipeline.admitValidating(request, Operation.UPDATE, candidate, live);
     if (candidate.equals(live) && !storage.stale(type, request.namespace(), request.name())) {
       return live.deepCopy();

@@ -154,4 +154,44 @@ class StatusSubresourceTest {
         refused.getMessage().contains("cannot patch resource \"imagealternatives\""),
         refused.getMessage());
   }
+
+  @Test
+  void aStatusOfTheWrongShapeIsRefusedByTheStatusSchema() {
+    f.api.create(ADMIN, alternative(""));
+    ObjectNode body = status("acme", 1);
+    ((ObjectNode) body.path("status")).put("secretNamespaces", "many");
+
+    ApiException e =
+        assertThrows(ApiException.class, () -> f.api.applyStatus(ADMIN, body, MANAGER, true));
+
+    assertEquals(422, e.code());
+    assertTrue(e.getMessage().contains("status.secretNamespaces"), e.getMessage());
+  }
+
+  @Test
+  void aResourceStoredWithASpecItsCrdRefusesStillGetsItsStatus() {
+    ObjectNode crd =
+        f.get(ResourceType.CUSTOM_RESOURCE_DEFINITION, null, "imagealternatives.kuik.enix.io");
+    ObjectNode schemaless = crd.deepCopy();
+    ((ObjectNode) schemaless.path("spec").path("versions").get(0))
+        .putObject("schema")
+        .set(
+            "openAPIV3Schema",
+            Json.yaml("{type: object, x-kubernetes-preserve-unknown-fields: true}"));
+    f.api.update(ADMIN, schemaless);
+    f.api.create(
+        ADMIN,
+        Json.yaml(
+            "apiVersion: kuik.enix.io/v1alpha1\nkind: ImageAlternative\nmetadata: {name: acme}\n"
+                + "spec: {alternatives: oops}\n"));
+    ObjectNode live =
+        f.get(ResourceType.CUSTOM_RESOURCE_DEFINITION, null, "imagealternatives.kuik.enix.io");
+    live.set("spec", crd.get("spec"));
+    f.api.update(ADMIN, live);
+
+    f.api.applyStatus(ADMIN, status("acme", 0), MANAGER, true);
+
+    assertEquals(
+        "Valid", stored().path("status").path("conditions").get(0).path("type").asString());
+  }
 }
