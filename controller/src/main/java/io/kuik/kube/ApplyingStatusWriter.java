@@ -1,10 +1,10 @@
 package io.kuik.kube;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kuik.ports.SecretWriter.Refused;
 import io.kuik.ports.StatusWriter;
 import java.util.logging.Level;
@@ -62,17 +62,20 @@ final class ApplyingStatusWriter implements StatusWriter {
       return closed;
     }
     try {
+      // With the object in hand, fabric8 sends the apply alone: no read first.
       client
           .genericKubernetesResources(Status.API_VERSION, status.resource().kind().kind())
-          .withName(status.resource().name())
+          .resource(
+              client
+                  .getKubernetesSerialization()
+                  .convertValue(status.applyConfiguration(), GenericKubernetesResource.class))
           .subresource("status")
           .patch(
               new PatchContext.Builder()
                   .withPatchType(PatchType.SERVER_SIDE_APPLY)
                   .withFieldManager(FIELD_MANAGER)
                   .withForce(true)
-                  .build(),
-              Serialization.asJson(status.applyConfiguration()));
+                  .build());
       return null;
     } catch (KubernetesClientException e) {
       return ApplyingSecretWriter.refusal(e);
