@@ -940,21 +940,16 @@ public final class KuikWorld {
   }
 
   /**
-   * The timeline a person reads first: every write, read of a Secret, pull, admission decision and
-   * restart, without the informers' lists, watches and watch deliveries.
+   * The timeline a person reads first ({@link Storyline}): the administrator's setup in one line,
+   * every write, read of a Secret, pull, restart and fault, the webhook's decision on each pod and
+   * every Event by its reason, without the informers' lists, watches and watch deliveries.
    */
   public String storyline() {
-    StringBuilder out = new StringBuilder();
-    for (TraceRecord record : cluster.trace().records()) {
-      boolean plumbing =
-          record instanceof TraceRecord.WatchDelivery
-              || (record instanceof TraceRecord.Request r
-                  && (r.action().equals("LIST") || r.action().equals("WATCH")));
-      if (!plumbing) {
-        out.append(cluster.trace().line(record)).append('\n');
-      }
-    }
-    return out.toString();
+    return new Storyline(
+            cluster.trace(),
+            webhook == null ? List.of() : webhook.admissions(),
+            (namespace, name) -> api().state().get(ResourceType.EVENT, namespace, name))
+        .render();
   }
 
   // ---- helpers
