@@ -106,8 +106,14 @@ public class ClusterSteps {
                 applies <= most, applies + " applies of " + secret + ", expected at most " + most));
   }
 
+  /** The name of the attachment that carries each scenario's timeline in the HTML report. */
+  static final String TIMELINE = "timeline";
+
   /**
-   * Every scenario also checks that no syncer ever sent a DELETE (its Secrets leave with their
+   * Every scenario carries its storyline in the HTML report (and a failing one its full timeline,
+   * every watch delivery included, in its log).
+   *
+   * <p>Every scenario also checks that no syncer ever sent a DELETE (its Secrets leave with their
    * resource through the garbage collector, never by its hand), and that the chart's policy refused
    * none of the syncer's writes: the syncer's own writes must all pass in a healthy cluster.
    */
@@ -116,6 +122,7 @@ public class ClusterSteps {
     if (!state.started()) {
       return;
     }
+    scenario.attach(world().storyline(), "text/plain", TIMELINE);
     if (scenario.isFailed()) {
       scenario.log(world().timeline());
     }
