@@ -21,9 +21,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * pkg/apis/rbac/v1/evaluation_helpers.go). Nothing else is granted: no aggregation, no default
  * roles beyond discovery.
  *
- * <p>The files may use only {@code {{ .Release.Name }}} and {@code {{ .Release.Namespace }}}, which
- * is how the chart includes them; any other template action fails the test here, as it fails the
- * simulator.
+ * <p>The files may use only {@code {{ .Release.Name }}}, {@code {{ .Release.Namespace }}} and the
+ * ServiceAccount name helpers (at their defaults), which is how the chart includes them; any other
+ * template action fails the test here, as it fails the simulator.
  */
 final class ChartRbac {
 
@@ -73,9 +73,15 @@ final class ChartRbac {
           switch (action.group(1)) {
             case ".Release.Name" -> releaseName;
             case ".Release.Namespace" -> releaseNamespace;
+            // The default ServiceAccounts: serviceAccount.name left empty in values.yaml.
+            case "include \"kuik.syncer.serviceAccountName\" ." -> releaseName + "-secret-syncer";
+            case "include \"kuik.webhook.serviceAccountName\" ." -> releaseName + "-webhook";
             default ->
                 throw new IllegalStateException(
-                    source + " uses " + action.group() + "; only the release name and namespace");
+                    source
+                        + " uses "
+                        + action.group()
+                        + "; only the release name and namespace and the ServiceAccount names");
           };
       action.appendReplacement(out, Matcher.quoteReplacement(value));
     }
