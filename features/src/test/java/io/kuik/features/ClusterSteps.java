@@ -114,8 +114,10 @@ public class ClusterSteps {
    * every watch delivery included, in its log).
    *
    * <p>Every scenario also checks that no syncer ever sent a DELETE (its Secrets leave with their
-   * resource through the garbage collector, never by its hand), and that the chart's policy refused
-   * none of the syncer's writes: the syncer's own writes must all pass in a healthy cluster.
+   * resource through the garbage collector, never by its hand; a step that deletes under the
+   * syncer's identity, to show the policy refusing it, is not the syncer), and that the chart's
+   * policy refused none of the syncer's writes: the syncer's own writes must all pass in a healthy
+   * cluster.
    */
   @After
   public void noSyncerDeleteAndNoSyncerWriteRefusedByThePolicy(Scenario scenario) {
@@ -127,7 +129,13 @@ public class ClusterSteps {
       scenario.log(world().timeline());
     }
     Timelines.publish(scenario, world());
-    assertEquals(List.of(), world().syncerDeletes(), "the syncer sent a DELETE");
+    assertEquals(
+        state.deletesSentAsTheSyncer,
+        world().syncerDeletes().size(),
+        "the syncer sent a DELETE (a step sent "
+            + state.deletesSentAsTheSyncer
+            + " under its identity): "
+            + world().syncerDeletes());
     if (scenario.getSourceTagNames().contains("@the-policy-refuses-the-syncer")) {
       return;
     }

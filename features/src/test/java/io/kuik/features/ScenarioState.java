@@ -30,6 +30,10 @@ public final class ScenarioState {
 
   Instant namespaceDeletedAt;
   Instant outageStart;
+
+  /** DELETEs a step sent under the syncer's identity, which the syncer itself never sends. */
+  int deletesSentAsTheSyncer;
+
   Instant outageEnd;
 
   /** Manifest sets by name, each a folder, for kuik plan and for applying. */
