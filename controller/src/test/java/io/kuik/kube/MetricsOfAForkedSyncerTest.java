@@ -67,9 +67,11 @@ class MetricsOfAForkedSyncerTest {
             .atMost(Duration.ofSeconds(30))
             .until(
                 () -> syncer.body("/metrics"),
+                // The writer counts a failure at once; the core's counters are published after
+                // the reconcile that sent it.
                 m ->
-                    Metrics.value(m, "kuik_syncer_apply_failures_total{reason=\"Forbidden\"}")
-                        >= 1);
+                    Metrics.value(m, "kuik_syncer_apply_failures_total{reason=\"Forbidden\"}") >= 1
+                        && Metrics.value(m, "kuik_syncer_applies_sent_total") >= 1);
     write("fresh.txt", fresh);
     write("after-refusal.txt", refused);
 
