@@ -7,6 +7,7 @@ import io.kuik.ports.Clock;
 import io.kuik.ports.EventRecorder;
 import io.kuik.ports.Scheduler;
 import io.kuik.ports.SecretWriter;
+import io.kuik.ports.StatusWriter;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
 import java.time.Duration;
@@ -33,6 +34,7 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
   private final RoutingCache routing;
   private final InformerStores view;
   private final SecretWriter writer;
+  private final StatusWriter statusWriter;
   private final EventRecorder events;
   private final SyncerMetrics metrics;
   private SecretSyncer syncer; // the loop's thread only
@@ -45,8 +47,10 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
       RoutingCache routing,
       InformerStores view,
       SecretWriter writer,
+      StatusWriter statusWriter,
       EventRecorder events,
       SyncerMetrics metrics) {
+    this.statusWriter = statusWriter;
     this.loop = loop;
     this.settings = settings;
     this.resyncPeriod = resyncPeriod;
@@ -67,7 +71,8 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
             return;
           }
           syncer =
-              new SecretSyncer(settings, clock, this, view, writer, events, metrics.observer());
+              new SecretSyncer(
+                  settings, clock, this, view, writer, events, metrics.observer(), statusWriter);
           LOG.info(
               "syncing "
                   + routing.size()
@@ -89,6 +94,9 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
     loop.execute(
         "routing resource changed",
         () -> {
+          if (resource.equals(routing.get(resource.id()).orElse(null))) {
+            return; // only its status or metadata changed (the syncer's own status writes)
+          }
           routing.put(resource);
           onCore(core -> core.onResourceChanged(resource.id()));
         });

@@ -61,6 +61,7 @@ public final class SyncerMetrics {
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final WorkQueueMetrics workQueue = new WorkQueueMetrics(registry, System::nanoTime);
   private final Counter applyFailures;
+  private final Counter statusWrites;
   private final Histogram reconcileDuration;
   private final Gauge leader;
   private volatile CoreSnapshot snapshot = CoreSnapshot.NONE;
@@ -104,9 +105,19 @@ public final class SyncerMetrics {
             .help("1 while this instance holds the lease and writes, 0 on a standby")
             .register(registry);
     // Every reason series exists from the first scrape, so that rate() alerts have a series.
+    statusWrites =
+        Counter.builder()
+            .name("kuik_syncer_status_writes")
+            .help(
+                "Status writes of routing resources, by result: Applied, or the API server's"
+                    + " reason as for apply failures")
+            .labelNames("result")
+            .register(registry);
     for (String reason : APPLY_FAILURE_REASONS) {
       applyFailures.initLabelValues(reason);
+      statusWrites.initLabelValues(reason);
     }
+    statusWrites.initLabelValues("Applied");
     JvmMetrics.builder().register(registry);
   }
 
@@ -130,6 +141,10 @@ public final class SyncerMetrics {
 
   void applyFailed(String reason) {
     applyFailures.labelValues(reason).inc();
+  }
+
+  void statusWritten(String result) {
+    statusWrites.labelValues(result).inc();
   }
 
   void reconciled(Duration took) {

@@ -58,6 +58,7 @@ public final class SyncerRuntime implements ProcessRuntime {
             routing,
             informers.view(routing),
             new ApplyingSecretWriter(client, rateLimit, fence, metrics),
+            new ApplyingStatusWriter(client, rateLimit, fence, metrics),
             new ApiEventRecorder(client, rateLimit, fence, clock, identity),
             metrics);
     gate = new StartGate(driver::startSyncing);

@@ -10,6 +10,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads a routing resource from the JSON the API server handed over, whatever its shape. An API
@@ -35,13 +36,32 @@ public final class RoutingResourceJson {
   public static Validated validate(RoutingKind kind, JsonNode object) {
     Objects.requireNonNull(kind, "kind");
     try {
+      JsonNode withoutStatus = withoutStatus(object); // the syncer's own output, never its input
       return kind == RoutingKind.IMAGE_ALTERNATIVE
-          ? RoutingResources.from(JSON.treeToValue(object, ImageAlternative.class))
-          : RoutingResources.from(JSON.treeToValue(object, ImageMirror.class));
+          ? RoutingResources.from(JSON.treeToValue(withoutStatus, ImageAlternative.class))
+          : RoutingResources.from(JSON.treeToValue(withoutStatus, ImageMirror.class));
     } catch (RuntimeException unreadable) { // any shape at all must end here, never in the informer
       return new Validated.Invalid(
-          new ResourceId(kind, name(object)), List.of(problem(object, unreadable)));
+          new ResourceId(kind, name(object)),
+          List.of(problem(object, unreadable)),
+          generation(object));
     }
+  }
+
+  private static JsonNode withoutStatus(JsonNode object) {
+    if (object instanceof ObjectNode node && node.has("status")) {
+      ObjectNode copy = node.deepCopy();
+      copy.remove("status");
+      return copy;
+    }
+    return object;
+  }
+
+  private static long generation(JsonNode object) {
+    JsonNode generation = object == null ? null : object.path("metadata").path("generation");
+    return generation != null && generation.isIntegralNumber()
+        ? Math.max(0, generation.asLong())
+        : 0;
   }
 
   private static String name(JsonNode object) {

@@ -70,12 +70,15 @@ public final class RoutingResources {
   private static final class Checked {
     private final ResourceId id;
     private final String uid;
+    private final long generation;
     private final List<Problem> problems = new ArrayList<>();
 
     Checked(RoutingKind kind, HasMetadata resource) {
       String name = resource.getMetadata() == null ? null : resource.getMetadata().getName();
       this.id = new ResourceId(kind, name == null ? "" : name);
       this.uid = resource.getMetadata() == null ? null : resource.getMetadata().getUid();
+      Long written = resource.getMetadata() == null ? null : resource.getMetadata().getGeneration();
+      this.generation = written == null ? 0 : Math.max(0, written);
       if (name == null || name.isEmpty()) {
         problem("metadata.name", "is required");
       } else if (!Dns1123.isSubdomain(name)) {
@@ -93,10 +96,11 @@ public final class RoutingResources {
         RewritePolicy policy,
         List<Entry> entries) {
       if (!problems.isEmpty()) {
-        return new Validated.Invalid(id, problems);
+        return new Validated.Invalid(id, problems, generation);
       }
       return new Validated.Valid(
-          new RoutingResource(id, uid, podSelector, namespaceSelector, policy, entries));
+          new RoutingResource(id, uid, podSelector, namespaceSelector, policy, entries),
+          generation);
     }
 
     RewritePolicy rewritePolicy(String written) {

@@ -15,6 +15,7 @@ import io.kuik.ports.EventRecorder;
 import io.kuik.ports.InformerView;
 import io.kuik.ports.Scheduler;
 import io.kuik.ports.SecretWriter;
+import io.kuik.ports.StatusWriter;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,6 +71,8 @@ public final class SecretSyncer {
   private final Scheduler scheduler;
   private final InformerView view;
   private final SecretWriter writer;
+  private final StatusWriter statusWriter;
+  private final ResourceStatuses statuses = new ResourceStatuses();
   private final SyncerObserver observer;
   private final ProblemReports problems;
   private final AppliedHashes hashes;
@@ -102,7 +105,29 @@ public final class SecretSyncer {
       SecretWriter writer,
       EventRecorder events,
       SyncerObserver observer) {
-    this(settings, clock, scheduler, view, writer, events, observer, new AppliedHashes());
+    this(settings, clock, scheduler, view, writer, events, observer, StatusWriter.NONE);
+  }
+
+  /** With a writer of the routing resources' status. */
+  public SecretSyncer(
+      SyncerSettings settings,
+      Clock clock,
+      Scheduler scheduler,
+      InformerView view,
+      SecretWriter writer,
+      EventRecorder events,
+      SyncerObserver observer,
+      StatusWriter statusWriter) {
+    this(
+        settings,
+        clock,
+        scheduler,
+        view,
+        writer,
+        events,
+        observer,
+        new AppliedHashes(),
+        statusWriter);
   }
 
   /** With the given applied-content hashes: a test drops them to show they change no outcome. */
@@ -115,7 +140,21 @@ public final class SecretSyncer {
       EventRecorder events,
       SyncerObserver observer,
       AppliedHashes hashes) {
+    this(settings, clock, scheduler, view, writer, events, observer, hashes, StatusWriter.NONE);
+  }
+
+  SecretSyncer(
+      SyncerSettings settings,
+      Clock clock,
+      Scheduler scheduler,
+      InformerView view,
+      SecretWriter writer,
+      EventRecorder events,
+      SyncerObserver observer,
+      AppliedHashes hashes,
+      StatusWriter statusWriter) {
     this.settings = settings;
+    this.statusWriter = statusWriter;
     this.clock = clock;
     this.scheduler = scheduler;
     this.view = view;
@@ -130,6 +169,7 @@ public final class SecretSyncer {
   /** Once the informers have synced: every pair the view shows is reconciled once. */
   public void start() {
     view.routingResources().forEach(this::reportValidity);
+    view.routingResources().forEach(r -> statuses.changed(r.id(), afterDebounce()));
     Instant due = afterDebounce();
     for (Validated resource : view.routingResources()) {
       for (Namespace ns : view.namespaces()) {
@@ -141,6 +181,7 @@ public final class SecretSyncer {
 
   public void onResourceChanged(ResourceId id) {
     view.routingResource(id).ifPresent(this::reportValidity);
+    statuses.changed(id, clock.now());
     enqueueResource(id);
     requestWake();
   }
@@ -152,6 +193,7 @@ public final class SecretSyncer {
     }
     written.removeIf(pair -> pair.resource().equals(id));
     problems.forget(id);
+    statuses.forget(id);
   }
 
   /** A namespace created, labelled or unlabelled: it may enter or leave a scope. */
@@ -268,7 +310,41 @@ public final class SecretSyncer {
         observer.reconcileEnded(lane);
       }
     }
+    if (!outOfTokens) {
+      writeStatuses(now);
+    }
     requestWake();
+  }
+
+  /**
+   * The statuses due, after every due Secret: each costs a write token, and only what is left once
+   * the Secrets had theirs (a status may wait; a credential should not).
+   */
+  private void writeStatuses(Instant now) {
+    for (ResourceId id : statuses.dueBy(now)) {
+      Optional<Validated> resource = view.routingResource(id);
+      if (resource.isEmpty()) {
+        statuses.forget(id);
+        continue;
+      }
+      StatusWriter.Status status = statuses.desired(resource.get(), now);
+      if (!statuses.needsWrite(status)) {
+        statuses.settled(id);
+        continue;
+      }
+      if (!budget.hasToken(now)) {
+        counters.writesDeferred++;
+        return; // stays due; the next wake-up comes with the next token
+      }
+      budget.take(now);
+      counters.statusWrites++;
+      if (statusWriter.apply(status)) {
+        statuses.wrote(status, now);
+      } else {
+        counters.statusWriteFailures++;
+        statuses.failed(id, now);
+      }
+    }
   }
 
   public SyncerCounters counters() {
@@ -398,6 +474,7 @@ public final class SecretSyncer {
       return Outcome.RETRYING;
     }
     written.add(pair);
+    statuses.holds(pair, !content.auths().isEmpty(), now);
     hashes.applied(pair, hash);
     if (retries.remove(pair) != null) {
       problems.report(
@@ -503,13 +580,17 @@ public final class SecretSyncer {
     retries.remove(pair);
     resyncs.forget(pair);
     written.remove(pair);
+    statuses.holds(pair, false, clock.now());
     propagations.settled(pair, clock.now(), false).forEach(observer::propagated);
   }
 
   private void requestWake() {
-    queue
-        .nextDue()
-        .map(
+    Optional<Instant> next = queue.nextDue();
+    Optional<Instant> status = statuses.nextDue();
+    if (status.isPresent() && (next.isEmpty() || status.get().isBefore(next.get()))) {
+      next = status;
+    }
+    next.map(
             due -> budget.hasToken(clock.now()) ? due : later(due, budget.nextTokenAt(clock.now())))
         .ifPresent(
             due -> {

@@ -10,6 +10,8 @@ public final class SyncerCounters {
   long appliesSkipped;
   long applyFailures;
   long writesDeferred;
+  long statusWrites;
+  long statusWriteFailures;
 
   public long reconciles() {
     return reconciles;
@@ -32,5 +34,15 @@ public final class SyncerCounters {
   /** Pairs put back in the queue because the write limit had no token left for them. */
   public long writesDeferred() {
     return writesDeferred;
+  }
+
+  /** Status writes of routing resources sent, successful or not. */
+  public long statusWrites() {
+    return statusWrites;
+  }
+
+  /** Status writes the API server did not take (or the driver did not send). */
+  public long statusWriteFailures() {
+    return statusWriteFailures;
   }
 }

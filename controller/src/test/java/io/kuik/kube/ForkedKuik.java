@@ -87,6 +87,16 @@ public final class ForkedKuik implements AutoCloseable {
         .statusCode();
   }
 
+  /** The body of a GET on the health port, e.g. {@code /metrics}. */
+  public String body(String path) throws IOException, InterruptedException {
+    return HTTP.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + path))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
   /** Sends SIGTERM (what {@code Process.destroy} sends on Linux) and returns the exit code. */
   public int terminate() throws InterruptedException {
     process.destroy();

@@ -1,12 +1,12 @@
 package io.kuik.kube;
 
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
-import io.kuik.model.crd.ImageAlternative;
-import io.kuik.model.crd.ImageMirror;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -83,10 +83,23 @@ public final class MockCluster implements AutoCloseable {
   }
 
   private static ServerSideApplyDispatcher crudWithApply() {
+    // The chart's own CRDs, so that the status subresource is served exactly when they declare it.
     return new ServerSideApplyDispatcher(
-        List.of(
-            CustomResourceDefinitionContext.fromCustomResourceType(ImageAlternative.class),
-            CustomResourceDefinitionContext.fromCustomResourceType(ImageMirror.class)));
+        List.of(chartCrd("imagealternatives"), chartCrd("imagemirrors")));
+  }
+
+  private static CustomResourceDefinitionContext chartCrd(String plural) {
+    Path file =
+        Path.of(System.getProperty("basedir", "."))
+            .resolve("../chart/files/crds/" + plural + ".kuik.enix.io.yaml")
+            .normalize();
+    try {
+      return CustomResourceDefinitionContext.fromCrd(
+          new KubernetesSerialization()
+              .unmarshal(Files.readString(file), CustomResourceDefinition.class));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**
@@ -104,6 +117,11 @@ public final class MockCluster implements AutoCloseable {
   /** A client of the test's own, for arranging the cluster and reading what the syncer wrote. */
   public KubernetesClient client() {
     return client;
+  }
+
+  /** The path and query of every server-side apply the server received, in order. */
+  public List<String> applies() {
+    return dispatcher.applies();
   }
 
   /** From now on, applies in {@code namespace} are refused with 403 Forbidden. */

@@ -20,6 +20,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * existing one (JSON merge patch semantics, enough for one field manager that always applies every
  * field it owns), and an identical apply changes nothing, resourceVersion included.
  *
+ * <p>An apply to {@code <object>/status} merges into status alone and is 404 for a missing object,
+ * as the API server serves a custom resource's status subresource.
+ *
  * <p>Field ownership and conflicts are not modelled: the syncer always forces. Create-or-merge is
  * two steps under the dispatcher's lock each, not one; the syncer sends one apply at a time.
  */
@@ -30,6 +33,7 @@ final class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final Set<String> refusingNamespaces = ConcurrentHashMap.newKeySet();
+  private final List<String> applies = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   ServerSideApplyDispatcher(List<CustomResourceDefinitionContext> customResources) {
     super(customResources);
@@ -42,12 +46,18 @@ final class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
     refusingNamespaces.add(namespace);
   }
 
+  /** The path and query of every apply so far, in arrival order. */
+  List<String> applies() {
+    return List.copyOf(applies);
+  }
+
   @Override
   public MockResponse handlePatch(RecordedRequest request) {
     String type = request.getHeader("Content-Type");
     if (type == null || !type.startsWith(APPLY_PATCH)) {
       return super.handlePatch(request);
     }
+    applies.add(request.getPath());
     for (String namespace : refusingNamespaces) {
       if (request.getPath().startsWith("/api/v1/namespaces/" + namespace + "/")) {
         return new MockResponse()
@@ -62,7 +72,19 @@ final class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
     byte[] json = JSON.writeValueAsString(applied).getBytes(StandardCharsets.UTF_8);
     String path = request.getPath();
     String object = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
-    if (handleGet(object).code() == 404) {
+    boolean status = object.endsWith("/status");
+    if (status) {
+      // The status subresource never creates (apiextensions-apiserver etcd.go, StatusREST.Update
+      // with forceAllowCreate false); the CRUD dispatcher then keeps everything but status.
+      object = object.substring(0, object.length() - "/status".length());
+      if (handleGet(object).code() == 404) {
+        return new MockResponse()
+            .setResponseCode(404)
+            .setBody(
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                    + "\"reason\":\"NotFound\",\"code\":404,\"message\":\"not found\"}");
+      }
+    } else if (handleGet(object).code() == 404) {
       String collection = object.substring(0, object.lastIndexOf('/'));
       return handleCreate(
           new RecordedRequest(
@@ -76,7 +98,7 @@ final class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
         new RecordedRequest(
             request.getHttpVersion(),
             HttpMethod.PATCH,
-            path,
+            status ? object + "/status" : path, // its status check reads the path without query
             request
                 .getHeaders()
                 .newBuilder()

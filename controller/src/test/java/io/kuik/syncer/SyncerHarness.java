@@ -29,6 +29,7 @@ import io.kuik.ports.EventRecorder;
 import io.kuik.ports.InformerView;
 import io.kuik.ports.Scheduler;
 import io.kuik.ports.SecretWriter;
+import io.kuik.ports.StatusWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,13 +50,17 @@ import java.util.function.Function;
  * announced to the core after the view shows it, as the driver does; {@link #advance} also plays
  * the driver's periodic resync when one is set.
  */
-final class SyncerHarness implements Clock, Scheduler, InformerView, SecretWriter, EventRecorder {
+final class SyncerHarness
+    implements Clock, Scheduler, InformerView, SecretWriter, StatusWriter, EventRecorder {
 
   static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   static final String CLUSTER_RESOURCE_NAMESPACE = "kuik-system";
 
   /** One apply the core sent. */
   record Apply(Instant at, String namespace, String name, DockerConfig content, boolean refused) {}
+
+  /** One status write the core sent, and whether the server took it. */
+  record Written(Instant at, Status status, boolean taken) {}
 
   /** One Event the core recorded. */
   record Recorded(Instant at, ResourceId resource, Type type, String reason, String message) {}
@@ -69,6 +74,8 @@ final class SyncerHarness implements Clock, Scheduler, InformerView, SecretWrite
   private final Map<String, DockerConfig> stored = new TreeMap<>();
   private final List<Apply> applies = new ArrayList<>();
   private final List<Recorded> events = new ArrayList<>();
+  private final List<Written> statuses = new ArrayList<>();
+  private boolean statusTaken = true;
   private Function<Secret, Outcome> server = secret -> new Applied();
   private Duration resyncPeriod = Duration.ZERO;
   private Instant nextResync;
@@ -80,7 +87,7 @@ final class SyncerHarness implements Clock, Scheduler, InformerView, SecretWrite
   }
 
   SyncerHarness(SyncerSettings settings, SyncerObserver observer, AppliedHashes hashes) {
-    this.syncer = new SecretSyncer(settings, this, this, this, this, this, observer, hashes);
+    this.syncer = new SecretSyncer(settings, this, this, this, this, this, observer, hashes, this);
   }
 
   /** The default settings, installed in kuik-system. */
@@ -325,6 +332,33 @@ final class SyncerHarness implements Clock, Scheduler, InformerView, SecretWrite
       stored.put(ns + "/" + name, content);
     }
     return outcome;
+  }
+
+  @Override
+  public boolean apply(Status status) {
+    statuses.add(new Written(now, status, statusTaken));
+    return statusTaken;
+  }
+
+  /** From now on the server takes status writes, or refuses them. */
+  void statusWritesTaken(boolean taken) {
+    statusTaken = taken;
+  }
+
+  /** Every status write so far, in order. */
+  List<Written> statusWrites() {
+    return List.copyOf(statuses);
+  }
+
+  /** The last status the server took for the resource. */
+  Optional<Status> status(ResourceId id) {
+    Status last = null;
+    for (Written w : statuses) {
+      if (w.taken() && w.status().resource().equals(id)) {
+        last = w.status();
+      }
+    }
+    return Optional.ofNullable(last);
   }
 
   @Override

@@ -96,7 +96,7 @@ public class ClusterSteps {
   public void atMostAppliesDuringTheOutage(int most) {
     Map<String, Long> perSecret =
         world().syncerRequests().stream()
-            .filter(r -> r.action().equals("APPLY"))
+            .filter(r -> r.action().equals("APPLY") && r.target().startsWith("secrets "))
             .filter(r -> !r.at().isBefore(state.outageStart) && r.at().isBefore(state.outageEnd))
             .collect(Collectors.groupingBy(TraceRecord.Request::target, Collectors.counting()));
     assertTrue(!perSecret.isEmpty(), "the syncer tried during the outage");
@@ -106,8 +106,14 @@ public class ClusterSteps {
                 applies <= most, applies + " applies of " + secret + ", expected at most " + most));
   }
 
+  /** The name of the attachment that carries each scenario's timeline in the HTML report. */
+  static final String TIMELINE = "timeline";
+
   /**
-   * Every scenario also checks that no syncer ever sent a DELETE (its Secrets leave with their
+   * Every scenario carries its storyline in the HTML report (and a failing one its full timeline,
+   * every watch delivery included, in its log).
+   *
+   * <p>Every scenario also checks that no syncer ever sent a DELETE (its Secrets leave with their
    * resource through the garbage collector, never by its hand; a step that deletes under the
    * syncer's identity, to show the policy refusing it, is not the syncer), and that the chart's
    * policy refused none of the syncer's writes: the syncer's own writes must all pass in a healthy
@@ -118,6 +124,7 @@ public class ClusterSteps {
     if (!state.started()) {
       return;
     }
+    scenario.attach(world().storyline(), "text/plain", TIMELINE);
     if (scenario.isFailed()) {
       scenario.log(world().timeline());
     }

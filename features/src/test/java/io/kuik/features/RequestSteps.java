@@ -89,6 +89,8 @@ public class RequestSteps {
   }
 
   private long applies() {
-    return world().syncerRequests().stream().filter(r -> r.action().equals("APPLY")).count();
+    return world().syncerRequests().stream()
+        .filter(r -> r.action().equals("APPLY") && r.target().startsWith("secrets "))
+        .count();
   }
 }

@@ -28,10 +28,33 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.STRING,
     getDescription = "the registry path images are mirrored under")
 @AdditionalPrinterColumn(
+    name = "Valid",
+    jsonPath = RoutingResourceStatus.VALID_STATUS_PATH,
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "True when the controllers can use it; False with a reason otherwise")
+@AdditionalPrinterColumn(
+    name = "Reason",
+    jsonPath = RoutingResourceStatus.VALID_REASON_PATH,
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1,
+    getDescription = "why it is valid or not")
+@AdditionalPrinterColumn(
+    name = "Namespaces",
+    jsonPath = RoutingResourceStatus.NAMESPACES_PATH,
+    type = AdditionalPrinterColumn.Type.INTEGER,
+    getDescription = "namespaces where the syncer's last apply of its Secret holds a credential")
+@AdditionalPrinterColumn(
     name = "Age",
     jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
 @ShortNames("imgmirror")
 @Categories("kuik")
 @ValidationRule(value = "has(self.spec)", message = "spec is required")
-public class ImageMirror extends CustomResource<ImageMirrorSpec, Void> {}
+public class ImageMirror extends CustomResource<ImageMirrorSpec, RoutingResourceStatus> {
+
+  /** No status until the secret-syncer writes one. */
+  @Override
+  protected RoutingResourceStatus initStatus() {
+    return null;
+  }
+}

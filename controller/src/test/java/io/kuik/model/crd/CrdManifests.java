@@ -1,10 +1,6 @@
 package io.kuik.model.crd;
 
 import io.fabric8.crdv2.generator.CRDGenerator;
-import io.fabric8.crdv2.generator.CRDPostProcessor;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -53,13 +49,6 @@ final class CrdManifests {
         .customResourceClasses(ImageAlternative.class, ImageMirror.class)
         .forCRDVersions("v1")
         .withMinQuotes(true)
-        .withPostProcessor(
-            new CRDPostProcessor() {
-              @Override
-              public HasMetadata process(HasMetadata crd, String crdSpecVersion) {
-                return withoutStatus(crd);
-              }
-            })
         .withOutput(output)
         .generate();
     Map<String, String> manifests = new TreeMap<>();
@@ -79,17 +68,5 @@ final class CrdManifests {
   /** Our header replaces the generator's own, which says "might get overwritten". */
   private static String withoutGeneratorBanner(String yaml) {
     return yaml.startsWith("#") ? yaml.substring(yaml.indexOf('\n') + 1) : yaml;
-  }
-
-  /**
-   * The resources have no status (their status type is {@link Void}); the generator still emits an
-   * empty {@code status} object, which would only tell users that there is one.
-   */
-  private static HasMetadata withoutStatus(HasMetadata crd) {
-    for (CustomResourceDefinitionVersion version :
-        ((CustomResourceDefinition) crd).getSpec().getVersions()) {
-      version.getSchema().getOpenAPIV3Schema().getProperties().remove("status");
-    }
-    return crd;
   }
 }

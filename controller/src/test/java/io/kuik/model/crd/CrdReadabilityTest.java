@@ -1,6 +1,7 @@
 package io.kuik.model.crd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -23,8 +24,8 @@ class CrdReadabilityTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "imagealternatives|imgalt|Age,Repositories,Groups,Policy",
-        "imagemirrors|imgmirror|Age,Destination,Policy",
+        "imagealternatives|imgalt|Age,Repositories,Groups,Policy,Reason,Valid,Namespaces",
+        "imagemirrors|imgmirror|Age,Destination,Policy,Reason,Valid,Namespaces",
       })
   void kubectlGetShowsThePolicyAndTheEntries(String plural, String shortName, String columns)
       throws IOException {
@@ -41,6 +42,30 @@ class CrdReadabilityTest {
         List.of(columns.split(",")),
         crd.getSpec().getVersions().get(0).getAdditionalPrinterColumns().stream()
             .map(CustomResourceColumnDefinition::getName)
+            .toList());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"imagealternatives", "imagemirrors"})
+  void theStatusIsASubresourceShownAsValidAndNamespacesWithTheReasonInWideOutput(String plural)
+      throws IOException {
+    CustomResourceDefinition crd =
+        new KubernetesSerialization()
+            .unmarshal(
+                Files.readString(
+                    Path.of("..", "chart", "files", "crds", plural + ".kuik.enix.io.yaml")),
+                CustomResourceDefinition.class);
+    var version = crd.getSpec().getVersions().get(0);
+    var columns = version.getAdditionalPrinterColumns();
+
+    assertNotNull(version.getSubresources().getStatus());
+    assertEquals(
+        List.of(
+            ".status.conditions[?(@.type==\"Valid\")].reason:1",
+            ".status.conditions[?(@.type==\"Valid\")].status:0",
+            ".status.secretNamespaces:0"),
+        columns.subList(columns.size() - 3, columns.size()).stream()
+            .map(c -> c.getJsonPath() + ":" + c.getPriority())
             .toList());
   }
 }

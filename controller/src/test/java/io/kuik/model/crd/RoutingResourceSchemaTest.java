@@ -34,7 +34,7 @@ class RoutingResourceSchemaTest {
     assertEquals(1, crd.getSpec().getVersions().size());
     assertEquals("v1alpha1", crd.getSpec().getVersions().get(0).getName());
     assertTrue(crd.getSpec().getVersions().get(0).getStorage());
-    assertEquals(List.of("spec"), schema(crd).getProperties().keySet().stream().toList());
+    assertEquals(List.of("spec", "status"), schema(crd).getProperties().keySet().stream().toList());
   }
 
   @ParameterizedTest(name = "{0}")

@@ -21,6 +21,7 @@ import io.kuik.sim.world.DeleteOptions;
 import io.kuik.sim.world.StatusReason;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.crd.PrinterColumns;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.registry.Availability;
 import io.kuik.sim.world.registry.Registry;
@@ -474,6 +475,48 @@ public final class KuikWorld {
     api().delete(ADMIN, typeOf(kind), null, name);
   }
 
+  /**
+   * {@code kubectl get <plural>,<plural> -o wide} on the routing kinds: one row per resource, kind
+   * after kind as listed and names in order, each a map from kubectl's header (NAME and each
+   * printer column of the kind's stored CRD, upper case) to its cell; NAME is {@code
+   * <kind>.<group>/<name>}, as kubectl prints it for more than one kind.
+   */
+  public List<Map<String, String>> kubectlGet(List<String> plurals) {
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (String plural : plurals) {
+      ResourceType type =
+          ResourceType.ALL.stream()
+              .filter(t -> t.resource().equals(plural))
+              .findFirst()
+              .orElseThrow(() -> new IllegalArgumentException("no resource type " + plural));
+      ObjectNode crd =
+          api()
+              .get(
+                  ADMIN,
+                  ResourceType.CUSTOM_RESOURCE_DEFINITION,
+                  null,
+                  type.resource() + "." + type.group());
+      List<ObjectNode> items = new ArrayList<>(api().list(ADMIN, type, null).items());
+      items.sort(java.util.Comparator.comparing(o -> Json.text(o, "metadata", "name")));
+      for (ObjectNode item : items) {
+        Map<String, String> row = new LinkedHashMap<>();
+        row.put(
+            "NAME",
+            type.kind().toLowerCase(java.util.Locale.ROOT)
+                + "."
+                + type.group()
+                + "/"
+                + Json.text(item, "metadata", "name"));
+        for (PrinterColumns.Column column : PrinterColumns.of(crd)) {
+          row.put(
+              column.name().toUpperCase(java.util.Locale.ROOT), PrinterColumns.cell(column, item));
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
   /** Warning or Normal events recorded on a routing resource, as "reason: message". */
   public List<String> eventsOn(String kind, String name, String type) {
     List<String> out = new ArrayList<>();
@@ -845,8 +888,17 @@ public final class KuikWorld {
 
   public long syncerAppliesSince(Instant since) {
     return syncerRequests().stream()
-        .filter(r -> r.action().equals("APPLY") && !r.at().isBefore(since))
+        .filter(r -> r.action().equals("APPLY") && r.target().startsWith("secrets "))
+        .filter(r -> !r.at().isBefore(since))
         .count();
+  }
+
+  /** The status writes the syncer sent for a routing resource, successful or not. */
+  public List<TraceRecord.Request> syncerStatusWrites(String kind, String name) {
+    String target = typeOf(kind).resource() + "/status " + name;
+    return syncerRequests().stream()
+        .filter(r -> r.action().equals("APPLY") && r.target().equals(target))
+        .toList();
   }
 
   /** Reads of Secrets (get, list, watch) the syncer made outside the install namespace. */
@@ -888,21 +940,16 @@ public final class KuikWorld {
   }
 
   /**
-   * The timeline a person reads first: every write, read of a Secret, pull, admission decision and
-   * restart, without the informers' lists, watches and watch deliveries.
+   * The timeline a person reads first ({@link Storyline}): the administrator's setup in one line,
+   * every write, read of a Secret, pull, restart and fault, the webhook's decision on each pod and
+   * every Event by its reason, without the informers' lists, watches and watch deliveries.
    */
   public String storyline() {
-    StringBuilder out = new StringBuilder();
-    for (TraceRecord record : cluster.trace().records()) {
-      boolean plumbing =
-          record instanceof TraceRecord.WatchDelivery
-              || (record instanceof TraceRecord.Request r
-                  && (r.action().equals("LIST") || r.action().equals("WATCH")));
-      if (!plumbing) {
-        out.append(cluster.trace().line(record)).append('\n');
-      }
-    }
-    return out.toString();
+    return new Storyline(
+            cluster.trace(),
+            webhook == null ? List.of() : webhook.admissions(),
+            (namespace, name) -> api().state().get(ResourceType.EVENT, namespace, name))
+        .render();
   }
 
   // ---- helpers

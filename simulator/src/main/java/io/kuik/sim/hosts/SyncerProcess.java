@@ -6,6 +6,7 @@ import io.kuik.model.ResourceId;
 import io.kuik.ports.EventRecorder;
 import io.kuik.ports.Scheduler;
 import io.kuik.ports.SecretWriter;
+import io.kuik.ports.StatusWriter;
 import io.kuik.sim.client.Informer;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.ApiServer;
@@ -26,7 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
  * the core calls, and the core itself. Nothing outlives {@link #halt()}: timers scheduled by a
  * halted incarnation find it dead and do nothing.
  */
-final class SyncerProcess implements Scheduler, SecretWriter, EventRecorder {
+final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, EventRecorder {
 
   private static final Duration SYNC_POLL = Duration.ofMillis(100);
 
@@ -84,7 +85,16 @@ final class SyncerProcess implements Scheduler, SecretWriter, EventRecorder {
       api.loop().schedule(SYNC_POLL, name + " waits for informers", this::startWhenSynced);
       return;
     }
-    syncer = new SecretSyncer(settings, api.loop(), this, caches, this, this);
+    syncer =
+        new SecretSyncer(
+            settings,
+            api.loop(),
+            this,
+            caches,
+            this,
+            this,
+            io.kuik.syncer.SyncerObserver.NONE,
+            (StatusWriter) this);
     syncer.start();
     if (!resyncPeriod.isZero()) {
       api.loop().schedule(resyncPeriod, name + " resync", this::resync);
@@ -126,12 +136,20 @@ final class SyncerProcess implements Scheduler, SecretWriter, EventRecorder {
       syncer.onClusterSecretChanged(Meta.name(after != null ? after : before));
     } else {
       ResourceId id = TypedCaches.resourceId(type, after != null ? after : before);
+      if (before != null && after != null && sameSpec(before, after)) {
+        return; // only its status or metadata changed, e.g. the syncer's own status write
+      }
       if (after == null) {
         syncer.onResourceDeleted(id);
       } else {
         syncer.onResourceChanged(id);
       }
     }
+  }
+
+  private static boolean sameSpec(ObjectNode before, ObjectNode after) {
+    return java.util.Objects.equals(before.get("spec"), after.get("spec"))
+        && java.util.Objects.equals(Meta.uid(before), Meta.uid(after));
   }
 
   // ---- ports -------------------------------------------------------------------------------
@@ -155,10 +173,21 @@ final class SyncerProcess implements Scheduler, SecretWriter, EventRecorder {
     ObjectNode body = Json.MAPPER.valueToTree(secret);
     Json.dropNulls(body);
     try {
-      api.apply(identity, body, FIELD_MANAGER, true);
+      api.apply(identity, body, SecretWriter.FIELD_MANAGER, true);
       return new Applied();
     } catch (ApiException refused) {
       return new Refused(refused.code(), refused.reason(), refused.getMessage());
+    }
+  }
+
+  @Override
+  public boolean apply(Status status) {
+    ObjectNode body = Json.MAPPER.valueToTree(status.applyConfiguration());
+    try {
+      api.applyStatus(identity, body, StatusWriter.FIELD_MANAGER, true);
+      return true;
+    } catch (ApiException refused) {
+      return false;
     }
   }
 

@@ -259,6 +259,17 @@ public final class ApiServer {
         () -> writes.apply(identity, configuration, fieldManager, force));
   }
 
+  /** Server-side apply on the status subresource as {@code fieldManager}: only status changes. */
+  public ObjectNode applyStatus(
+      Identity identity, ObjectNode configuration, String fieldManager, boolean force) {
+    return write(
+        identity,
+        "APPLY",
+        "/status",
+        configuration,
+        () -> writes.applyStatus(identity, configuration, fieldManager, force));
+  }
+
   /** A JSON merge patch (RFC 7386) of an existing object. */
   public ObjectNode mergePatch(
       Identity identity,
@@ -333,7 +344,8 @@ public final class ApiServer {
       resource = Json.text(body, "kind") == null ? "?" : Json.text(body, "kind");
       ns = Meta.namespace(body);
     }
-    boolean creates = action.equals("CREATE") || action.equals("APPLY") && !exists;
+    boolean creates =
+        action.equals("CREATE") || action.equals("APPLY") && !exists && subresource.isEmpty();
     String name = Meta.name(body);
     if (name == null || name.isEmpty()) {
       String generate = Json.text(body, "metadata", "generateName");

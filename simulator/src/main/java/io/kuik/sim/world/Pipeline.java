@@ -105,12 +105,24 @@ final class Pipeline {
   }
 
   void validate(ResourceType type, ObjectNode object, ObjectNode old) {
+    validate(type, object, old, null);
+  }
+
+  /**
+   * A custom resource's status subresource validates status alone, by the schema's {@code status}
+   * (apiextensions-apiserver customresource/validator.go, ValidateStatusUpdate with the status
+   * schema validator): a resource stored with a spec its CRD now refuses still gets its status.
+   */
+  void validate(ResourceType type, ObjectNode object, ObjectNode old, String subresource) {
     List<String> errors =
         new ArrayList<>(
             old == null
                 ? ObjectValidation.validateCreate(type, object)
                 : ObjectValidation.validateUpdate(type, object, old));
-    errors.addAll(customResources.validate(type, object, old));
+    errors.addAll(
+        "status".equals(subresource) && CustomResources.isCustom(type)
+            ? customResources.validateStatus(type, object)
+            : customResources.validate(type, object, old));
     if (type.equals(ResourceType.CUSTOM_RESOURCE_DEFINITION)) {
       errors.addAll(customResources.validateDefinition(object));
     }

@@ -91,6 +91,50 @@ final class Writes {
     return updateDecoded(request, type, live, candidate, manager, false);
   }
 
+  /**
+   * A server-side apply on the status subresource, as the API server handles a custom resource's
+   * (apiextensions-apiserver pkg/registry/customresource): only {@code status} is merged and owned
+   * (status_strategy.go, PrepareForUpdate and GetResetFields: every other field keeps its stored
+   * value), and a missing object is 404, never created (etcd.go, StatusREST.Update passes
+   * forceAllowCreate false: subresources never create on update).
+   */
+  ObjectNode applyStatus(Identity identity, ObjectNode body, String manager, boolean force) {
+    ResourceType type = Decoding.typeOf(body);
+    RequestAttributes request = request(identity, Verb.PATCH, type, body, "status");
+    pipeline.authorize(request);
+    if (request.name() == null || request.name().isEmpty()) {
+      throw ApiException.badRequest(APPLY_REQUIRES);
+    }
+    if (manager == null || manager.isEmpty()) {
+      throw ApiException.badRequest(
+          "PATCH, application/apply-patch+yaml requests must specify a fieldManager");
+    }
+    if (!Kinds.hasStatusSubresource(type)) {
+      throw ApiException.notFound(type, request.name()); // no such subresource is served
+    }
+    ObjectNode live = existing(type, request);
+    ObjectNode applied = Decoding.configuration(type, body);
+    String precondition = Meta.resourceVersion(applied);
+    if (precondition != null
+        && !precondition.isEmpty()
+        && !precondition.equals(Meta.resourceVersion(live))) {
+      throw ApiException.stale(type, request.name());
+    }
+    ObjectNode merged;
+    try {
+      merged =
+          ServerSideApply.applyStatus(
+              type, live, applied, manager, force, Timestamps.format(loop.now()));
+    } catch (ApplyConflict conflict) {
+      throw new ApiException(StatusReason.CONFLICT, conflict.getMessage());
+    }
+    pipeline.coerce(type, merged);
+    ObjectNode candidate = live.deepCopy();
+    copyField(merged, candidate, "status");
+    copyField(Meta.metadata(merged), Meta.metadata(candidate), "managedFields");
+    return updateDecoded(request, type, live, candidate, manager, true);
+  }
+
   /** The namespaces/finalize subresource: sets spec.finalizers of a namespace. */
   ObjectNode finalizeNamespace(Identity identity, String name, List<String> finalizers) {
     RequestAttributes request =
@@ -287,7 +331,7 @@ final class Writes {
     if (!owned) {
       UpdateOwnership.attribute(type, live, candidate, manager, Timestamps.format(loop.now()));
     }
-    pipeline.validate(type, candidate, live);
+    pipeline.validate(type, candidate, live, request.subresource());
     pipeline.admitValidating(request, Operation.UPDATE, candidate, live);
     if (candidate.equals(live) && !storage.stale(type, request.namespace(), request.name())) {
       return live.deepCopy();
@@ -322,6 +366,10 @@ final class Writes {
     }
     if (type.equals(ResourceType.POD)) {
       object.putObject("status").put("phase", "Pending");
+    } else if (Kinds.hasStatusSubresource(type) && !type.equals(ResourceType.NAMESPACE)) {
+      // A custom resource with the status subresource: "create cannot set status"
+      // (apiextensions-apiserver customresource/strategy.go, PrepareForCreate).
+      object.remove("status");
     } else if (type.equals(ResourceType.NAMESPACE)) {
       Json.child(object, "spec").putArray("finalizers").add("kubernetes");
       object.putObject("status").put("phase", "Active");

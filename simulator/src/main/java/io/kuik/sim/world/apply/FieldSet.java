@@ -65,6 +65,19 @@ public final class FieldSet {
     return new FieldSet(out);
   }
 
+  /**
+   * The leaves of {@code object.status} alone: what a manager applying to the status subresource
+   * owns (the status strategy resets every other field, status_strategy.go GetResetFields).
+   */
+  public static FieldSet ofStatus(ObjectNode object) {
+    List<FieldPath> out = new ArrayList<>();
+    JsonNode status = object.get("status");
+    if (status != null) {
+      walk(status, FieldPath.of("status"), out);
+    }
+    return new FieldSet(out);
+  }
+
   /** True for the fields the server maintains, which no manager owns or may set by apply. */
   static boolean serverMetadata(String field) {
     return SERVER_METADATA.contains(field);

@@ -44,7 +44,34 @@ public final class ServerSideApply {
       String manager,
       boolean force,
       String now) {
-    FieldSet mine = FieldSet.of(type, applied);
+    return apply(type, live, applied, false, manager, force, now);
+  }
+
+  /**
+   * The object after {@code manager} applies {@code applied} to the status subresource of {@code
+   * live}: only {@code status} is merged and owned, every other field of the body is ignored (the
+   * status strategy's reset fields), and the object must exist.
+   */
+  public static ObjectNode applyStatus(
+      ResourceType type,
+      ObjectNode live,
+      ObjectNode applied,
+      String manager,
+      boolean force,
+      String now) {
+    Objects.requireNonNull(live, "the status subresource of a missing object");
+    return apply(type, live, applied, true, manager, force, now);
+  }
+
+  private static ObjectNode apply(
+      ResourceType type,
+      ObjectNode live,
+      ObjectNode applied,
+      boolean statusSubresource,
+      String manager,
+      boolean force,
+      String now) {
+    FieldSet mine = statusSubresource ? FieldSet.ofStatus(applied) : FieldSet.of(type, applied);
     String apiVersion = type.apiVersion();
     if (live == null) {
       ObjectNode created = applied.deepCopy();
@@ -54,7 +81,13 @@ public final class ServerSideApply {
       return created;
     }
     ObjectNode merged = live.deepCopy();
-    merge(type, merged, applied);
+    if (statusSubresource) {
+      if (applied.has("status")) {
+        mergeValue(merged, "status", applied.get("status"));
+      }
+    } else {
+      merge(type, merged, applied);
+    }
 
     List<ManagedFields.Entry> entries = new ArrayList<>(ManagedFields.read(live));
     List<ApplyConflict.Conflict> conflicts = new ArrayList<>();

@@ -72,6 +72,23 @@ public final class CustomResources {
     return errors.list();
   }
 
+  /** The field errors of {@code status} alone, by the schema's {@code status} property. */
+  public List<String> validateStatus(ResourceType type, ObjectNode object) {
+    Optional<Schema> schema = schema(type);
+    JsonNode status = schema.map(s -> s.node().path("properties").path("status")).orElse(null);
+    if (status == null || !status.isObject()) {
+      return List.of();
+    }
+    ObjectNode only = object.objectNode();
+    only.put("type", "object");
+    only.putObject("properties").set("status", status);
+    ObjectNode statusOnly = object.objectNode();
+    if (object.has("status")) {
+      statusOnly.set("status", object.get("status"));
+    }
+    return SchemaValidation.validate(statusOnly, new Schema(only)).errors.list();
+  }
+
   /**
    * The errors of a CustomResourceDefinition being written: each served version needs a schema, and
    * each rule and messageExpression of it must compile, as {@code

@@ -28,8 +28,13 @@ public final class Kinds {
           ResourceType.VALIDATING_ADMISSION_POLICY_BINDING,
           ResourceType.CUSTOM_RESOURCE_DEFINITION);
 
+  // The routing kinds' CRDs declare subresources.status (chart/files/crds; KindsTest checks it).
   private static final Set<ResourceType> STATUS_SUBRESOURCE =
-      Set.of(ResourceType.POD, ResourceType.NAMESPACE);
+      Set.of(
+          ResourceType.POD,
+          ResourceType.NAMESPACE,
+          ResourceType.IMAGE_ALTERNATIVE,
+          ResourceType.IMAGE_MIRROR);
 
   private Kinds() {}
 

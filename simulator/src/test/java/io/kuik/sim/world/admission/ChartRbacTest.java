@@ -42,8 +42,18 @@ class ChartRbacTest {
   }
 
   private boolean allowed(Identity who, Verb verb, ResourceType type, String ns, String name) {
-    return rbac.authorize(new RequestAttributes(who, verb, type, ns, name, null)).allowed();
+    return allowed(who, verb, type, ns, name, null);
   }
+
+  private boolean allowed(
+      Identity who, Verb verb, ResourceType type, String ns, String name, String subresource) {
+    return rbac.authorize(new RequestAttributes(who, verb, type, ns, name, subresource)).allowed();
+  }
+
+  /**
+   * The subresources RBAC can name: {@code status} of every kind, {@code finalize} of namespaces.
+   */
+  private static final List<String> SUBRESOURCES = List.of("", "status", "finalize");
 
   /**
    * Every request the identity is allowed, over every verb and type the simulator serves, in the
@@ -58,10 +68,14 @@ class ChartRbacTest {
       }
       for (Verb verb : Verb.values()) {
         for (String scope : scopes) {
-          String namespace = scope.equals("cluster") ? null : scope;
-          boolean named = verb != Verb.LIST && verb != Verb.WATCH && verb != Verb.CREATE;
-          if (allowed(who, verb, type, namespace, named ? "x" : null)) {
-            allowed.add(verb.rbacName() + " " + type.resource() + " " + scope);
+          for (String subresource : SUBRESOURCES) {
+            String namespace = scope.equals("cluster") ? null : scope;
+            boolean named = verb != Verb.LIST && verb != Verb.WATCH && verb != Verb.CREATE;
+            String sub = subresource.isEmpty() ? null : subresource;
+            if (allowed(who, verb, type, namespace, named ? "x" : null, sub)) {
+              String resource = sub == null ? type.resource() : type.resource() + "/" + sub;
+              allowed.add(verb.rbacName() + " " + resource + " " + scope);
+            }
           }
         }
       }
@@ -120,8 +134,22 @@ class ChartRbacTest {
     for (String verb : List.of("get", "create", "patch")) {
       expected.add(verb + " leases " + INSTALL);
     }
+    // The routing resources' status, through the status subresource only.
+    expected.add("patch imagealternatives/status cluster");
+    expected.add("patch imagemirrors/status cluster");
 
     assertEquals(expected, everythingAllowed(SYNCER));
+  }
+
+  @Test
+  void syncerMayPatchTheStatusOfRoutingResourcesButNotTheResourcesThemselves() {
+    for (ResourceType type : List.of(ResourceType.IMAGE_ALTERNATIVE, ResourceType.IMAGE_MIRROR)) {
+      assertTrue(allowed(SYNCER, Verb.PATCH, type, null, "acme", "status"));
+      assertFalse(allowed(SYNCER, Verb.UPDATE, type, null, "acme", "status"));
+      assertFalse(allowed(SYNCER, Verb.PATCH, type, null, "acme"));
+      assertFalse(allowed(SYNCER, Verb.UPDATE, type, null, "acme"));
+      assertFalse(allowed(WEBHOOK, Verb.PATCH, type, null, "acme", "status"));
+    }
   }
 
   @Test

@@ -1,0 +1,198 @@
+package io.kuik.sim.dsl;
+
+import io.kuik.routing.ContainerDecision;
+import io.kuik.routing.RoutingDecision;
+import io.kuik.sim.hosts.WebhookHost;
+import io.kuik.sim.trace.Trace;
+import io.kuik.sim.trace.TraceRecord;
+import io.kuik.sim.world.object.Json;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The timeline a person reads first, rendered from the trace: the administrator's setup folded into
+ * one line; then every write, read of a Secret, pull, restart and fault, without the informers'
+ * lists, watches and deliveries; the webhook's decision on each pod it admitted, just before the
+ * pod's creation; and every Event as its type, reason and message rather than its generated name.
+ * The trace itself is left as it is (its hash is what replays compare).
+ */
+final class Storyline {
+
+  /** The setup's actor: the administrator who installs the cluster's parts and kuik's chart. */
+  static final String ADMIN = "admin";
+
+  private final Trace trace;
+  private final List<WebhookHost.Admission> admissions;
+  private final BiFunction<String, String, Optional<ObjectNode>> events;
+
+  /**
+   * @param events the stored Event of a namespace and name, if it is still there
+   */
+  Storyline(
+      Trace trace,
+      List<WebhookHost.Admission> admissions,
+      BiFunction<String, String, Optional<ObjectNode>> events) {
+    this.trace = trace;
+    this.admissions = new ArrayList<>(admissions);
+    this.events = events;
+  }
+
+  String render() {
+    StringBuilder out = new StringBuilder();
+    List<TraceRecord> records = List.copyOf(trace.records());
+    int first = foldSetup(records, out);
+    for (TraceRecord record : records.subList(first, records.size())) {
+      if (record instanceof TraceRecord.WatchDelivery) {
+        continue;
+      }
+      if (record instanceof TraceRecord.Request r) {
+        if (r.action().equals("LIST") || r.action().equals("WATCH")) {
+          continue;
+        }
+        if (r.action().equals("CREATE") && r.target().startsWith("pods ")) {
+          admissionsOf(r).forEach(line -> out.append(line).append('\n'));
+        }
+        if (r.action().equals("CREATE") && r.target().startsWith("events ") && r.succeeded()) {
+          Optional<String> event = event(r);
+          if (event.isPresent()) {
+            out.append(event.get()).append('\n');
+            continue;
+          }
+        }
+      }
+      out.append(trace.line(record)).append('\n');
+    }
+    return out.toString();
+  }
+
+  /**
+   * The administrator's requests before anything else happens, as one line counting what was
+   * created; returns the index of the first record after them.
+   */
+  private int foldSetup(List<TraceRecord> records, StringBuilder out) {
+    Map<String, Integer> created = new LinkedHashMap<>();
+    int i = 0;
+    while (i < records.size() && records.get(i).actor().equals(ADMIN)) {
+      if (records.get(i) instanceof TraceRecord.Request r
+          && r.action().equals("CREATE")
+          && r.succeeded()) {
+        created.merge(r.target().split(" ", 2)[0], 1, Integer::sum);
+      }
+      i++;
+    }
+    if (i == 0) {
+      return 0;
+    }
+    int total = created.values().stream().mapToInt(Integer::intValue).sum();
+    StringBuilder what = new StringBuilder();
+    created.forEach(
+        (resource, n) ->
+            what.append(what.length() == 0 ? "" : ", ").append(n).append(' ').append(resource));
+    out.append(
+            trace.line(
+                new TraceRecord.Note(
+                    records.get(0).at(),
+                    ADMIN,
+                    "SETUP",
+                    "the cluster and the kuik chart:",
+                    total + " objects (" + what + ")")))
+        .append('\n');
+    return i;
+  }
+
+  /** The webhook's decisions on the pod this request creates, taken from the admissions list. */
+  private List<String> admissionsOf(TraceRecord.Request create) {
+    String target = create.target().substring("pods ".length());
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < admissions.size(); i++) {
+      WebhookHost.Admission a = admissions.get(i);
+      if (a.at().equals(create.at()) && target.equals(a.namespace() + "/" + a.pod())) {
+        lines.addAll(linesOf(a));
+        admissions.remove(i);
+        break;
+      }
+    }
+    return lines;
+  }
+
+  private List<String> linesOf(WebhookHost.Admission a) {
+    RoutingDecision decision = a.decision();
+    String pod = "pods " + a.namespace() + "/" + a.pod();
+    List<String> lines = new ArrayList<>();
+    if (!decision.changesPod()) {
+      String why = decision.skipped() != null ? decision.skipped() : unchanged(decision);
+      lines.add(note(a, "ADMIT", pod, "unchanged: " + why));
+      return lines;
+    }
+    for (ContainerDecision c : decision.rewrites()) {
+      lines.add(
+          note(
+              a,
+              "REWRITE",
+              pod,
+              c.container().name()
+                  + ": "
+                  + c.original()
+                  + " -> "
+                  + c.chosen().image()
+                  + " ("
+                  + c.reason()
+                  + ")"));
+    }
+    if (!decision.addedPullSecrets().isEmpty()) {
+      lines.add(
+          note(
+              a,
+              "REWRITE",
+              pod,
+              "imagePullSecrets += " + String.join(", ", decision.addedPullSecrets())));
+    }
+    return lines;
+  }
+
+  private static String unchanged(RoutingDecision decision) {
+    List<String> reasons = new ArrayList<>();
+    decision.containers().forEach(c -> reasons.add(c.container().name() + ": " + c.reason()));
+    decision.notCovered().forEach((container, why) -> reasons.add(container + ": " + why));
+    return reasons.isEmpty() ? "no container is covered" : String.join("; ", reasons);
+  }
+
+  private String note(WebhookHost.Admission a, String action, String target, String outcome) {
+    return trace.line(new TraceRecord.Note(a.at(), "webhook", action, target, outcome));
+  }
+
+  /** An Event's creation as what it says: on which object, its type, reason and message. */
+  private Optional<String> event(TraceRecord.Request create) {
+    String target = create.target().substring("events ".length());
+    int slash = target.indexOf('/');
+    if (slash < 0) {
+      return Optional.empty();
+    }
+    return events
+        .apply(target.substring(0, slash), target.substring(slash + 1))
+        .map(
+            e ->
+                trace.line(
+                    new TraceRecord.Note(
+                        create.at(),
+                        create.actor(),
+                        "EVENT",
+                        Json.text(e, "involvedObject", "kind") + " " + involved(e) + ":",
+                        Json.text(e, "type")
+                            + " "
+                            + Json.text(e, "reason")
+                            + ": "
+                            + Json.text(e, "message"))));
+  }
+
+  private static String involved(ObjectNode event) {
+    String namespace = Json.text(event, "involvedObject", "namespace");
+    String name = Json.text(event, "involvedObject", "name");
+    return namespace == null || namespace.isEmpty() ? name : namespace + "/" + name;
+  }
+}
