@@ -1,7 +1,7 @@
 package io.kuik.kube;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.kuik.model.ResourceId;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.Validated;
 import io.kuik.ports.Clock;
 import io.kuik.ports.EventRecorder;
@@ -115,7 +115,7 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
   }
 
   @Override
-  public void podChanged(Pod before, Pod after) {
+  public void podChanged(RewrittenPod before, RewrittenPod after) {
     loop.execute("pod changed", () -> onCore(core -> core.onPodChanged(before, after)));
   }
 

@@ -1,13 +1,13 @@
 package io.kuik.syncer;
 
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.kuik.model.DockerConfig;
 import io.kuik.model.Entry;
+import io.kuik.model.ObservedNamespace;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewritePolicy;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.RoutingResource;
 import io.kuik.model.Validated;
 import io.kuik.ports.Clock;
@@ -132,8 +132,8 @@ public final class SecretSyncer {
     view.routingResources().forEach(this::reportValidity);
     Instant due = afterDebounce();
     for (Validated resource : view.routingResources()) {
-      for (Namespace ns : view.namespaces()) {
-        enqueue(new Pair(resource.id(), ns.getMetadata().getName()), due, Lane.START);
+      for (ObservedNamespace ns : view.namespaces()) {
+        enqueue(new Pair(resource.id(), ns.name()), due, Lane.START);
       }
     }
     requestWake();
@@ -147,8 +147,8 @@ public final class SecretSyncer {
 
   /** Its Secrets go with it through their ownerReference: the garbage collector's job. */
   public void onResourceDeleted(ResourceId id) {
-    for (Namespace ns : view.namespaces()) {
-      forget(new Pair(id, ns.getMetadata().getName()));
+    for (ObservedNamespace ns : view.namespaces()) {
+      forget(new Pair(id, ns.name()));
     }
     written.removeIf(pair -> pair.resource().equals(id));
     problems.forget(id);
@@ -170,8 +170,8 @@ public final class SecretSyncer {
   }
 
   /** A pod added ({@code before} null), changed, or gone ({@code after} null). */
-  public void onPodChanged(Pod before, Pod after) {
-    Pod any = after != null ? after : before;
+  public void onPodChanged(RewrittenPod before, RewrittenPod after) {
+    RewrittenPod any = after != null ? after : before;
     if (any == null) {
       return;
     }
@@ -182,10 +182,10 @@ public final class SecretSyncer {
     if (after != null) {
       rewriters.addAll(RewrittenPods.rewriters(after));
     }
-    String namespace = any.getMetadata().getNamespace();
+    String namespace = any.namespace();
     for (ResourceId id : rewriters) {
       Pair pair = new Pair(id, namespace);
-      if (before != null && RewrittenPods.isLive(before)) {
+      if (before != null && before.live()) {
         startGraceOf(pair, before);
       }
       enqueue(pair, afterDebounce(), Lane.EVENT);
@@ -194,7 +194,7 @@ public final class SecretSyncer {
   }
 
   /** The entries a pod used until now keep their grace even if no reconcile saw the pod. */
-  private void startGraceOf(Pair pair, Pod pod) {
+  private void startGraceOf(Pair pair, RewrittenPod pod) {
     view.routingResource(pair.resource())
         .filter(Validated.Valid.class::isInstance)
         .map(v -> ((Validated.Valid) v).resource())
@@ -232,8 +232,8 @@ public final class SecretSyncer {
   public void onResync() {
     Instant from = afterDebounce();
     for (Validated resource : view.routingResources()) {
-      for (Namespace ns : view.namespaces()) {
-        Pair pair = new Pair(resource.id(), ns.getMetadata().getName());
+      for (ObservedNamespace ns : view.namespaces()) {
+        Pair pair = new Pair(resource.id(), ns.name());
         enqueue(pair, resyncs.owe(pair, from), Lane.RESYNC);
       }
     }
@@ -299,7 +299,7 @@ public final class SecretSyncer {
     Pair pair = item.pair();
     counters.reconciles++;
     Optional<Validated> found = view.routingResource(pair.resource());
-    Optional<Namespace> namespace = view.namespace(pair.namespace());
+    Optional<ObservedNamespace> namespace = view.namespace(pair.namespace());
     if (found.isEmpty() || namespace.isEmpty()) {
       forget(pair);
       return Outcome.NO_WRITE;
@@ -307,14 +307,14 @@ public final class SecretSyncer {
     if (!(found.get() instanceof Validated.Valid valid)) {
       return Outcome.NO_WRITE; // reported when it changed; its Secrets keep their last content
     }
-    if (namespace.get().getMetadata().getDeletionTimestamp() != null) {
+    if (namespace.get().terminating()) {
       return Outcome.NO_WRITE; // terminating: writes are refused, the Secret goes with it
     }
     RoutingResource resource = valid.resource();
     Hold hold =
         Hold.keysToHold(
             resource,
-            namespace.get().getMetadata().getLabels(),
+            namespace.get().labels(),
             view.pods(pair.namespace()),
             settings.targeting(),
             clocks.getOrDefault(pair, GraceClocks.NONE),
@@ -471,8 +471,8 @@ public final class SecretSyncer {
   private List<Pair> enqueueResource(ResourceId id) {
     List<Pair> pairs = new ArrayList<>();
     Instant due = afterDebounce();
-    for (Namespace ns : view.namespaces()) {
-      Pair pair = new Pair(id, ns.getMetadata().getName());
+    for (ObservedNamespace ns : view.namespaces()) {
+      Pair pair = new Pair(id, ns.name());
       enqueue(pair, due, Lane.EVENT);
       pairs.add(pair);
     }

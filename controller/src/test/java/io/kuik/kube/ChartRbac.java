@@ -73,9 +73,15 @@ final class ChartRbac {
           switch (action.group(1)) {
             case ".Release.Name" -> releaseName;
             case ".Release.Namespace" -> releaseNamespace;
+            // The chart's default, serviceAccount.name unset: the component's name.
+            case "include \"kuik.syncer.serviceAccountName\" ." -> releaseName + "-secret-syncer";
+            case "include \"kuik.webhook.serviceAccountName\" ." -> releaseName + "-webhook";
             default ->
                 throw new IllegalStateException(
-                    source + " uses " + action.group() + "; only the release name and namespace");
+                    source
+                        + " uses "
+                        + action.group()
+                        + "; only the release name and namespace, and the ServiceAccount names");
           };
       action.appendReplacement(out, Matcher.quoteReplacement(value));
     }

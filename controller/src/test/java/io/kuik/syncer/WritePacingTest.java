@@ -3,15 +3,14 @@ package io.kuik.syncer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.kuik.model.DockerConfig;
+import io.kuik.model.ObservedNamespace;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.ResourceId;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.RoutingResources;
 import io.kuik.model.Validated;
 import io.kuik.model.crd.AuthSpec;
@@ -141,7 +140,7 @@ class WritePacingTest {
     Instant now = T0;
     final TreeMap<Instant, Integer> wakeups = new TreeMap<>();
     final List<Instant> applies = new ArrayList<>();
-    final Map<String, Namespace> namespaces = new TreeMap<>();
+    final Map<String, ObservedNamespace> namespaces = new TreeMap<>();
     final Validated mirror;
     final Secret source;
     final SecretSyncer syncer;
@@ -149,8 +148,7 @@ class WritePacingTest {
     World(int count, SyncerSettings settings) {
       for (int i = 0; i < count; i++) {
         String name = "ns-" + i;
-        namespaces.put(
-            name, new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build());
+        namespaces.put(name, new ObservedNamespace(name, Map.of(), false));
       }
       ImageMirror resource = new ImageMirror();
       resource.setMetadata(new ObjectMetaBuilder().withName("mirror").withUid("u-1").build());
@@ -237,17 +235,17 @@ class WritePacingTest {
     }
 
     @Override
-    public Collection<Namespace> namespaces() {
+    public Collection<ObservedNamespace> namespaces() {
       return namespaces.values();
     }
 
     @Override
-    public Optional<Namespace> namespace(String name) {
+    public Optional<ObservedNamespace> namespace(String name) {
       return Optional.ofNullable(namespaces.get(name));
     }
 
     @Override
-    public Collection<Pod> pods(String namespace) {
+    public Collection<RewrittenPod> pods(String namespace) {
       return List.of();
     }
 

@@ -1,6 +1,7 @@
 package io.kuik.features;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cucumber.java.en.Given;
@@ -86,6 +87,23 @@ public class RequestSteps {
         world().syncerRequests().stream()
             .anyMatch(r -> r.target().startsWith("secrets " + namespace)),
         "the syncer does read the Secrets of " + namespace);
+  }
+
+  @Then("every pod list of the syncer must select {word}")
+  public void everyPodListSelects(String selector) {
+    List<String> lists = world().syncerPodLists();
+    assertFalse(lists.isEmpty(), "the syncer listed pods");
+    lists.forEach(target -> assertTrue(target.endsWith(" " + selector), "pod list: " + target));
+  }
+
+  @Then("the syncer must have been handed the pod {word} in {word}")
+  public void handedThePod(String pod, String namespace) {
+    assertFalse(world().syncerPodDeliveries(namespace, pod).isEmpty(), "watch events of " + pod);
+  }
+
+  @Then("the syncer must never have been handed the pod {word} in {word}")
+  public void neverHandedThePod(String pod, String namespace) {
+    assertEquals(List.of(), world().syncerPodDeliveries(namespace, pod));
   }
 
   private long applies() {
