@@ -149,7 +149,9 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
 
   private void publish() {
     long pairs = (long) routing.size() * view.namespaceCount();
-    metrics.publish(SyncerMetrics.CoreSnapshot.of(syncer.counters(), syncer.queueDepth(), pairs));
+    metrics.publish(
+        SyncerMetrics.CoreSnapshot.of(
+            syncer.counters(), syncer.queueDepth(), pairs, syncer.resyncPeriod()));
     metrics.publishLanes(syncer.queueStats());
   }
 }

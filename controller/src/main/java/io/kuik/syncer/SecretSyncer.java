@@ -81,6 +81,13 @@ public final class SecretSyncer {
   private final Set<Pair> written = new HashSet<>();
   private final SyncerCounters counters = new SyncerCounters();
   private final WriteBudget budget;
+
+  /** The resync lane's own share of {@link #budget}: event work always keeps the rest. */
+  private final WriteBudget resyncBudget;
+
+  /** The resync window in use: the period, or longer when the share cannot apply every pair. */
+  private Duration resyncWindow;
+
   private boolean outOfTokens;
   private Instant wakeRequested;
 
@@ -124,6 +131,12 @@ public final class SecretSyncer {
     this.problems = new ProblemReports(events);
     this.hashes = hashes;
     this.budget = new WriteBudget(settings.writeQps(), settings.writeBurst(), clock.now());
+    this.resyncBudget =
+        new WriteBudget(
+            resyncRate(),
+            Math.max(1, (int) (settings.writeBurst() * settings.resyncShare())),
+            clock.now());
+    this.resyncWindow = settings.resyncSpread();
     this.resyncs = new ResyncSlots(settings.resyncSpread(), clock.now());
   }
 
@@ -227,9 +240,14 @@ public final class SecretSyncer {
   /**
    * The driver's periodic resync: every pair owes a forced apply, which bypasses the hash and so
    * restores a Secret someone else deleted; unchanged content is a no-op on the API server. With a
-   * resync spread, each pair is due at its own slot within the window.
+   * resync spread, each pair is due at its own slot within the window, stretched when the pairs
+   * that hold a Secret (and those the start's pass has still to apply) cannot all be applied in it
+   * at the resync's share of the write budget.
    */
   public void onResync() {
+    pace(
+        ResyncPace.window(
+            settings.resyncSpread(), written.size() + queue.count(Lane.START), resyncRate()));
     Instant from = afterDebounce();
     for (Validated resource : view.routingResources()) {
       for (ObservedNamespace ns : view.namespaces()) {
@@ -269,6 +287,42 @@ public final class SecretSyncer {
       }
     }
     requestWake();
+  }
+
+  /**
+   * The resync period in effect: the spread's window, longer than the configured period when the
+   * resync's share of the write budget cannot apply every pair within it; zero without a spread.
+   */
+  public Duration resyncPeriod() {
+    return resyncWindow;
+  }
+
+  private double resyncRate() {
+    return settings.writeQps() * settings.resyncShare();
+  }
+
+  /** Uses {@code window} for the slots from now on, saying so once when it changes. */
+  private void pace(Duration window) {
+    if (window.equals(resyncWindow)) {
+      return;
+    }
+    if (window.compareTo(settings.resyncSpread()) > 0) {
+      LOG.log(
+          Level.WARNING,
+          "resync stretched to every {0} instead of every {1}: {2} pairs at {3} writes/s"
+              + " (--resync-share {4} of --api-qps {5}) do not fit in the period; raise --api-qps"
+              + " or --resync-share to shorten it",
+          window,
+          settings.resyncSpread(),
+          written.size() + queue.count(Lane.START),
+          resyncRate(),
+          settings.resyncShare(),
+          settings.writeQps());
+    } else {
+      LOG.log(Level.INFO, "resync back to every {0}", window);
+    }
+    resyncWindow = window;
+    resyncs.window(window);
   }
 
   public SyncerCounters counters() {
@@ -339,7 +393,7 @@ public final class SecretSyncer {
     }
     problems.report(
         resource.id(), resource.uid(), ProblemReports.SECRET_TOO_LARGE, pair.namespace(), Set.of());
-    String hash = DesiredSecrets.hash(resource, pair.namespace(), content);
+    long hash = DesiredSecrets.hash(resource, pair.namespace(), content);
     if (!resyncs.isOwed(pair, now) && !hashes.needsApply(pair, hash)) {
       counters.appliesSkipped++;
       return Outcome.NO_WRITE;
@@ -348,14 +402,12 @@ public final class SecretSyncer {
   }
 
   private Outcome apply(
-      WorkQueue.Item item,
-      RoutingResource resource,
-      DockerConfig content,
-      String hash,
-      Instant now) {
+      WorkQueue.Item item, RoutingResource resource, DockerConfig content, long hash, Instant now) {
     Pair pair = item.pair();
-    if (!budget.hasToken(now)) {
-      queue.putBack(item); // keeps its place in line
+    boolean resync = item.lane() == Lane.RESYNC;
+    if (!budget.hasToken(now) || (resync && !resyncBudget.hasToken(now))) {
+      // Keeps its place in line. A resync pair at the head means no event or start work is due.
+      queue.putBack(item);
       counters.writesDeferred++;
       outOfTokens = true;
       return Outcome.PUT_BACK;
@@ -363,6 +415,9 @@ public final class SecretSyncer {
     Secret secret = DesiredSecrets.desiredSecret(resource, pair.namespace(), content);
     counters.appliesSent++;
     budget.take(now);
+    if (resync) {
+      resyncBudget.take(now);
+    }
     SecretWriter.Outcome outcome = writer.apply(secret);
     if (outcome instanceof SecretWriter.Refused refused) {
       counters.applyFailures++;
@@ -496,6 +551,14 @@ public final class SecretSyncer {
     return a.isAfter(b) ? a : b;
   }
 
+  /** The earlier of two times, either of which may be null (none). */
+  private static Instant earlier(Instant a, Instant b) {
+    if (a == null) {
+      return b;
+    }
+    return b == null || a.isBefore(b) ? a : b;
+  }
+
   private void forget(Pair pair) {
     queue.forget(pair);
     clocks.remove(pair);
@@ -507,10 +570,15 @@ public final class SecretSyncer {
   }
 
   private void requestWake() {
-    queue
-        .nextDue()
-        .map(
-            due -> budget.hasToken(clock.now()) ? due : later(due, budget.nextTokenAt(clock.now())))
+    Instant now = clock.now();
+    Optional<Instant> resync =
+        queue.nextDue(Lane.RESYNC).map(due -> later(due, resyncBudget.nextTokenAt(now)));
+    Optional<Instant> other =
+        Optional.ofNullable(
+            earlier(
+                queue.nextDue(Lane.EVENT).orElse(null), queue.nextDue(Lane.START).orElse(null)));
+    Optional.ofNullable(earlier(resync.orElse(null), other.orElse(null)))
+        .map(due -> budget.hasToken(now) ? due : later(due, budget.nextTokenAt(now)))
         .ifPresent(
             due -> {
               if (wakeRequested == null || due.isBefore(wakeRequested)) {

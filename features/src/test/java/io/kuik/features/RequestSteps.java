@@ -54,6 +54,18 @@ public class RequestSteps {
     assertEquals(state.notedApplies, applies(), "applies sent since noted");
   }
 
+  @Then("the syncer must have sent fewer than {int} applies since then")
+  public void fewerAppliesSince(int most) {
+    long sent = applies() - state.notedApplies;
+    assertTrue(sent < most, sent + " applies since noted, expected fewer than " + most);
+  }
+
+  @Then("the syncer must have sent at least {int} applies since then")
+  public void atLeastAppliesSince(int least) {
+    long sent = applies() - state.notedApplies;
+    assertTrue(sent >= least, sent + " applies since noted, expected at least " + least);
+  }
+
   @Then("the syncer must have applied {word} in {word} again")
   public void appliedAgain(String name, String namespace) {
     List<TraceRecord.Request> applies = world().syncerApplies(namespace, name);
