@@ -126,3 +126,36 @@ Feature: Keeping it valid
     Then team-c must not have the Secret kuik-inject-imagealternative-acme-foo
     When 10 minutes pass
     Then team-c's kuik-inject-imagealternative-acme-foo must hold acme:s3cret for quay.io/acme/foo
+
+  Scenario: A rewritten pod's Secret should arrive within a few seconds while a resync of 300 namespaces runs
+    The resync may take only half of the syncer's write budget (--resync-share 0.5 of --api-qps
+    20), so a pass over 300 pairs lasts about 30 seconds, and event work has the rest all along.
+    Given 300 namespaces named bulk-1 to bulk-300
+    And the ImageAlternative acme-all:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/all
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And the ImageAlternative acme-bar:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: quay.io/acme/bar
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 1 minute passes
+    And the number of applies the syncer sent is noted
+    When the informers resync
+    And 5 seconds pass
+    And the pod web-1 in team-a is rewritten by ImageAlternative/acme-bar to quay.io/acme/bar:1.0
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme-bar must hold acme:s3cret for quay.io/acme/bar
+    And the syncer must have sent fewer than 150 applies since then
+    When 40 seconds pass
+    Then the syncer must have sent at least 303 applies since then

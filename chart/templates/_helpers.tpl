@@ -95,6 +95,7 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --cluster-resource-namespace={{ .Release.Namespace }}
 - --grace-period={{ .Values.syncer.gracePeriod }}
 - --resync-period={{ .Values.syncer.resyncPeriod }}
+- --resync-share={{ .Values.syncer.resyncShare }}
 - --debounce={{ .Values.syncer.debounce }}
 - --namespaces-by-default={{ .Values.syncer.namespacesByDefault }}
 - --api-qps={{ .Values.syncer.api.qps }}

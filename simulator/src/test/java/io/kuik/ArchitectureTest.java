@@ -94,6 +94,24 @@ class ArchitectureTest {
         .check(PRODUCTION);
   }
 
+  /**
+   * The syncer reads the core's own records of pods and namespaces, so a driver keeps of them only
+   * what the core needs (docs/decisions.md#scale); the webhook's routing still reads a Pod.
+   */
+  @Test
+  void theSyncerCoreNeverReadsFabric8sPodsOrNamespaces() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("io.kuik.syncer..", "io.kuik.ports..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.fabric8.kubernetes.api.model.Pod")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.fabric8.kubernetes.api.model.Namespace")
+        .check(PRODUCTION);
+  }
+
   @Test
   void coreNeverDependsOnTheEdges() {
     noClasses()

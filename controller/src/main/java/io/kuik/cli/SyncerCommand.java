@@ -119,6 +119,19 @@ public final class SyncerCommand implements KuikSubcommand {
   double apiQps;
 
   @Option(
+      names = "--resync-share",
+      paramLabel = "<share>",
+      defaultValue = "${env:KUIK_RESYNC_SHARE:-0.5}",
+      description = {
+        "Share of --api-qps the resync may take (more than 0, at most 1); event work always has"
+            + " the rest. When every pair cannot be applied within --resync-period at that"
+            + " rate, the period is stretched, with a log line and"
+            + " kuik_syncer_resync_effective_period_seconds.",
+        "Env: KUIK_RESYNC_SHARE. Default: ${DEFAULT-VALUE}."
+      })
+  double resyncShare;
+
+  @Option(
       names = "--api-burst",
       paramLabel = "<requests>",
       defaultValue = "${env:KUIK_API_BURST:-50}",
@@ -264,6 +277,13 @@ public final class SyncerCommand implements KuikSubcommand {
           spec.commandLine(),
           "Invalid --api-qps " + apiQps + ": give a positive number of writes per second, e.g. 20");
     }
+    if (!(resyncShare > 0 && resyncShare <= 1)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid --resync-share "
+              + resyncShare
+              + ": give a share of --api-qps above 0 and at most 1, e.g. 0.5");
+    }
     if (apiBurst < 1) {
       throw new ParameterException(
           spec.commandLine(),
@@ -283,7 +303,8 @@ public final class SyncerCommand implements KuikSubcommand {
               // The core paces its applies at the API rate and spreads each resync over its
               // period, so a restart or resync of many pairs never bursts (the benchmark's case).
               .withWriteLimit(apiQps, apiBurst)
-              .withResyncSpread(resyncPeriod);
+              .withResyncSpread(resyncPeriod)
+              .withResyncShare(resyncShare);
       return new SyncerRuntimeSettings(
           syncer,
           resyncPeriod,
@@ -310,6 +331,9 @@ public final class SyncerCommand implements KuikSubcommand {
         + LogFields.duration(s.syncer().grace())
         + ", resync "
         + LogFields.duration(s.resyncPeriod())
+        + " at most "
+        + s.syncer().resyncShare()
+        + " of the API rate"
         + ", debounce "
         + LogFields.duration(s.syncer().debounce())
         + ", namespaces by default "

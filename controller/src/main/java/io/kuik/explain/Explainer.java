@@ -285,6 +285,12 @@ final class Explainer {
     annotations.put(RewriteAnnotations.ORIGINAL_IMAGES, RewriteAnnotations.writeMap(originals));
     annotations.put(RewriteAnnotations.REWRITTEN_BY, RewriteAnnotations.writeMap(rewriters));
     routed.getMetadata().setAnnotations(annotations);
+    Map<String, String> labels = new HashMap<>();
+    if (routed.getMetadata().getLabels() != null) {
+      labels.putAll(routed.getMetadata().getLabels());
+    }
+    labels.put(RewriteAnnotations.REWRITTEN_LABEL, RewriteAnnotations.REWRITTEN_LABEL_VALUE);
+    routed.getMetadata().setLabels(labels);
     if (routed.getMetadata().getName() == null) {
       routed.getMetadata().setName("template");
     }

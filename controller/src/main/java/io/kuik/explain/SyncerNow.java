@@ -1,12 +1,14 @@
 package io.kuik.explain;
 
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.kuik.kube.Records;
 import io.kuik.model.DockerConfig;
 import io.kuik.model.InvalidDockerConfigException;
+import io.kuik.model.ObservedNamespace;
 import io.kuik.model.ResourceId;
+import io.kuik.model.RewriteAnnotations;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.Validated;
 import io.kuik.ports.InformerView;
 import io.kuik.ports.SecretWriter;
@@ -46,13 +48,17 @@ final class SyncerNow {
       List<Validated> resources,
       List<Pod> pods,
       Map<String, Secret> clusterSecrets) {
-    Namespace ns =
-        new NamespaceBuilder()
-            .withNewMetadata()
-            .withName(namespace)
-            .withLabels(namespaceLabels)
-            .endMetadata()
-            .build();
+    ObservedNamespace ns = new ObservedNamespace(namespace, namespaceLabels, false);
+    // The syncer's informer selects the webhook's label: a pod without it is not seen.
+    List<RewrittenPod> rewritten =
+        pods.stream()
+            .filter(
+                pod ->
+                    pod.getMetadata().getLabels() != null
+                        && RewriteAnnotations.REWRITTEN_LABEL_VALUE.equals(
+                            pod.getMetadata().getLabels().get(RewriteAnnotations.REWRITTEN_LABEL)))
+            .map(Records::pod)
+            .toList();
     Map<String, DockerConfig> written = new TreeMap<>();
     Set<String> warnings = new LinkedHashSet<>();
     Instant[] now = {Instant.EPOCH};
@@ -67,7 +73,7 @@ final class SyncerNow {
             settings,
             () -> now[0],
             at -> wake[0] = wake[0] == null || at.isBefore(wake[0]) ? at : wake[0],
-            new View(ns, resources, pods, clusterSecrets),
+            new View(ns, resources, rewritten, clusterSecrets),
             writer,
             (resource, uid, type, reason, message) -> {
               if (type == io.kuik.ports.EventRecorder.Type.Warning) {
@@ -101,9 +107,9 @@ final class SyncerNow {
 
   /** The informers' view, reduced to what was read. */
   private record View(
-      Namespace namespace,
+      ObservedNamespace namespace,
       List<Validated> resources,
-      List<Pod> pods,
+      List<RewrittenPod> pods,
       Map<String, Secret> clusterSecrets)
       implements InformerView {
 
@@ -118,20 +124,18 @@ final class SyncerNow {
     }
 
     @Override
-    public Collection<Namespace> namespaces() {
+    public Collection<ObservedNamespace> namespaces() {
       return List.of(namespace);
     }
 
     @Override
-    public Optional<Namespace> namespace(String name) {
-      return name.equals(namespace.getMetadata().getName())
-          ? Optional.of(namespace)
-          : Optional.empty();
+    public Optional<ObservedNamespace> namespace(String name) {
+      return name.equals(namespace.name()) ? Optional.of(namespace) : Optional.empty();
     }
 
     @Override
-    public Collection<Pod> pods(String name) {
-      return name.equals(namespace.getMetadata().getName()) ? pods : List.of();
+    public Collection<RewrittenPod> pods(String name) {
+      return name.equals(namespace.name()) ? pods : List.of();
     }
 
     @Override

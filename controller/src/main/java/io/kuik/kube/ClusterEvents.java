@@ -1,7 +1,7 @@
 package io.kuik.kube;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.kuik.model.ResourceId;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.Validated;
 
 /**
@@ -22,7 +22,7 @@ interface ClusterEvents {
   void namespaceDeleted(String name);
 
   /** A pod added ({@code before} null), changed, or gone ({@code after} null). */
-  void podChanged(Pod before, Pod after);
+  void podChanged(RewrittenPod before, RewrittenPod after);
 
   /** A Secret of the cluster resource namespace was added, changed or deleted. */
   void clusterSecretChanged(String name);

@@ -4,19 +4,20 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.fabric8.kubernetes.client.informers.cache.Store;
+import io.kuik.model.ObservedNamespace;
 import io.kuik.model.ResourceId;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.Validated;
 import io.kuik.ports.InformerView;
 import java.util.Collection;
-import java.util.List;
 import java.util.Optional;
 
 /**
- * The core's {@link InformerView} over fabric8's informer stores: namespaces, pods (through the
- * informer's namespace index) and the Secrets of the cluster resource namespace are read where the
- * informers keep them; routing resources come from the {@link RoutingCache}, converted once.
+ * The core's {@link InformerView} over the informers' caches: the records of namespaces and of
+ * rewritten pods (by namespace) from their {@link SlimStore}s, the Secrets of the cluster resource
+ * namespace from fabric8's store; routing resources come from the {@link RoutingCache}, converted
+ * once.
  *
  * <p>The stores may run ahead of the events still queued for the core: the core is built for that
  * (every change it sees is announced again), and nothing here blocks or asks the API server.
@@ -24,15 +25,15 @@ import java.util.Optional;
 final class InformerStores implements InformerView {
 
   private final RoutingCache routing;
-  private final Store<Namespace> namespaces;
-  private final Indexer<Pod> pods;
+  private final SlimStore<Namespace, ObservedNamespace> namespaces;
+  private final SlimStore<Pod, RewrittenPod> pods;
   private final Store<Secret> clusterSecrets;
   private final String clusterResourceNamespace;
 
   InformerStores(
       RoutingCache routing,
-      Store<Namespace> namespaces,
-      Indexer<Pod> pods,
+      SlimStore<Namespace, ObservedNamespace> namespaces,
+      SlimStore<Pod, RewrittenPod> pods,
       Store<Secret> clusterSecrets,
       String clusterResourceNamespace) {
     this.routing = routing;
@@ -53,18 +54,18 @@ final class InformerStores implements InformerView {
   }
 
   @Override
-  public Collection<Namespace> namespaces() {
-    return List.copyOf(namespaces.list());
+  public Collection<ObservedNamespace> namespaces() {
+    return namespaces.records();
   }
 
   @Override
-  public Optional<Namespace> namespace(String name) {
-    return Optional.ofNullable(namespaces.getByKey(name));
+  public Optional<ObservedNamespace> namespace(String name) {
+    return namespaces.record(name);
   }
 
   @Override
-  public Collection<Pod> pods(String namespace) {
-    return List.copyOf(pods.byIndex(Cache.NAMESPACE_INDEX, namespace));
+  public Collection<RewrittenPod> pods(String namespace) {
+    return pods.group(namespace);
   }
 
   @Override
@@ -75,6 +76,6 @@ final class InformerStores implements InformerView {
 
   /** How many namespaces the informers hold, for the pairs gauge. */
   int namespaceCount() {
-    return namespaces.list().size();
+    return namespaces.size();
   }
 }

@@ -24,10 +24,15 @@ final class RoutingInformers {
 
   private RoutingInformers() {}
 
-  /** An informer of every resource of {@code kind}, cluster-wide, without resync. */
+  /**
+   * An informer of every resource of {@code kind}, cluster-wide, without resync, listed in pages.
+   */
   static SharedIndexInformer<GenericKubernetesResource> of(
       KubernetesClient client, RoutingKind kind) {
-    return client.genericKubernetesResources(context(kind)).runnableInformer(0);
+    return client
+        .genericKubernetesResources(context(kind))
+        .withLimit(SyncerInformers.LIST_PAGE)
+        .runnableInformer(0);
   }
 
   /** The resource as the domain reads it, invalid when its spec has the wrong shape. */

@@ -1,7 +1,7 @@
 package io.kuik.kube;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.kuik.model.ResourceId;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.Validated;
 import io.kuik.ports.Clock;
 import io.kuik.ports.EventRecorder;
@@ -123,7 +123,7 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
   }
 
   @Override
-  public void podChanged(Pod before, Pod after) {
+  public void podChanged(RewrittenPod before, RewrittenPod after) {
     loop.execute("pod changed", () -> onCore(core -> core.onPodChanged(before, after)));
   }
 
@@ -157,7 +157,9 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
 
   private void publish() {
     long pairs = (long) routing.size() * view.namespaceCount();
-    metrics.publish(SyncerMetrics.CoreSnapshot.of(syncer.counters(), syncer.queueDepth(), pairs));
+    metrics.publish(
+        SyncerMetrics.CoreSnapshot.of(
+            syncer.counters(), syncer.queueDepth(), pairs, syncer.resyncPeriod()));
     metrics.publishLanes(syncer.queueStats());
   }
 }

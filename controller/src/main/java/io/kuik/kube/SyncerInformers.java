@@ -8,22 +8,33 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kuik.model.ObservedNamespace;
 import io.kuik.model.ResourceId;
+import io.kuik.model.RewriteAnnotations;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.RoutingKind;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
- * The syncer's five shared informers (docs/behaviour.md#what-the-syncer-may-read): pods and
- * namespaces cluster-wide, both routing kinds, and Secrets of the cluster resource namespace only.
- * There is no cluster-wide Secret informer, and the syncer's RBAC grants none.
+ * The syncer's five shared informers (docs/behaviour.md#what-the-syncer-may-read): the pods the
+ * webhook rewrote (its label, selected on the API server) and namespaces cluster-wide, both routing
+ * kinds, and Secrets of the cluster resource namespace only. There is no cluster-wide Secret
+ * informer, and the syncer's RBAC grants none. Every list is paginated ({@link #LIST_PAGE}). Pods
+ * and namespaces are cached as the core's records ({@link SlimStore}), not as fabric8's objects.
  *
  * <p>No informer resync: the periodic resync that restores deleted Secrets is the core's own {@code
  * onResync()}, driven by a timer, which costs one reconcile per pair instead of one update event
  * per pod of the cluster.
  */
 final class SyncerInformers implements AutoCloseable {
+
+  /**
+   * Objects per page of each informer's list, on start and on every relist: client-go's pager asks
+   * 500 at a time, so no single response holds a whole large cluster.
+   */
+  static final long LIST_PAGE = 500;
 
   private final SharedIndexInformer<Pod> pods;
   private final SharedIndexInformer<Namespace> namespaces;
@@ -32,13 +43,40 @@ final class SyncerInformers implements AutoCloseable {
   private final SharedIndexInformer<Secret> clusterSecrets;
   private final String clusterResourceNamespace;
 
+  /** The core's records of the rewritten pods, grouped by namespace: the pod informer's cache. */
+  private final SlimStore<Pod, RewrittenPod> podRecords =
+      new SlimStore<>(Records::pod, Records::pod, RewrittenPod::namespace, RewrittenPod::name);
+
+  /** The core's records of the namespaces: the namespace informer's cache. */
+  private final SlimStore<Namespace, ObservedNamespace> namespaceRecords =
+      new SlimStore<>(Records::namespace, Records::namespace, null, null);
+
   SyncerInformers(KubernetesClient client, String clusterResourceNamespace) {
     this.clusterResourceNamespace = clusterResourceNamespace;
-    pods = client.pods().inAnyNamespace().runnableInformer(0);
-    namespaces = client.namespaces().runnableInformer(0);
+    pods =
+        client
+            .pods()
+            .inAnyNamespace()
+            .withLabel(RewriteAnnotations.REWRITTEN_LABEL, RewriteAnnotations.REWRITTEN_LABEL_VALUE)
+            .withLimit(LIST_PAGE)
+            .runnableInformer(0)
+            .removeNamespaceIndex()
+            .itemStore(podRecords);
+    namespaces =
+        client
+            .namespaces()
+            .withLimit(LIST_PAGE)
+            .runnableInformer(0)
+            .removeNamespaceIndex()
+            .itemStore(namespaceRecords);
     alternatives = RoutingInformers.of(client, RoutingKind.IMAGE_ALTERNATIVE);
     mirrors = RoutingInformers.of(client, RoutingKind.IMAGE_MIRROR);
-    clusterSecrets = client.secrets().inNamespace(clusterResourceNamespace).runnableInformer(0);
+    clusterSecrets =
+        client
+            .secrets()
+            .inNamespace(clusterResourceNamespace)
+            .withLimit(LIST_PAGE)
+            .runnableInformer(0);
   }
 
   /**
@@ -46,7 +84,15 @@ final class SyncerInformers implements AutoCloseable {
    * (synced), or fails with the first that could not.
    */
   CompletableFuture<Void> start(ClusterEvents events) {
-    pods.addEventHandler(handler(events::podChanged));
+    pods.addEventHandler(
+        handler(
+            (before, after) -> {
+              RewrittenPod was = before == null ? null : Records.pod(before);
+              RewrittenPod is = after == null ? null : Records.pod(after);
+              if (was == null || !was.equals(is)) { // a status update changes no record
+                events.podChanged(was, is);
+              }
+            }));
     namespaces.addEventHandler(
         handler(
             (before, after) -> {
@@ -73,11 +119,7 @@ final class SyncerInformers implements AutoCloseable {
 
   InformerStores view(RoutingCache routing) {
     return new InformerStores(
-        routing,
-        namespaces.getStore(),
-        pods.getIndexer(),
-        clusterSecrets.getStore(),
-        clusterResourceNamespace);
+        routing, namespaceRecords, podRecords, clusterSecrets.getStore(), clusterResourceNamespace);
   }
 
   /** Whether no informer has stopped (one that stopped never sees a change again). */

@@ -25,16 +25,23 @@ public final class SyncerMetrics {
 
   /** What the core's thread last published. */
   record CoreSnapshot(
-      long reconciles, long appliesSent, long appliesSkipped, int queueDepth, long pairs) {
-    static final CoreSnapshot NONE = new CoreSnapshot(0, 0, 0, 0, 0);
+      long reconciles,
+      long appliesSent,
+      long appliesSkipped,
+      int queueDepth,
+      long pairs,
+      double resyncPeriodSeconds) {
+    static final CoreSnapshot NONE = new CoreSnapshot(0, 0, 0, 0, 0, 0);
 
-    static CoreSnapshot of(SyncerCounters counters, int queueDepth, long pairs) {
+    static CoreSnapshot of(
+        SyncerCounters counters, int queueDepth, long pairs, Duration resyncPeriod) {
       return new CoreSnapshot(
           counters.reconciles(),
           counters.appliesSent(),
           counters.appliesSkipped(),
           queueDepth,
-          pairs);
+          pairs,
+          resyncPeriod.toMillis() / 1000.0);
     }
   }
 
@@ -80,6 +87,13 @@ public final class SyncerMetrics {
         .name("kuik_syncer_pairs")
         .help("Pairs (routing resource, namespace) that a resync reconciles")
         .callback(callback -> callback.call(snapshot.pairs()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_resync_effective_period_seconds")
+        .help(
+            "How often each pair is resynced now: --resync-period, or longer when"
+                + " --resync-share of --api-qps cannot apply every pair within it")
+        .callback(callback -> callback.call(snapshot.resyncPeriodSeconds()))
         .register(registry);
     GaugeWithCallback.builder()
         .name("kuik_syncer_queue_depth")

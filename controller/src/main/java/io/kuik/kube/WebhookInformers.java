@@ -37,7 +37,7 @@ final class WebhookInformers implements AutoCloseable {
     this.clusterResourceNamespace = clusterResourceNamespace;
     alternatives = RoutingInformers.of(client, RoutingKind.IMAGE_ALTERNATIVE);
     mirrors = RoutingInformers.of(client, RoutingKind.IMAGE_MIRROR);
-    namespaces = client.namespaces().runnableInformer(0);
+    namespaces = client.namespaces().withLimit(SyncerInformers.LIST_PAGE).runnableInformer(0);
     clusterSecrets = client.secrets().inNamespace(clusterResourceNamespace).runnableInformer(0);
   }
 

@@ -21,6 +21,18 @@ public final class RewriteAnnotations {
   /** Why each container was rewritten, for people reading the pod. */
   public static final String REASON = "kuik.enix.io/reason";
 
+  /**
+   * The label of every pod the webhook rewrote, with value {@link #REWRITTEN_LABEL_VALUE}: the
+   * syncer's pod informer selects it on the API server, so pods kuik left alone cost it nothing
+   * (docs/decisions.md, "Scale"). The name is kube-image-keeper v1's for the same fact.
+   */
+  public static final String REWRITTEN_LABEL = "kuik.enix.io/images-rewritten";
+
+  public static final String REWRITTEN_LABEL_VALUE = "true";
+
+  /** The label selector of the syncer's pod list and watch. */
+  public static final String REWRITTEN_SELECTOR = REWRITTEN_LABEL + "=" + REWRITTEN_LABEL_VALUE;
+
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private RewriteAnnotations() {}

@@ -12,11 +12,13 @@ import tools.jackson.databind.json.JsonMapper;
  * Turns a {@link RoutingDecision} into the JSON Patch of the admission response, a pure function:
  * each rewritten container's image, the three annotations of {@link RewriteAnnotations} (each a
  * JSON object by container name: the images as submitted, {@code <Kind>/<name>}, and the reason),
- * and the {@code imagePullSecrets} references to add.
+ * the label {@link RewriteAnnotations#REWRITTEN_LABEL} that the syncer's informer selects, and the
+ * {@code imagePullSecrets} references to add.
  *
- * <p>Annotations and {@code imagePullSecrets} are written whole, the pod's own values first: the
- * fabric8 model reads an absent map or list as empty, so the patch cannot tell "absent" (where
- * {@code add .../-} fails) from "empty", and an {@code add} of the whole member works for both.
+ * <p>Labels, annotations and {@code imagePullSecrets} are written whole, the pod's own values
+ * first: the fabric8 model reads an absent map or list as empty, so the patch cannot tell "absent"
+ * (where {@code add .../-} fails) from "empty", and an {@code add} of the whole member works for
+ * both.
  */
 public final class PodPatch {
 
@@ -49,9 +51,18 @@ public final class PodPatch {
     annotations.put(RewriteAnnotations.ORIGINAL_IMAGES, RewriteAnnotations.writeMap(originals));
     annotations.put(RewriteAnnotations.REWRITTEN_BY, RewriteAnnotations.writeMap(rewrittenBy));
     annotations.put(RewriteAnnotations.REASON, RewriteAnnotations.writeMap(reasons));
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (pod.getMetadata() != null && pod.getMetadata().getLabels() != null) {
+      labels.putAll(pod.getMetadata().getLabels());
+    }
+    labels.put(RewriteAnnotations.REWRITTEN_LABEL, RewriteAnnotations.REWRITTEN_LABEL_VALUE);
     if (pod.getMetadata() == null) {
-      operations.add(PatchOperation.add("/metadata", Map.of("annotations", annotations)));
+      Map<String, Object> metadata = new LinkedHashMap<>();
+      metadata.put("labels", labels);
+      metadata.put("annotations", annotations);
+      operations.add(PatchOperation.add("/metadata", metadata));
     } else {
+      operations.add(PatchOperation.add("/metadata/labels", labels));
       operations.add(PatchOperation.add("/metadata/annotations", annotations));
     }
     if (!decision.addedPullSecrets().isEmpty()) {

@@ -11,13 +11,14 @@ import java.util.Map;
  */
 class AppliedHashes {
 
-  private final Map<Pair, String> applied = new HashMap<>();
+  private final Map<Pair, Long> applied = new HashMap<>();
 
-  boolean needsApply(Pair pair, String hash) {
-    return !hash.equals(applied.get(pair));
+  boolean needsApply(Pair pair, long hash) {
+    Long last = applied.get(pair);
+    return last == null || last != hash;
   }
 
-  void applied(Pair pair, String hash) {
+  void applied(Pair pair, long hash) {
     applied.put(pair, hash);
   }
 

@@ -1,9 +1,9 @@
 package io.kuik.syncer;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.kuik.model.Entry;
 import io.kuik.model.LabelSelectors;
 import io.kuik.model.RewritePolicy;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.RoutingResource;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,7 +48,7 @@ record Hold(Set<String> keys, GraceClocks clocks, Optional<Instant> nextExpiry) 
   static Hold keysToHold(
       RoutingResource resource,
       Map<String, String> namespaceLabels,
-      Collection<Pod> pods,
+      Collection<RewrittenPod> pods,
       Targeting targeting,
       GraceClocks clocks,
       Duration grace,

@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 final class ResyncSlots {
 
-  private final Duration window;
+  private Duration window;
   private final Instant epoch;
   private final Map<Pair, Instant> owed = new HashMap<>();
 
@@ -66,6 +66,14 @@ final class ResyncSlots {
 
   void forget(Pair pair) {
     owed.remove(pair);
+  }
+
+  /**
+   * A new window (a stretched resync, or back to the period): slots from now on are counted in it;
+   * what a pair owes already stays owed.
+   */
+  void window(Duration value) {
+    this.window = value;
   }
 
   /** The pair's first slot at or after {@code at}; {@code at} itself without a window. */

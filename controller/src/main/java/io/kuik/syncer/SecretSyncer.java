@@ -1,13 +1,13 @@
 package io.kuik.syncer;
 
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.kuik.model.DockerConfig;
 import io.kuik.model.Entry;
+import io.kuik.model.ObservedNamespace;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewritePolicy;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.RoutingResource;
 import io.kuik.model.Validated;
 import io.kuik.ports.Clock;
@@ -84,6 +84,13 @@ public final class SecretSyncer {
   private final Set<Pair> written = new HashSet<>();
   private final SyncerCounters counters = new SyncerCounters();
   private final WriteBudget budget;
+
+  /** The resync lane's own share of {@link #budget}: event work always keeps the rest. */
+  private final WriteBudget resyncBudget;
+
+  /** The resync window in use: the period, or longer when the share cannot apply every pair. */
+  private Duration resyncWindow;
+
   private boolean outOfTokens;
   private Instant wakeRequested;
 
@@ -163,6 +170,12 @@ public final class SecretSyncer {
     this.problems = new ProblemReports(events);
     this.hashes = hashes;
     this.budget = new WriteBudget(settings.writeQps(), settings.writeBurst(), clock.now());
+    this.resyncBudget =
+        new WriteBudget(
+            resyncRate(),
+            Math.max(1, (int) (settings.writeBurst() * settings.resyncShare())),
+            clock.now());
+    this.resyncWindow = settings.resyncSpread();
     this.resyncs = new ResyncSlots(settings.resyncSpread(), clock.now());
   }
 
@@ -172,8 +185,8 @@ public final class SecretSyncer {
     view.routingResources().forEach(r -> statuses.changed(r.id(), afterDebounce()));
     Instant due = afterDebounce();
     for (Validated resource : view.routingResources()) {
-      for (Namespace ns : view.namespaces()) {
-        enqueue(new Pair(resource.id(), ns.getMetadata().getName()), due, Lane.START);
+      for (ObservedNamespace ns : view.namespaces()) {
+        enqueue(new Pair(resource.id(), ns.name()), due, Lane.START);
       }
     }
     requestWake();
@@ -188,8 +201,8 @@ public final class SecretSyncer {
 
   /** Its Secrets go with it through their ownerReference: the garbage collector's job. */
   public void onResourceDeleted(ResourceId id) {
-    for (Namespace ns : view.namespaces()) {
-      forget(new Pair(id, ns.getMetadata().getName()));
+    for (ObservedNamespace ns : view.namespaces()) {
+      forget(new Pair(id, ns.name()));
     }
     written.removeIf(pair -> pair.resource().equals(id));
     problems.forget(id);
@@ -212,8 +225,8 @@ public final class SecretSyncer {
   }
 
   /** A pod added ({@code before} null), changed, or gone ({@code after} null). */
-  public void onPodChanged(Pod before, Pod after) {
-    Pod any = after != null ? after : before;
+  public void onPodChanged(RewrittenPod before, RewrittenPod after) {
+    RewrittenPod any = after != null ? after : before;
     if (any == null) {
       return;
     }
@@ -224,10 +237,10 @@ public final class SecretSyncer {
     if (after != null) {
       rewriters.addAll(RewrittenPods.rewriters(after));
     }
-    String namespace = any.getMetadata().getNamespace();
+    String namespace = any.namespace();
     for (ResourceId id : rewriters) {
       Pair pair = new Pair(id, namespace);
-      if (before != null && RewrittenPods.isLive(before)) {
+      if (before != null && before.live()) {
         startGraceOf(pair, before);
       }
       enqueue(pair, afterDebounce(), Lane.EVENT);
@@ -236,7 +249,7 @@ public final class SecretSyncer {
   }
 
   /** The entries a pod used until now keep their grace even if no reconcile saw the pod. */
-  private void startGraceOf(Pair pair, Pod pod) {
+  private void startGraceOf(Pair pair, RewrittenPod pod) {
     view.routingResource(pair.resource())
         .filter(Validated.Valid.class::isInstance)
         .map(v -> ((Validated.Valid) v).resource())
@@ -269,13 +282,18 @@ public final class SecretSyncer {
   /**
    * The driver's periodic resync: every pair owes a forced apply, which bypasses the hash and so
    * restores a Secret someone else deleted; unchanged content is a no-op on the API server. With a
-   * resync spread, each pair is due at its own slot within the window.
+   * resync spread, each pair is due at its own slot within the window, stretched when the pairs
+   * that hold a Secret (and those the start's pass has still to apply) cannot all be applied in it
+   * at the resync's share of the write budget.
    */
   public void onResync() {
+    pace(
+        ResyncPace.window(
+            settings.resyncSpread(), written.size() + queue.count(Lane.START), resyncRate()));
     Instant from = afterDebounce();
     for (Validated resource : view.routingResources()) {
-      for (Namespace ns : view.namespaces()) {
-        Pair pair = new Pair(resource.id(), ns.getMetadata().getName());
+      for (ObservedNamespace ns : view.namespaces()) {
+        Pair pair = new Pair(resource.id(), ns.name());
         enqueue(pair, resyncs.owe(pair, from), Lane.RESYNC);
       }
     }
@@ -347,6 +365,42 @@ public final class SecretSyncer {
     }
   }
 
+  /**
+   * The resync period in effect: the spread's window, longer than the configured period when the
+   * resync's share of the write budget cannot apply every pair within it; zero without a spread.
+   */
+  public Duration resyncPeriod() {
+    return resyncWindow;
+  }
+
+  private double resyncRate() {
+    return settings.writeQps() * settings.resyncShare();
+  }
+
+  /** Uses {@code window} for the slots from now on, saying so once when it changes. */
+  private void pace(Duration window) {
+    if (window.equals(resyncWindow)) {
+      return;
+    }
+    if (window.compareTo(settings.resyncSpread()) > 0) {
+      LOG.log(
+          Level.WARNING,
+          "resync stretched to every {0} instead of every {1}: {2} pairs at {3} writes/s"
+              + " (--resync-share {4} of --api-qps {5}) do not fit in the period; raise --api-qps"
+              + " or --resync-share to shorten it",
+          window,
+          settings.resyncSpread(),
+          written.size() + queue.count(Lane.START),
+          resyncRate(),
+          settings.resyncShare(),
+          settings.writeQps());
+    } else {
+      LOG.log(Level.INFO, "resync back to every {0}", window);
+    }
+    resyncWindow = window;
+    resyncs.window(window);
+  }
+
   public SyncerCounters counters() {
     return counters;
   }
@@ -375,7 +429,7 @@ public final class SecretSyncer {
     Pair pair = item.pair();
     counters.reconciles++;
     Optional<Validated> found = view.routingResource(pair.resource());
-    Optional<Namespace> namespace = view.namespace(pair.namespace());
+    Optional<ObservedNamespace> namespace = view.namespace(pair.namespace());
     if (found.isEmpty() || namespace.isEmpty()) {
       forget(pair);
       return Outcome.NO_WRITE;
@@ -383,14 +437,14 @@ public final class SecretSyncer {
     if (!(found.get() instanceof Validated.Valid valid)) {
       return Outcome.NO_WRITE; // reported when it changed; its Secrets keep their last content
     }
-    if (namespace.get().getMetadata().getDeletionTimestamp() != null) {
+    if (namespace.get().terminating()) {
       return Outcome.NO_WRITE; // terminating: writes are refused, the Secret goes with it
     }
     RoutingResource resource = valid.resource();
     Hold hold =
         Hold.keysToHold(
             resource,
-            namespace.get().getMetadata().getLabels(),
+            namespace.get().labels(),
             view.pods(pair.namespace()),
             settings.targeting(),
             clocks.getOrDefault(pair, GraceClocks.NONE),
@@ -415,7 +469,7 @@ public final class SecretSyncer {
     }
     problems.report(
         resource.id(), resource.uid(), ProblemReports.SECRET_TOO_LARGE, pair.namespace(), Set.of());
-    String hash = DesiredSecrets.hash(resource, pair.namespace(), content);
+    long hash = DesiredSecrets.hash(resource, pair.namespace(), content);
     if (!resyncs.isOwed(pair, now) && !hashes.needsApply(pair, hash)) {
       counters.appliesSkipped++;
       return Outcome.NO_WRITE;
@@ -424,14 +478,12 @@ public final class SecretSyncer {
   }
 
   private Outcome apply(
-      WorkQueue.Item item,
-      RoutingResource resource,
-      DockerConfig content,
-      String hash,
-      Instant now) {
+      WorkQueue.Item item, RoutingResource resource, DockerConfig content, long hash, Instant now) {
     Pair pair = item.pair();
-    if (!budget.hasToken(now)) {
-      queue.putBack(item); // keeps its place in line
+    boolean resync = item.lane() == Lane.RESYNC;
+    if (!budget.hasToken(now) || (resync && !resyncBudget.hasToken(now))) {
+      // Keeps its place in line. A resync pair at the head means no event or start work is due.
+      queue.putBack(item);
       counters.writesDeferred++;
       outOfTokens = true;
       return Outcome.PUT_BACK;
@@ -439,6 +491,9 @@ public final class SecretSyncer {
     Secret secret = DesiredSecrets.desiredSecret(resource, pair.namespace(), content);
     counters.appliesSent++;
     budget.take(now);
+    if (resync) {
+      resyncBudget.take(now);
+    }
     SecretWriter.Outcome outcome = writer.apply(secret);
     if (outcome instanceof SecretWriter.Refused refused) {
       counters.applyFailures++;
@@ -548,8 +603,8 @@ public final class SecretSyncer {
   private List<Pair> enqueueResource(ResourceId id) {
     List<Pair> pairs = new ArrayList<>();
     Instant due = afterDebounce();
-    for (Namespace ns : view.namespaces()) {
-      Pair pair = new Pair(id, ns.getMetadata().getName());
+    for (ObservedNamespace ns : view.namespaces()) {
+      Pair pair = new Pair(id, ns.name());
       enqueue(pair, due, Lane.EVENT);
       pairs.add(pair);
     }
@@ -573,6 +628,14 @@ public final class SecretSyncer {
     return a.isAfter(b) ? a : b;
   }
 
+  /** The earlier of two times, either of which may be null (none). */
+  private static Instant earlier(Instant a, Instant b) {
+    if (a == null) {
+      return b;
+    }
+    return b == null || a.isBefore(b) ? a : b;
+  }
+
   private void forget(Pair pair) {
     queue.forget(pair);
     clocks.remove(pair);
@@ -585,13 +648,15 @@ public final class SecretSyncer {
   }
 
   private void requestWake() {
-    Optional<Instant> next = queue.nextDue();
-    Optional<Instant> status = statuses.nextDue();
-    if (status.isPresent() && (next.isEmpty() || status.get().isBefore(next.get()))) {
-      next = status;
-    }
-    next.map(
-            due -> budget.hasToken(clock.now()) ? due : later(due, budget.nextTokenAt(clock.now())))
+    Instant now = clock.now();
+    Optional<Instant> resync =
+        queue.nextDue(Lane.RESYNC).map(due -> later(due, resyncBudget.nextTokenAt(now)));
+    Instant other =
+        earlier(
+            earlier(queue.nextDue(Lane.EVENT).orElse(null), queue.nextDue(Lane.START).orElse(null)),
+            statuses.nextDue().orElse(null));
+    Optional.ofNullable(earlier(resync.orElse(null), other))
+        .map(due -> budget.hasToken(now) ? due : later(due, budget.nextTokenAt(now)))
         .ifPresent(
             due -> {
               if (wakeRequested == null || due.isBefore(wakeRequested)) {

@@ -17,6 +17,9 @@ import java.util.Objects;
  * @param writeBurst applies that may go at once before the limit applies ({@code --api-burst})
  * @param resyncSpread a resync spreads its pairs over this window instead of enqueuing them all at
  *     once: each pair is due at a fixed offset (from its name) within it; zero: all at once
+ * @param resyncShare the share of {@code writeQps} that the resync lane may take, in (0, 1]; the
+ *     rest is always left to event work, and a spread resync that cannot apply every pair in its
+ *     window at that share stretches its window (docs/decisions.md#scale)
  */
 public record SyncerSettings(
     String clusterResourceNamespace,
@@ -27,7 +30,8 @@ public record SyncerSettings(
     Targeting targeting,
     double writeQps,
     int writeBurst,
-    Duration resyncSpread) {
+    Duration resyncSpread,
+    double resyncShare) {
 
   public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
   public static final Duration DEFAULT_DEBOUNCE = Duration.ofMillis(500);
@@ -35,6 +39,7 @@ public record SyncerSettings(
   public static final Duration DEFAULT_RETRY_CAP = Duration.ofMinutes(5);
   public static final double DEFAULT_WRITE_QPS = 20;
   public static final int DEFAULT_WRITE_BURST = 50;
+  public static final double DEFAULT_RESYNC_SHARE = 0.5;
 
   public SyncerSettings {
     Objects.requireNonNull(clusterResourceNamespace, "clusterResourceNamespace");
@@ -54,6 +59,10 @@ public record SyncerSettings(
               + writeBurst);
     }
     requirePositive(resyncSpread, "resyncSpread", true);
+    if (!(resyncShare > 0 && resyncShare <= 1)) {
+      throw new IllegalArgumentException(
+          "resyncShare must be more than 0 and at most 1, got " + resyncShare);
+    }
   }
 
   /** The default write limit, and a resync all at once. */
@@ -73,7 +82,8 @@ public record SyncerSettings(
         targeting,
         DEFAULT_WRITE_QPS,
         DEFAULT_WRITE_BURST,
-        Duration.ZERO);
+        Duration.ZERO,
+        DEFAULT_RESYNC_SHARE);
   }
 
   /** The defaults, for an instance installed in {@code clusterResourceNamespace}. */
@@ -97,7 +107,8 @@ public record SyncerSettings(
         targeting,
         writeQps,
         writeBurst,
-        resyncSpread);
+        resyncSpread,
+        resyncShare);
   }
 
   public SyncerSettings withTargeting(Targeting value) {
@@ -110,7 +121,8 @@ public record SyncerSettings(
         value,
         writeQps,
         writeBurst,
-        resyncSpread);
+        resyncSpread,
+        resyncShare);
   }
 
   public SyncerSettings withWriteLimit(double qps, int burst) {
@@ -123,7 +135,8 @@ public record SyncerSettings(
         targeting,
         qps,
         burst,
-        resyncSpread);
+        resyncSpread,
+        resyncShare);
   }
 
   public SyncerSettings withResyncSpread(Duration value) {
@@ -136,6 +149,21 @@ public record SyncerSettings(
         targeting,
         writeQps,
         writeBurst,
+        value,
+        resyncShare);
+  }
+
+  public SyncerSettings withResyncShare(double value) {
+    return new SyncerSettings(
+        clusterResourceNamespace,
+        grace,
+        debounce,
+        retryBase,
+        retryCap,
+        targeting,
+        writeQps,
+        writeBurst,
+        resyncSpread,
         value);
   }
 

@@ -123,6 +123,17 @@ final class WorkQueue {
     return waiting.size();
   }
 
+  /** When the first pair of {@code lane} is due, if it holds any. */
+  Optional<Instant> nextDue(Lane lane) {
+    TreeMap<Key, Item> items = lanes.get(lane);
+    return items.isEmpty() ? Optional.empty() : Optional.of(items.firstKey().due());
+  }
+
+  /** Pairs waiting in {@code lane}, due or not. */
+  int count(Lane lane) {
+    return lanes.get(lane).size();
+  }
+
   void forget(Pair pair) {
     Item old = waiting.get(pair);
     if (old != null) {

@@ -122,6 +122,8 @@ class ExplainOnMockApiServerTest {
         metadata:
           name: web
           namespace: team-a
+          labels:
+            kuik.enix.io/images-rewritten: "true"
           annotations:
             kuik.enix.io/original-images: '{"app":"docker.io/acme/app:1.0"}'
             kuik.enix.io/rewritten-by: '{"app":"ImageAlternative/acme"}'

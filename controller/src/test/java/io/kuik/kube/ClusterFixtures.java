@@ -96,6 +96,7 @@ public final class ClusterFixtures {
             .withNewMetadata()
             .withName(name)
             .withNamespace(namespace)
+            .withLabels(Map.of("kuik.enix.io/images-rewritten", "true"))
             .withAnnotations(
                 Map.of(
                     "kuik.enix.io/rewritten-by", "{\"app\":\"ImageAlternative/acme\"}",

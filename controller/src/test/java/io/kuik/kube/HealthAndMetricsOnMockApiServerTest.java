@@ -188,6 +188,7 @@ class HealthAndMetricsOnMockApiServerTest {
                 .withNewMetadata()
                 .withName("unreadable")
                 .withNamespace(INSTALL_NAMESPACE)
+                .withLabels(Map.of("kuik.enix.io/images-rewritten", "true")) // what it selects
                 .endMetadata()
                 .addToAdditionalProperties("spec", Map.of("containers", "oops"))
                 .build())

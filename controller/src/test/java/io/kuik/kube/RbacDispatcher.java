@@ -21,7 +21,11 @@ public final class RbacDispatcher extends Dispatcher {
 
   /** One request as the API server saw it, and the status it got. */
   public record Observed(
-      boolean byServiceAccount, String method, ChartRbac.Attributes attributes, int code) {
+      boolean byServiceAccount,
+      String method,
+      ChartRbac.Attributes attributes,
+      String query,
+      int code) {
 
     @Override
     public String toString() {
@@ -66,7 +70,9 @@ public final class RbacDispatcher extends Dispatcher {
         byAccount && !rbac.allows(user, attributes)
             ? forbidden(attributes)
             : delegate.dispatch(request);
-    observed.add(new Observed(byAccount, request.getMethod(), attributes, response.code()));
+    String path = request.getPath();
+    String query = path.indexOf('?') < 0 ? "" : path.substring(path.indexOf('?') + 1);
+    observed.add(new Observed(byAccount, request.getMethod(), attributes, query, response.code()));
     return response;
   }
 

@@ -16,7 +16,7 @@ class SyncerMetricsTest {
 
   @Test
   void scrapesShowWhatTheCoreLastPublished() throws IOException {
-    metrics.publish(new SyncerMetrics.CoreSnapshot(7, 5, 2, 3, 12));
+    metrics.publish(new SyncerMetrics.CoreSnapshot(7, 5, 2, 3, 12, 600));
 
     String text = scrape();
 

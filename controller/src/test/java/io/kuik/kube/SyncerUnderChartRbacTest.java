@@ -107,6 +107,51 @@ class SyncerUnderChartRbacTest {
   }
 
   @Test
+  void theSyncerListsAndWatchesOnlyThePodsTheWebhookLabelledAndListsEverythingInPages() {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    fixtures.namespace("team-a", Map.of());
+    fixtures.sourceSecret("alice");
+    fixtures.imageAlternative("OnFailure", "{}");
+    syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--leader-elect=false",
+            "--debounce=50ms",
+            "--log-format=text");
+    fixtures.rewrittenPod("team-a", "web-1");
+    eventually(
+        "team-a's Secret for its rewritten pod",
+        () -> Map.of(REPOSITORY, "alice").equals(fixtures.injectedUsers("team-a")));
+
+    List<RbacDispatcher.Observed> podReads =
+        cluster.serviceAccountRequests().stream()
+            .filter(r -> r.attributes().resource().equals("pods"))
+            .toList();
+    Set<String> verbs = new TreeSet<>();
+    for (RbacDispatcher.Observed r : podReads) {
+      verbs.add(r.attributes().verb());
+      assertTrue(
+          r.query().contains("labelSelector=kuik.enix.io%2Fimages-rewritten%3Dtrue"),
+          "the label selector in " + r.attributes().verb() + " ?" + r.query());
+    }
+    assertEquals(Set.of("list", "watch"), verbs, "the pod informer's requests: " + podReads);
+    List<RbacDispatcher.Observed> lists =
+        cluster.serviceAccountRequests().stream()
+            .filter(r -> r.attributes().verb().equals("list"))
+            .toList();
+    Set<String> listed = new TreeSet<>();
+    for (RbacDispatcher.Observed r : lists) {
+      listed.add(r.attributes().resource());
+      assertTrue(r.query().contains("limit=500"), "a page limit in list ?" + r.query());
+    }
+    assertEquals(
+        Set.of("pods", "namespaces", "imagealternatives", "imagemirrors", "secrets"),
+        listed,
+        "every informer listed");
+    assertNoRequestRefused();
+  }
+
+  @Test
   void theMockRefusesTheSyncerWhatTheChartDoesNotGrant() {
     fixtures.namespace(INSTALL_NAMESPACE, Map.of());
     fixtures.namespace("team-a", Map.of());

@@ -63,6 +63,20 @@ class PodPatchTest {
     assertEquals(
         List.of(new LocalObjectReference("kuik-inject-imagemirror-prod-mirror")),
         patched.getSpec().getImagePullSecrets());
+    assertEquals(
+        Map.of("app", "web", "kuik.enix.io/images-rewritten", "true"),
+        patched.getMetadata().getLabels());
+  }
+
+  @Test
+  void labelsNoPodItLeavesAlone() {
+    Pod pod = pod("redis:7");
+
+    RoutingDecision decision =
+        new Router(new MapProber(), name -> Optional.empty())
+            .route(RoutingIndex.of(List.of(MIRROR)), pod, Map.of());
+
+    assertEquals(List.of(), PodPatch.operations(pod, decision));
   }
 
   @Test
@@ -71,6 +85,7 @@ class PodPatchTest {
         new PodBuilder(pod("nginx:1.27"))
             .editMetadata()
             .addToAnnotations("team", "a/b~c")
+            .addToLabels("tier", "a")
             .endMetadata()
             .editSpec()
             .addNewImagePullSecret("own")
@@ -82,6 +97,9 @@ class PodPatchTest {
     Pod patched = routedAndPatched(pod, prober);
 
     assertEquals("a/b~c", patched.getMetadata().getAnnotations().get("team"));
+    assertEquals(
+        Map.of("app", "web", "tier", "a", RewriteAnnotations.REWRITTEN_LABEL, "true"),
+        patched.getMetadata().getLabels());
     assertEquals(
         List.of(
             new LocalObjectReference("own"),
@@ -143,7 +161,7 @@ class PodPatchTest {
             .route(RoutingIndex.of(List.of(plain)), pod, Map.of());
 
     assertEquals(
-        List.of("/spec/containers/0/image", "/metadata/annotations"),
+        List.of("/spec/containers/0/image", "/metadata/labels", "/metadata/annotations"),
         PodPatch.operations(pod, decision).stream().map(PatchOperation::path).toList());
   }
 }

@@ -16,17 +16,17 @@ class AppliedHashesTest {
 
   @Test
   void aPairNeedsAnApplyUntilItsContentWasAppliedAndAgainWhenItChanges() {
-    assertTrue(hashes.needsApply(A, "h1"));
-    hashes.applied(A, "h1");
-    assertFalse(hashes.needsApply(A, "h1"));
-    assertTrue(hashes.needsApply(A, "h2"));
-    assertTrue(hashes.needsApply(B, "h1"), "per pair");
+    assertTrue(hashes.needsApply(A, 1L));
+    hashes.applied(A, 1L);
+    assertFalse(hashes.needsApply(A, 1L));
+    assertTrue(hashes.needsApply(A, 2L));
+    assertTrue(hashes.needsApply(B, 1L), "per pair");
   }
 
   @Test
   void aForgottenPairNeedsAnApplyAgain() {
-    hashes.applied(A, "h1");
+    hashes.applied(A, 1L);
     hashes.forget(A);
-    assertTrue(hashes.needsApply(A, "h1"));
+    assertTrue(hashes.needsApply(A, 1L));
   }
 }

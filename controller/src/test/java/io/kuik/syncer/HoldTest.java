@@ -8,6 +8,7 @@ import static io.kuik.syncer.SyncerHarness.selector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.kuik.kube.Records;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingKind;
@@ -63,7 +64,14 @@ class HoldTest {
       List<Pod> pods,
       GraceClocks clocks,
       Instant now) {
-    return Hold.keysToHold(resource, labels(labels), pods, targeting, clocks, GRACE, now);
+    return Hold.keysToHold(
+        resource,
+        labels(labels),
+        pods.stream().map(Records::pod).toList(),
+        targeting,
+        clocks,
+        GRACE,
+        now);
   }
 
   @ParameterizedTest(name = "Always, namespace {0}, namespacesByDefault {1}: holds {2}")

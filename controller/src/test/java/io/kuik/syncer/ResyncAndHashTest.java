@@ -121,7 +121,7 @@ class ResyncAndHashTest {
         run(
             new AppliedHashes() {
               @Override
-              boolean needsApply(Pair pair, String hash) {
+              boolean needsApply(Pair pair, long hash) {
                 return true;
               }
             });

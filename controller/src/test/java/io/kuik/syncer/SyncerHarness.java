@@ -10,16 +10,19 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.kuik.kube.Records;
 import io.kuik.model.Auth;
 import io.kuik.model.DockerConfig;
 import io.kuik.model.DockerConfigSecret;
 import io.kuik.model.Entry;
 import io.kuik.model.EntryForm;
 import io.kuik.model.InvalidDockerConfigException;
+import io.kuik.model.ObservedNamespace;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RewritePolicy;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.RoutingKind;
 import io.kuik.model.RoutingResource;
 import io.kuik.model.SecretNames;
@@ -230,13 +233,13 @@ final class SyncerHarness
     String ns = pod.getMetadata().getNamespace();
     Pod before =
         pods.computeIfAbsent(ns, n -> new TreeMap<>()).put(pod.getMetadata().getName(), pod);
-    announce(core -> core.onPodChanged(before, pod));
+    announce(core -> core.onPodChanged(record(before), record(pod)));
   }
 
   void deletePod(String namespace, String name) {
     Pod before = pods.getOrDefault(namespace, Map.of()).get(name);
     pods.get(namespace).remove(name);
-    announce(core -> core.onPodChanged(before, null));
+    announce(core -> core.onPodChanged(record(before), null));
   }
 
   /** A person deletes a Secret the syncer wrote; the syncer hears nothing of it. */
@@ -302,18 +305,23 @@ final class SyncerHarness
   }
 
   @Override
-  public Collection<Namespace> namespaces() {
-    return List.copyOf(namespaces.values());
+  public Collection<ObservedNamespace> namespaces() {
+    return namespaces.values().stream().map(Records::namespace).toList();
   }
 
   @Override
-  public Optional<Namespace> namespace(String name) {
-    return Optional.ofNullable(namespaces.get(name));
+  public Optional<ObservedNamespace> namespace(String name) {
+    return Optional.ofNullable(namespaces.get(name)).map(Records::namespace);
   }
 
   @Override
-  public Collection<Pod> pods(String namespace) {
-    return List.copyOf(pods.getOrDefault(namespace, Map.of()).values());
+  public Collection<RewrittenPod> pods(String namespace) {
+    return pods.getOrDefault(namespace, Map.of()).values().stream().map(Records::pod).toList();
+  }
+
+  /** The core's record of a pod, as the production informer makes it. */
+  private static RewrittenPod record(Pod pod) {
+    return pod == null ? null : Records.pod(pod);
   }
 
   @Override

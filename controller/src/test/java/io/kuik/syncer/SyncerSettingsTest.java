@@ -29,7 +29,8 @@ class SyncerSettingsTest {
         TARGETING,
         qps,
         burst,
-        Duration.ofMillis(spreadMs));
+        Duration.ofMillis(spreadMs),
+        SyncerSettings.DEFAULT_RESYNC_SHARE);
   }
 
   @Test
@@ -42,7 +43,27 @@ class SyncerSettingsTest {
     assertEquals(20, defaults.writeQps());
     assertEquals(50, defaults.writeBurst());
     assertEquals(Duration.ZERO, defaults.resyncSpread());
+    assertEquals(0.5, defaults.resyncShare());
     assertEquals(TARGETING, defaults.targeting());
+  }
+
+  @ParameterizedTest(name = "if the resync share is {0}, expect accepted {1}")
+  @CsvSource({
+    "0.01, true",
+    "0.5, true",
+    "1, true",
+    "0, false",
+    "-0.5, false",
+    "1.01, false",
+    "NaN, false"
+  })
+  void theResyncShareIsAShareOfTheWriteBudget(double share, boolean accepted) {
+    SyncerSettings defaults = SyncerSettings.defaults("kuik-system");
+    if (accepted) {
+      assertEquals(share, defaults.withResyncShare(share).resyncShare());
+    } else {
+      assertThrows(IllegalArgumentException.class, () -> defaults.withResyncShare(share));
+    }
   }
 
   @ParameterizedTest(name = "grace {0}, debounce {1}, retry {2}..{3}, {4}/s burst {5}, spread {6}")

@@ -3,15 +3,14 @@ package io.kuik.syncer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.kuik.model.DockerConfig;
+import io.kuik.model.ObservedNamespace;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.ResourceId;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.RoutingResources;
 import io.kuik.model.Validated;
 import io.kuik.model.crd.AuthSpec;
@@ -122,6 +121,72 @@ class WritePacingTest {
     assertTrue(seconds(resync, world.applies.get(299)) < 1);
   }
 
+  /**
+   * 600 pairs at --api-qps 2 and --resync-share 0.5 (1 write/s for the resync) need 600 s, twice
+   * the 5-minute period: the resync stretches to 10 minutes, never sends more than its share, and a
+   * new namespace meanwhile gets its Secret at once from the rest of the budget.
+   */
+  @Test
+  void aResyncThatDoesNotFitInItsPeriodStretchesAndLeavesTheRestOfTheBudgetToEvents() {
+    Duration period = Duration.ofMinutes(5);
+    World world =
+        new World(
+            600,
+            SyncerSettings.defaults("kuik-system")
+                .withWriteLimit(2, 1)
+                .withResyncSpread(period)
+                .withResyncShare(0.5));
+    world.syncer.start();
+    world.runUntil(T0.plusSeconds(400)); // the start's pass: 600 applies at 2/s
+    assertEquals(600, world.lastApplyIn.size(), "every pair applied once after the start");
+    assertEquals(period, world.syncer.resyncPeriod(), "not stretched before a resync");
+    world.applies.clear();
+    Instant resync = world.now;
+
+    world.syncer.onResync();
+    assertEquals(Duration.ofMinutes(10), world.syncer.resyncPeriod(), "600 pairs at 1/s");
+    world.runUntil(resync.plusSeconds(100));
+    world.namespaces.put("new-ns", new ObservedNamespace("new-ns", Map.of(), false));
+    Instant created = world.now;
+    world.syncer.onNamespaceChanged("new-ns");
+    world.runUntil(resync.plus(Duration.ofMinutes(11)));
+
+    Instant firstWrite = world.firstApplyIn.get("new-ns");
+    assertTrue(
+        firstWrite != null && seconds(created, firstWrite) <= 2,
+        "the new namespace's Secret within a few seconds, got " + firstWrite);
+    long resynced =
+        world.namespaces.keySet().stream()
+            .filter(ns -> !ns.equals("new-ns"))
+            .filter(ns -> world.lastApplyIn.get(ns).isAfter(resync))
+            .count();
+    assertEquals(600, resynced, "every pair applied again within the stretched period");
+    for (int minute = 0; minute < 11; minute++) {
+      Instant from = resync.plus(Duration.ofMinutes(minute));
+      long inMinute =
+          world.applies.stream()
+              .filter(at -> !at.isBefore(from) && at.isBefore(from.plus(Duration.ofMinutes(1))))
+              .count();
+      // 1/s for the resync, its burst of 1, the new namespace's one apply.
+      assertTrue(inMinute <= 62, "minute " + minute + ": " + inMinute + " applies");
+    }
+  }
+
+  @Test
+  void aResyncThatFitsInItsPeriodKeepsIt() {
+    Duration period = Duration.ofMinutes(10);
+    World world =
+        new World(
+            600,
+            SyncerSettings.defaults("kuik-system").withWriteLimit(20, 50).withResyncSpread(period));
+    world.syncer.start();
+    world.runUntil(T0.plusSeconds(60));
+
+    world.syncer.onResync();
+
+    assertEquals(period, world.syncer.resyncPeriod(), "600 pairs at 10/s fit in 10 minutes");
+  }
+
   @Test
   void theOffsetOfAPairIsFixedAndWithinTheWindow() {
     Duration window = Duration.ofMinutes(10);
@@ -141,7 +206,9 @@ class WritePacingTest {
     Instant now = T0;
     final TreeMap<Instant, Integer> wakeups = new TreeMap<>();
     final List<Instant> applies = new ArrayList<>();
-    final Map<String, Namespace> namespaces = new TreeMap<>();
+    final Map<String, Instant> lastApplyIn = new TreeMap<>();
+    final Map<String, Instant> firstApplyIn = new TreeMap<>();
+    final Map<String, ObservedNamespace> namespaces = new TreeMap<>();
     final Validated mirror;
     final Secret source;
     final SecretSyncer syncer;
@@ -149,8 +216,7 @@ class WritePacingTest {
     World(int count, SyncerSettings settings) {
       for (int i = 0; i < count; i++) {
         String name = "ns-" + i;
-        namespaces.put(
-            name, new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build());
+        namespaces.put(name, new ObservedNamespace(name, Map.of(), false));
       }
       ImageMirror resource = new ImageMirror();
       resource.setMetadata(new ObjectMetaBuilder().withName("mirror").withUid("u-1").build());
@@ -181,6 +247,8 @@ class WritePacingTest {
       SecretWriter writer =
           secret -> {
             applies.add(now);
+            lastApplyIn.put(secret.getMetadata().getNamespace(), now);
+            firstApplyIn.putIfAbsent(secret.getMetadata().getNamespace(), now);
             return new SecretWriter.Applied();
           };
       syncer =
@@ -237,17 +305,17 @@ class WritePacingTest {
     }
 
     @Override
-    public Collection<Namespace> namespaces() {
+    public Collection<ObservedNamespace> namespaces() {
       return namespaces.values();
     }
 
     @Override
-    public Optional<Namespace> namespace(String name) {
+    public Optional<ObservedNamespace> namespace(String name) {
       return Optional.ofNullable(namespaces.get(name));
     }
 
     @Override
-    public Collection<Pod> pods(String namespace) {
+    public Collection<RewrittenPod> pods(String namespace) {
       return List.of();
     }
 

@@ -39,6 +39,16 @@ public class ClusterSteps {
     world().createNamespace(name, key == null ? Map.of() : Map.of(key, value));
   }
 
+  @Given("{int} namespaces named {word}-1 to {word}-{int}")
+  public void manyNamespaces(int count, String prefix, String samePrefix, int last) {
+    if (!prefix.equals(samePrefix) || last != count) {
+      throw new IllegalArgumentException("say N namespaces named p-1 to p-N");
+    }
+    for (int i = 1; i <= count; i++) {
+      world().createNamespace(prefix + "-" + i, Map.of());
+    }
+  }
+
   @When("^the namespace ([a-z0-9-]+) is labelled ([^=\\s]+)=(\\S+)$")
   public void theNamespaceIsLabelled(String name, String key, String value) {
     world().labelNamespace(name, key, value);

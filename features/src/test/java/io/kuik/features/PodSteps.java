@@ -50,6 +50,18 @@ public class PodSteps {
     world().rewrittenPod(namespace, pod, rewriter, image, others, own, restartPolicy);
   }
 
+  @When(
+      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) was rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+) by a webhook that did not label it$")
+  public void aPodRewrittenWithoutTheLabel(
+      String pod, String namespace, String rewriter, String image) {
+    world().rewrittenPodWithoutLabel(namespace, pod, rewriter, image);
+  }
+
+  @When("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is labelled ([^=\\s]+)=(\\S+)$")
+  public void thePodIsLabelled(String pod, String namespace, String key, String value) {
+    world().labelPod(namespace, pod, key, value);
+  }
+
   @When("the pod {word} in {word} is deleted")
   public void thePodIsDeleted(String pod, String namespace) {
     world().deletePod(namespace, pod);

@@ -1,6 +1,7 @@
 package io.kuik.features;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cucumber.java.en.Given;
@@ -53,6 +54,18 @@ public class RequestSteps {
     assertEquals(state.notedApplies, applies(), "applies sent since noted");
   }
 
+  @Then("the syncer must have sent fewer than {int} applies since then")
+  public void fewerAppliesSince(int most) {
+    long sent = applies() - state.notedApplies;
+    assertTrue(sent < most, sent + " applies since noted, expected fewer than " + most);
+  }
+
+  @Then("the syncer must have sent at least {int} applies since then")
+  public void atLeastAppliesSince(int least) {
+    long sent = applies() - state.notedApplies;
+    assertTrue(sent >= least, sent + " applies since noted, expected at least " + least);
+  }
+
   @Then("the syncer must have applied {word} in {word} again")
   public void appliedAgain(String name, String namespace) {
     List<TraceRecord.Request> applies = world().syncerApplies(namespace, name);
@@ -86,6 +99,23 @@ public class RequestSteps {
         world().syncerRequests().stream()
             .anyMatch(r -> r.target().startsWith("secrets " + namespace)),
         "the syncer does read the Secrets of " + namespace);
+  }
+
+  @Then("every pod list of the syncer must select {word}")
+  public void everyPodListSelects(String selector) {
+    List<String> lists = world().syncerPodLists();
+    assertFalse(lists.isEmpty(), "the syncer listed pods");
+    lists.forEach(target -> assertTrue(target.endsWith(" " + selector), "pod list: " + target));
+  }
+
+  @Then("the syncer must have been handed the pod {word} in {word}")
+  public void handedThePod(String pod, String namespace) {
+    assertFalse(world().syncerPodDeliveries(namespace, pod).isEmpty(), "watch events of " + pod);
+  }
+
+  @Then("the syncer must never have been handed the pod {word} in {word}")
+  public void neverHandedThePod(String pod, String namespace) {
+    assertEquals(List.of(), world().syncerPodDeliveries(namespace, pod));
   }
 
   private long applies() {

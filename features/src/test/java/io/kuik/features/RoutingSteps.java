@@ -108,6 +108,18 @@ public class RoutingSteps {
     assertFalse(refs.contains(secret), "imagePullSecrets: " + refs);
   }
 
+  @Then("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) must be labelled ([^=\\s]+)=(\\S+)$")
+  public void thePodIsLabelled(String pod, String namespace, String key, String value) {
+    JsonNode labels = world().pod(namespace, pod).path("metadata").path("labels");
+    assertEquals(value, labels.has(key) ? labels.get(key).asString() : null, "labels: " + labels);
+  }
+
+  @Then("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) must not be labelled ([^=\\s]+)$")
+  public void thePodIsNotLabelled(String pod, String namespace, String key) {
+    JsonNode labels = world().pod(namespace, pod).path("metadata").path("labels");
+    assertFalse(labels.has(key), "labels: " + labels);
+  }
+
   @Then("the pod {word} in {word} must be annotated as rewritten by {word}")
   public void annotatedAsRewrittenBy(String pod, String namespace, String rewriter) {
     ObjectNode object = world().pod(namespace, pod);

@@ -534,7 +534,7 @@ public final class KuikWorld {
 
   /**
    * A pod as kuik's webhook leaves it after rewriting its only container {@code app} to {@code
-   * image}: the annotations and the pull-secret reference.
+   * image}: its label, the annotations and the pull-secret reference.
    */
   public void rewrittenPod(String namespace, String pod, String rewriter, String image) {
     rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), null);
@@ -560,6 +560,34 @@ public final class KuikWorld {
       Map<String, String> others,
       List<String> ownPullSecrets,
       String restartPolicy) {
+    rewrittenPod(namespace, pod, rewriter, image, others, ownPullSecrets, restartPolicy, true);
+  }
+
+  /**
+   * A pod as a webhook older than the label left it: the annotations and the reference, without
+   * {@code kuik.enix.io/images-rewritten}, so the syncer's informer never selects it.
+   */
+  public void rewrittenPodWithoutLabel(
+      String namespace, String pod, String rewriter, String image) {
+    rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), null, false);
+  }
+
+  /** {@code kubectl label pod}: a merge patch of one label. */
+  public void labelPod(String namespace, String pod, String key, String value) {
+    ObjectNode patch = Json.object();
+    patch.putObject("metadata").putObject("labels").put(key, value);
+    api().mergePatch(ADMIN, ResourceType.POD, namespace, pod, patch, "kubectl-label");
+  }
+
+  private void rewrittenPod(
+      String namespace,
+      String pod,
+      String rewriter,
+      String image,
+      Map<String, String> others,
+      List<String> ownPullSecrets,
+      String restartPolicy,
+      boolean labelled) {
     String[] kindAndName = rewriter.split("/", 2);
     RoutingKind kind =
         "ImageMirror".equals(kindAndName[0])
@@ -571,6 +599,10 @@ public final class KuikWorld {
     ObjectNode meta = object.putObject("metadata");
     meta.put("name", pod);
     meta.put("namespace", namespace);
+    if (labelled) {
+      meta.putObject("labels")
+          .put(RewriteAnnotations.REWRITTEN_LABEL, RewriteAnnotations.REWRITTEN_LABEL_VALUE);
+    }
     ObjectNode annotations = meta.putObject("annotations");
     annotations.put(
         RewriteAnnotations.ORIGINAL_IMAGES,
@@ -899,6 +931,27 @@ public final class KuikWorld {
     return syncerRequests().stream()
         .filter(r -> r.action().equals("APPLY") && r.target().equals(target))
         .toList();
+  }
+
+  /** The targets of the pod lists every syncer instance sent, label selector included. */
+  public List<String> syncerPodLists() {
+    return requestsOfEverySyncer().stream()
+        .filter(r -> r.action().equals("LIST") && r.target().startsWith("pods "))
+        .map(TraceRecord.Request::target)
+        .toList();
+  }
+
+  /** Watch events of one pod handed to any syncer's pod informer. */
+  public List<TraceRecord> syncerPodDeliveries(String namespace, String pod) {
+    String target = "pods " + namespace + "/" + pod;
+    return cluster
+        .trace()
+        .where(
+            r ->
+                r instanceof TraceRecord.WatchDelivery delivery
+                    && delivery.actor().startsWith("syncer")
+                    && delivery.actor().endsWith("/pods")
+                    && delivery.target().equals(target));
   }
 
   /** Reads of Secrets (get, list, watch) the syncer made outside the install namespace. */

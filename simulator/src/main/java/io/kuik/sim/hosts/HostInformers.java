@@ -4,6 +4,7 @@ import io.kuik.sim.client.Informer;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.object.LabelSelector;
 import java.time.Duration;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -28,7 +29,19 @@ final class HostInformers {
       ResourceType type,
       String namespace,
       Listener listener) {
-    Informer informer = new Informer(api, identity, name, type, namespace, null, Duration.ZERO);
+    return feeding(api, identity, name, type, namespace, LabelSelector.EVERYTHING, listener);
+  }
+
+  /** The same, listing and watching only the objects {@code selector} selects, on the server. */
+  static Informer feeding(
+      ApiServer api,
+      Identity identity,
+      String name,
+      ResourceType type,
+      String namespace,
+      LabelSelector selector,
+      Listener listener) {
+    Informer informer = new Informer(api, identity, name, type, namespace, selector, Duration.ZERO);
     informer.addHandler(
         new Informer.Handler() {
           @Override

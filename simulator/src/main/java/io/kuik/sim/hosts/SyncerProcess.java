@@ -1,8 +1,9 @@
 package io.kuik.sim.hosts;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.kuik.model.ResourceId;
+import io.kuik.model.RewriteAnnotations;
+import io.kuik.model.RewrittenPod;
 import io.kuik.ports.EventRecorder;
 import io.kuik.ports.Scheduler;
 import io.kuik.ports.SecretWriter;
@@ -13,6 +14,7 @@ import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
@@ -59,7 +61,16 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
             informer("imagealternatives", ResourceType.IMAGE_ALTERNATIVE, null),
             informer("imagemirrors", ResourceType.IMAGE_MIRROR, null),
             informer("namespaces", ResourceType.NAMESPACE, null),
-            informer("pods", ResourceType.POD, null),
+            // Only the pods the webhook rewrote, selected by the API server as the production
+            // informer asks (the label of RewriteAnnotations).
+            HostInformers.feeding(
+                api,
+                identity,
+                name + "/pods",
+                ResourceType.POD,
+                null,
+                LabelSelector.parse(RewriteAnnotations.REWRITTEN_SELECTOR),
+                this::changed),
             informer("secrets", ResourceType.SECRET, settings.clusterResourceNamespace()));
   }
 
@@ -124,7 +135,12 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
       return; // the first lists: start() reconciles everything they brought
     }
     if (type.equals(ResourceType.POD)) {
-      syncer.onPodChanged((Pod) change.before(), (Pod) change.after());
+      RewrittenPod was = (RewrittenPod) change.before();
+      RewrittenPod is = (RewrittenPod) change.after();
+      if (was == null
+          || !was.equals(is)) { // as the production driver: a status update changes no record
+        syncer.onPodChanged(was, is);
+      }
     } else if (type.equals(ResourceType.NAMESPACE)) {
       String ns = Meta.name(after != null ? after : before);
       if (after == null) {

@@ -1,10 +1,10 @@
 package io.kuik.sim.hosts;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.kuik.model.ObservedNamespace;
 import io.kuik.model.ResourceId;
+import io.kuik.model.RewrittenPod;
 import io.kuik.model.RoutingKind;
 import io.kuik.model.RoutingResourceJson;
 import io.kuik.model.Validated;
@@ -18,11 +18,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The syncer's informer caches as the typed objects the core reads. Each object is converted once,
- * when its change arrives, so the core's reads cost nothing.
+ * The syncer's informer caches as the records and typed objects the core reads. Each object is
+ * converted once, when its change arrives, so the core's reads cost nothing. Pods and namespaces
+ * become the core's records, read here from the JSON the simulated API server sends, as the
+ * production driver keeps them (docs/decisions.md#scale).
  */
 final class TypedCaches implements InformerView {
 
@@ -31,18 +34,18 @@ final class TypedCaches implements InformerView {
 
   private final Map<ResourceId, Validated> resources =
       new TreeMap<>(java.util.Comparator.comparing(ResourceId::toString));
-  private final Map<String, Namespace> namespaces = new TreeMap<>();
-  private final Map<String, Map<String, Pod>> pods = new HashMap<>();
+  private final Map<String, ObservedNamespace> namespaces = new TreeMap<>();
+  private final Map<String, Map<String, RewrittenPod>> pods = new HashMap<>();
   private final Map<String, Secret> secrets = new TreeMap<>();
 
   Change apply(ResourceType type, ObjectNode before, ObjectNode after) {
     if (type.equals(ResourceType.POD)) {
-      Pod old = before == null ? null : Json.MAPPER.treeToValue(before, Pod.class);
-      Pod now = after == null ? null : Json.MAPPER.treeToValue(after, Pod.class);
+      RewrittenPod old = before == null ? null : podRecord(before);
+      RewrittenPod now = after == null ? null : podRecord(after);
       String ns = Meta.namespace(after != null ? after : before);
       String name = Meta.name(after != null ? after : before);
       if (now == null) {
-        Map<String, Pod> inNamespace = pods.get(ns);
+        Map<String, RewrittenPod> inNamespace = pods.get(ns);
         if (inNamespace != null) {
           inNamespace.remove(name);
         }
@@ -52,8 +55,15 @@ final class TypedCaches implements InformerView {
       return new Change(old, now);
     }
     if (type.equals(ResourceType.NAMESPACE)) {
-      return new Change(
-          null, put(namespaces, Meta.name(after != null ? after : before), after, Namespace.class));
+      String name = Meta.name(after != null ? after : before);
+      if (after == null) {
+        namespaces.remove(name);
+        return new Change(null, null);
+      }
+      ObservedNamespace now =
+          new ObservedNamespace(name, Meta.labels(after), Meta.deletionTimestamp(after) != null);
+      namespaces.put(name, now);
+      return new Change(null, now);
     }
     if (type.equals(ResourceType.SECRET)) {
       return new Change(
@@ -68,6 +78,24 @@ final class TypedCaches implements InformerView {
     Validated validated = RoutingResourceJson.validate(id.kind(), after);
     resources.put(id, validated);
     return new Change(null, validated);
+  }
+
+  /** The record of a pod: its phase, deletion, rewritten-by annotation and container images. */
+  static RewrittenPod podRecord(ObjectNode pod) {
+    Map<String, String> images = new HashMap<>();
+    for (String list : List.of("initContainers", "containers", "ephemeralContainers")) {
+      for (JsonNode container : pod.path("spec").path(list)) {
+        images.put(Json.text(container, "name"), Json.text(container, "image"));
+      }
+    }
+    JsonNode phase = pod.path("status").path("phase");
+    return RewrittenPod.of(
+        Meta.namespace(pod),
+        Meta.name(pod),
+        phase.isString() ? phase.asString() : null,
+        Meta.deletionTimestamp(pod) != null,
+        Meta.annotations(pod),
+        images);
   }
 
   static ResourceId resourceId(ResourceType type, ObjectNode object) {
@@ -100,17 +128,17 @@ final class TypedCaches implements InformerView {
   }
 
   @Override
-  public Collection<Namespace> namespaces() {
+  public Collection<ObservedNamespace> namespaces() {
     return List.copyOf(namespaces.values());
   }
 
   @Override
-  public Optional<Namespace> namespace(String name) {
+  public Optional<ObservedNamespace> namespace(String name) {
     return Optional.ofNullable(namespaces.get(name));
   }
 
   @Override
-  public Collection<Pod> pods(String namespace) {
+  public Collection<RewrittenPod> pods(String namespace) {
     return List.copyOf(pods.getOrDefault(namespace, Map.of()).values());
   }
 

@@ -1,6 +1,7 @@
 package io.kuik.sim.hosts;
 
 import io.fabric8.zjsonpatch.JsonPatch;
+import io.kuik.model.ObservedNamespace;
 import io.kuik.routing.Router;
 import io.kuik.routing.RoutingDecision;
 import io.kuik.routing.RoutingIndex;
@@ -21,7 +22,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -98,14 +98,7 @@ public final class WebhookHost {
         new AdmissionHandler(
             router,
             () -> RoutingIndex.ofValidated(fresh.routingResources()),
-            ns ->
-                fresh
-                    .namespace(ns)
-                    .map(
-                        n ->
-                            n.getMetadata().getLabels() == null
-                                ? Map.<String, String>of()
-                                : n.getMetadata().getLabels()),
+            ns -> fresh.namespace(ns).map(ObservedNamespace::labels),
             this::decided);
     api.mutatingAdmission()
         .register(

@@ -68,6 +68,7 @@ class ChartValuesTest {
                     "--cluster-resource-namespace=kuik",
                     "--grace-period=15m",
                     "--resync-period=10m",
+                    "--resync-share=0.5",
                     "--debounce=500ms",
                     "--namespaces-by-default=true",
                     "--api-qps=20",
