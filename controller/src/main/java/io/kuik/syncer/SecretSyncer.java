@@ -328,9 +328,9 @@ public final class SecretSyncer {
         observer.reconcileEnded(lane);
       }
     }
-    if (!outOfTokens) {
-      writeStatuses(now);
-    }
+    // Statuses take what the Secrets left of the main budget; a resync stopped by its own share
+    // leaves them the rest (and a status left due would wake the core at once, again and again).
+    writeStatuses(now);
     requestWake();
   }
 
@@ -351,7 +351,9 @@ public final class SecretSyncer {
         continue;
       }
       if (!budget.hasToken(now)) {
-        counters.writesDeferred++;
+        if (!outOfTokens) {
+          counters.writesDeferred++; // a Secret deferred on this wake-up was counted already
+        }
         return; // stays due; the next wake-up comes with the next token
       }
       budget.take(now);
