@@ -73,9 +73,14 @@ final class ChartRbac {
           switch (action.group(1)) {
             case ".Release.Name" -> releaseName;
             case ".Release.Namespace" -> releaseNamespace;
+            // The default values (syncer.serviceAccount.name empty): the helper's default name.
+            case "include \"kuik.syncer.serviceAccountName\" ." -> releaseName + "-secret-syncer";
             default ->
                 throw new IllegalStateException(
-                    source + " uses " + action.group() + "; only the release name and namespace");
+                    source
+                        + " uses "
+                        + action.group()
+                        + "; only the release name and namespace and the syncer's ServiceAccount");
           };
       action.appendReplacement(out, Matcher.quoteReplacement(value));
     }
