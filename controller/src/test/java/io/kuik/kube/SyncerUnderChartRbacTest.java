@@ -8,16 +8,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kuik.model.ResourceId;
+import io.kuik.model.Validated;
 import io.kuik.model.crd.ImageAlternative;
+import io.kuik.ports.SecretWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -138,6 +146,84 @@ class SyncerUnderChartRbacTest {
         "what the syncer's identity asked, in order");
   }
 
+  @Test
+  void anApplyIsOnePatchOfItsSecretWithNoReadFirst() {
+    fixtures.namespace("team-a", Map.of());
+    WriteFence fence = new WriteFence();
+    fence.open();
+    try (KubernetesClient asSyncer = new KubernetesClientBuilder().build()) {
+      ApplyingSecretWriter writer =
+          new ApplyingSecretWriter(
+              asSyncer,
+              new TokenBucket(100, 10, TokenBucket.Ticker.SYSTEM),
+              fence,
+              new SyncerMetrics());
+
+      SecretWriter.Outcome outcome = writer.apply(injectedSecret("team-a"));
+
+      assertEquals(new SecretWriter.Applied(), outcome);
+    }
+    assertEquals(
+        List.of("patch /api/v1/namespaces/team-a/secrets/" + INJECTED),
+        cluster.serviceAccountRequests().stream()
+            .map(r -> r.attributes().verb() + " " + r.attributes().path())
+            .toList(),
+        "what one apply asked of the API server");
+  }
+
+  @Test
+  void theSyncersInformersSyncOnWhatTheChartGrantsAndWatchOnlyTheClusterResourceNamespacesSecrets()
+      throws Exception {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    fixtures.namespace("team-a", Map.of());
+    fixtures.sourceSecret("alice");
+    try (KubernetesClient asSyncer = new KubernetesClientBuilder().build();
+        SyncerInformers informers = new SyncerInformers(asSyncer, INSTALL_NAMESPACE)) {
+      informers.start(IGNORED_EVENTS).toCompletableFuture().get(20, TimeUnit.SECONDS);
+
+      assertTrue(informers.noneStopped(), "an informer stopped");
+    }
+    assertNoRequestRefused();
+    assertEquals(
+        Set.of("list " + INSTALL_SECRETS, "watch " + INSTALL_SECRETS),
+        cluster.serviceAccountRequests().stream()
+            .filter(r -> r.attributes().resource().equals("secrets"))
+            .map(r -> r.attributes().verb() + " " + r.attributes().path())
+            .collect(Collectors.toCollection(TreeSet::new)),
+        "the informers' Secret requests");
+  }
+
+  @Test
+  void aDeletedResourcesSecretsAreLeftToTheGarbageCollectorNotDeletedByTheSyncer() {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    fixtures.namespace("team-a", Map.of());
+    fixtures.namespace("team-b", Map.of());
+    fixtures.sourceSecret("alice");
+    fixtures.imageAlternative("Always", "{}");
+    syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--leader-elect=false",
+            "--debounce=50ms",
+            "--log-format=text");
+    eventually(
+        "team-b's Secret",
+        () -> Map.of(REPOSITORY, "alice").equals(fixtures.injectedUsers("team-b")));
+
+    client.resources(ImageAlternative.class).withName("acme").delete();
+    eventually(
+        "the syncer handled the deletion: no pair left",
+        () -> Metrics.value(syncer.get("/metrics").body(), "kuik_syncer_pairs") == 0);
+
+    assertEquals(
+        List.of(),
+        cluster.serviceAccountRequests().stream()
+            .filter(r -> r.attributes().verb().startsWith("delete"))
+            .toList(),
+        "the syncer's DELETEs (a deleted resource's Secrets go with it by their owner reference)");
+    assertNoRequestRefused();
+  }
+
   /** Waits for the condition; a syncer that exits meanwhile fails the test at once, saying why. */
   private void eventually(String what, Callable<Boolean> condition) {
     await(what)
@@ -159,4 +245,37 @@ class SyncerUnderChartRbacTest {
   private void assertNoRequestRefused() {
     assertEquals(List.of(), refused(), "requests of the syncer that the chart's RBAC refuses");
   }
+
+  private static Secret injectedSecret(String namespace) {
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(INJECTED)
+        .withNamespace(namespace)
+        .endMetadata()
+        .withType("kubernetes.io/dockerconfigjson")
+        .withData(Map.of(".dockerconfigjson", "e30="))
+        .build();
+  }
+
+  /** The informers' events, unused: the test looks at the requests only. */
+  private static final ClusterEvents IGNORED_EVENTS =
+      new ClusterEvents() {
+        @Override
+        public void routingResourceChanged(Validated resource) {}
+
+        @Override
+        public void routingResourceDeleted(ResourceId id) {}
+
+        @Override
+        public void namespaceChanged(String name) {}
+
+        @Override
+        public void namespaceDeleted(String name) {}
+
+        @Override
+        public void podChanged(Pod before, Pod after) {}
+
+        @Override
+        public void clusterSecretChanged(String name) {}
+      };
 }
