@@ -101,6 +101,7 @@ public class PolicySteps {
   @When("the syncer's identity deletes the Secret {word} in {word}")
   public void theSyncersIdentityDeletes(String name, String namespace) {
     Identity syncer = world().syncer().identity();
+    state.deletesSentAsTheSyncer.add("secrets " + namespace + "/" + name);
     answer =
         world().attempt(() -> world().api().delete(syncer, ResourceType.SECRET, namespace, name));
   }

@@ -28,6 +28,12 @@ public final class ScenarioState {
   /** The install namespaces of the syncer instances installed after the first. */
   final List<String> otherInstances = new ArrayList<>();
 
+  /**
+   * The DELETEs a step sent itself with the syncer's identity, as trace targets ({@code secrets
+   * ns/name}): the check that the syncer never deletes leaves exactly these out.
+   */
+  final List<String> deletesSentAsTheSyncer = new ArrayList<>();
+
   Instant namespaceDeletedAt;
   Instant outageStart;
   Instant outageEnd;
