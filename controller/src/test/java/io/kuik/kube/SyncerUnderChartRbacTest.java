@@ -8,14 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.kuik.model.ResourceId;
-import io.kuik.model.Validated;
 import io.kuik.model.crd.ImageAlternative;
 import io.kuik.ports.SecretWriter;
 import java.time.Duration;
@@ -24,8 +21,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -172,28 +167,6 @@ class SyncerUnderChartRbacTest {
   }
 
   @Test
-  void theSyncersInformersSyncOnWhatTheChartGrantsAndWatchOnlyTheClusterResourceNamespacesSecrets()
-      throws Exception {
-    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
-    fixtures.namespace("team-a", Map.of());
-    fixtures.sourceSecret("alice");
-    try (KubernetesClient asSyncer = new KubernetesClientBuilder().build();
-        SyncerInformers informers = new SyncerInformers(asSyncer, INSTALL_NAMESPACE)) {
-      informers.start(IGNORED_EVENTS).toCompletableFuture().get(20, TimeUnit.SECONDS);
-
-      assertTrue(informers.noneStopped(), "an informer stopped");
-    }
-    assertNoRequestRefused();
-    assertEquals(
-        Set.of("list " + INSTALL_SECRETS, "watch " + INSTALL_SECRETS),
-        cluster.serviceAccountRequests().stream()
-            .filter(r -> r.attributes().resource().equals("secrets"))
-            .map(r -> r.attributes().verb() + " " + r.attributes().path())
-            .collect(Collectors.toCollection(TreeSet::new)),
-        "the informers' Secret requests");
-  }
-
-  @Test
   void aDeletedResourcesSecretsAreLeftToTheGarbageCollectorNotDeletedByTheSyncer() {
     fixtures.namespace(INSTALL_NAMESPACE, Map.of());
     fixtures.namespace("team-a", Map.of());
@@ -256,26 +229,4 @@ class SyncerUnderChartRbacTest {
         .withData(Map.of(".dockerconfigjson", "e30="))
         .build();
   }
-
-  /** The informers' events, unused: the test looks at the requests only. */
-  private static final ClusterEvents IGNORED_EVENTS =
-      new ClusterEvents() {
-        @Override
-        public void routingResourceChanged(Validated resource) {}
-
-        @Override
-        public void routingResourceDeleted(ResourceId id) {}
-
-        @Override
-        public void namespaceChanged(String name) {}
-
-        @Override
-        public void namespaceDeleted(String name) {}
-
-        @Override
-        public void podChanged(Pod before, Pod after) {}
-
-        @Override
-        public void clusterSecretChanged(String name) {}
-      };
 }
