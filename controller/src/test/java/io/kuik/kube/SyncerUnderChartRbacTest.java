@@ -8,10 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kuik.model.crd.ImageAlternative;
+import io.kuik.ports.SecretWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -183,6 +186,62 @@ class SyncerUnderChartRbacTest {
         "what the syncer's identity asked, in order");
   }
 
+  @Test
+  void anApplyIsOnePatchOfItsSecretWithNoReadFirst() {
+    fixtures.namespace("team-a", Map.of());
+    WriteFence fence = new WriteFence();
+    fence.open();
+    try (KubernetesClient asSyncer = new KubernetesClientBuilder().build()) {
+      ApplyingSecretWriter writer =
+          new ApplyingSecretWriter(
+              asSyncer,
+              new TokenBucket(100, 10, TokenBucket.Ticker.SYSTEM),
+              fence,
+              new SyncerMetrics());
+
+      SecretWriter.Outcome outcome = writer.apply(injectedSecret("team-a"));
+
+      assertEquals(new SecretWriter.Applied(), outcome);
+    }
+    assertEquals(
+        List.of("patch /api/v1/namespaces/team-a/secrets/" + INJECTED),
+        cluster.serviceAccountRequests().stream()
+            .map(r -> r.attributes().verb() + " " + r.attributes().path())
+            .toList(),
+        "what one apply asked of the API server");
+  }
+
+  @Test
+  void aDeletedResourcesSecretsAreLeftToTheGarbageCollectorNotDeletedByTheSyncer() {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    fixtures.namespace("team-a", Map.of());
+    fixtures.namespace("team-b", Map.of());
+    fixtures.sourceSecret("alice");
+    fixtures.imageAlternative("Always", "{}");
+    syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--leader-elect=false",
+            "--debounce=50ms",
+            "--log-format=text");
+    eventually(
+        "team-b's Secret",
+        () -> Map.of(REPOSITORY, "alice").equals(fixtures.injectedUsers("team-b")));
+
+    client.resources(ImageAlternative.class).withName("acme").delete();
+    eventually(
+        "the syncer handled the deletion: no pair left",
+        () -> Metrics.value(syncer.get("/metrics").body(), "kuik_syncer_pairs") == 0);
+
+    assertEquals(
+        List.of(),
+        cluster.serviceAccountRequests().stream()
+            .filter(r -> r.attributes().verb().startsWith("delete"))
+            .toList(),
+        "the syncer's DELETEs (a deleted resource's Secrets go with it by their owner reference)");
+    assertNoRequestRefused();
+  }
+
   /** Waits for the condition; a syncer that exits meanwhile fails the test at once, saying why. */
   private void eventually(String what, Callable<Boolean> condition) {
     await(what)
@@ -203,5 +262,16 @@ class SyncerUnderChartRbacTest {
 
   private void assertNoRequestRefused() {
     assertEquals(List.of(), refused(), "requests of the syncer that the chart's RBAC refuses");
+  }
+
+  private static Secret injectedSecret(String namespace) {
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(INJECTED)
+        .withNamespace(namespace)
+        .endMetadata()
+        .withType("kubernetes.io/dockerconfigjson")
+        .withData(Map.of(".dockerconfigjson", "e30="))
+        .build();
   }
 }

@@ -255,6 +255,14 @@ class DockerConfigTest {
   }
 
   @Test
+  void aCredentialsTextSaysWhichPartsArePresent() {
+    assertEquals(
+        "RegistryCredential[username=<redacted>, password=<redacted>, identityToken=absent,"
+            + " registryToken=absent]",
+        RegistryCredential.basic("robot-user", SECRET).toString());
+  }
+
+  @Test
   void isImmutableAndIndependentOfTheMapItWasBuiltFrom() {
     Map<String, RegistryCredential> source = new LinkedHashMap<>();
     source.put("quay.io", RegistryCredential.basic("u", "p"));

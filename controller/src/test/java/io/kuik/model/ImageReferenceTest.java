@@ -108,6 +108,12 @@ class ImageReferenceTest {
         "quay.io/| invalid image reference \"quay.io/\": has no repository path after the"
             + " registry",
         ":1.0| invalid image reference \":1.0\": has no repository name",
+        "@" + DIGEST + "| invalid image reference \"@" + DIGEST + "\": has no repository name",
+        "nginx@@"
+            + DIGEST
+            + "| invalid image reference \"nginx@@"
+            + DIGEST
+            + "\": has more than one '@'",
         "foo..bar| invalid image reference \"foo..bar\": path segment \"foo..bar\" must be"
             + " lower-case letters and digits, separated by '.', '_', '__' or '-'",
         "bad_host.io/foo| invalid image reference \"bad_host.io/foo\": registry host"
@@ -150,6 +156,13 @@ class ImageReferenceTest {
   @Test
   void acceptsATagOf128Characters() throws InvalidImageReferenceException {
     assertEquals("t".repeat(128), ImageReference.parse("nginx:" + "t".repeat(128)).tag());
+  }
+
+  @Test
+  void acceptsANameOf255Characters() throws InvalidImageReferenceException {
+    String name = "quay.io/" + "a".repeat(247);
+
+    assertEquals(name, ImageReference.parse(name).repository());
   }
 
   @Test

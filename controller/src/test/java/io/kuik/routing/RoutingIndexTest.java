@@ -65,8 +65,17 @@ class RoutingIndexTest {
   @Test
   @Tag("slow") // left out of the mutation run (-Pmutation)
   void findsExactlyWhatALinearScanFinds() {
-    Random random = new Random(20240611L);
-    for (int round = 0; round < 200; round++) {
+    findsWhatALinearScanFinds(new Random(20240611L), 200);
+  }
+
+  /** A few rounds of the same comparison, fast enough for every mutant of the mutation run. */
+  @Test
+  void findsWhatALinearScanFindsInAFewRounds() {
+    findsWhatALinearScanFinds(new Random(20260101L), 8);
+  }
+
+  private static void findsWhatALinearScanFinds(Random random, int rounds) {
+    for (int round = 0; round < rounds; round++) {
       List<RoutingResource> resources = new ArrayList<>();
       for (int n = 0; n < 30; n++) {
         resources.add(randomResource(random, n));

@@ -99,6 +99,18 @@ class SyncerSettingsTest {
   }
 
   @Test
+  void aRefusalNamesTheSettingWhatItMustBeAndTheValue() {
+    assertEquals(
+        "grace must be zero or more, got PT-0.001S",
+        assertThrows(IllegalArgumentException.class, () -> settings(-1, 500, 1000, 2000, 20, 50, 0))
+            .getMessage());
+    assertEquals(
+        "retryBase must be positive, got PT0S",
+        assertThrows(IllegalArgumentException.class, () -> settings(1000, 500, 0, 2000, 20, 50, 0))
+            .getMessage());
+  }
+
+  @Test
   void eachWitherChangesOnlyItsOwnSetting() {
     SyncerSettings defaults = SyncerSettings.defaults("kuik-system");
     Targeting other = new Targeting("kuik-other", false);
