@@ -73,6 +73,9 @@ final class ChartRbac {
           switch (action.group(1)) {
             case ".Release.Name" -> releaseName;
             case ".Release.Namespace" -> releaseNamespace;
+            // the chart's default ServiceAccount names (chart/templates/_helpers.tpl)
+            case "include \"kuik.syncer.serviceAccountName\" ." -> releaseName + "-secret-syncer";
+            case "include \"kuik.webhook.serviceAccountName\" ." -> releaseName + "-webhook";
             default ->
                 throw new IllegalStateException(
                     source + " uses " + action.group() + "; only the release name and namespace");
