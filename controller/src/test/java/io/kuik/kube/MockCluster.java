@@ -1,12 +1,9 @@
 package io.kuik.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
-import io.kuik.model.crd.ImageAlternative;
-import io.kuik.model.crd.ImageMirror;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -83,10 +80,7 @@ public final class MockCluster implements AutoCloseable {
   }
 
   private static ServerSideApplyDispatcher crudWithApply() {
-    return new ServerSideApplyDispatcher(
-        List.of(
-            CustomResourceDefinitionContext.fromCustomResourceType(ImageAlternative.class),
-            CustomResourceDefinitionContext.fromCustomResourceType(ImageMirror.class)));
+    return ServerSideApplyDispatcher.withRoutingKinds();
   }
 
   /**
