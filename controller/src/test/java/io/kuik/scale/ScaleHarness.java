@@ -137,6 +137,7 @@ public final class ScaleHarness {
           restartProbes = probes(cluster, ledger, workload);
           restart = awaitPass(ledger, needed, restarted, syncer);
         } else {
+          restart = new ScaleTable.Pass(-1, 0, needed.size(), false);
           notes.add("restarted syncer never ready: " + lastLines(syncer.log()));
         }
         restartWindow = ledger.mark();
@@ -175,7 +176,7 @@ public final class ScaleHarness {
         (syncer.alive() ? "not ready within " + settings.passCap().toSeconds() + " s" : "exited")
             + ": "
             + lastLines(syncer.log()));
-    ScaleTable.Pass none = new ScaleTable.Pass(0, 0, needed.size(), false);
+    ScaleTable.Pass none = new ScaleTable.Pass(-1, 0, needed.size(), false);
     return new ScaleTable.Row(
         jar.label(),
         workload.pods,

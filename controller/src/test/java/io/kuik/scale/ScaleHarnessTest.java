@@ -86,6 +86,7 @@ class ScaleHarnessTest {
   void saysHowFarAPassGotWhenTheHarnessStoppedWaiting() {
     assertEquals("42", new ScaleTable.Pass(41.6, 10, 10, true).cell());
     assertEquals(">600(37%)", new ScaleTable.Pass(600.2, 37, 100, false).cell());
+    assertEquals("exited", new ScaleTable.Pass(-1, 0, 100, false).cell());
   }
 
   @Test

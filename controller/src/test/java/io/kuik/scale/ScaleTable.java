@@ -8,11 +8,17 @@ final class ScaleTable {
 
   private ScaleTable() {}
 
-  /** How long a pass took, or how far it got when the harness stopped waiting. */
+  /**
+   * How long a pass took, or how far it got when the harness stopped waiting; negative seconds: the
+   * process exited (or never became ready) before it began.
+   */
   record Pass(double seconds, int done, int needed, boolean complete) {
     String cell() {
       if (needed == 0) {
         return "n/a";
+      }
+      if (seconds < 0) {
+        return "exited";
       }
       return complete
           ? String.format(Locale.ROOT, "%.0f", seconds)

@@ -30,7 +30,7 @@ final class ScaleWorkload {
 
   /** The label the webhook of the {@code scale} design puts on the pods it rewrites. */
   static final String REWRITTEN_LABEL =
-      System.getProperty("kuik.scale.rewrittenLabel", "kuik.enix.io/rewritten");
+      System.getProperty("kuik.scale.rewrittenLabel", "kuik.enix.io/images-rewritten");
 
   final int pods;
   final int namespaces;
