@@ -1,10 +1,7 @@
 package io.kuik.kube;
 
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
@@ -83,23 +80,7 @@ public final class MockCluster implements AutoCloseable {
   }
 
   private static ServerSideApplyDispatcher crudWithApply() {
-    // The chart's own CRDs, so that the status subresource is served exactly when they declare it.
-    return new ServerSideApplyDispatcher(
-        List.of(chartCrd("imagealternatives"), chartCrd("imagemirrors")));
-  }
-
-  private static CustomResourceDefinitionContext chartCrd(String plural) {
-    Path file =
-        Path.of(System.getProperty("basedir", "."))
-            .resolve("../chart/files/crds/" + plural + ".kuik.enix.io.yaml")
-            .normalize();
-    try {
-      return CustomResourceDefinitionContext.fromCrd(
-          new KubernetesSerialization()
-              .unmarshal(Files.readString(file), CustomResourceDefinition.class));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ServerSideApplyDispatcher.withRoutingKinds();
   }
 
   /**

@@ -5,7 +5,6 @@ import io.kuik.syncer.SyncerSettings;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +13,11 @@ import java.util.function.Supplier;
 
 /**
  * The syncer against two baselines on the same simulated hour: for each cluster size, the {@link
- * Workload} is run four times from the same seed, with kuik's syncer paced by its write limit and
- * resync spread, with the same syncer unpaced, with a periodic copier and with a cluster-wide
- * Secret replicator; then one table of what each sent and what it cost.
+ * Workload} is run from the same seed with kuik's syncer as the chart installs it (20 writes/s,
+ * burst 50), with the same syncer held to client-go's default 5 requests/s and burst 10 (the
+ * baselines' budget), with imagepullsecret-patcher ({@link PullSecretPatcher}) and with
+ * kubernetes-replicator ({@link SecretReplicator}), both as their projects run them; then one table
+ * of what a user of the cluster sees, what each sent, and the memory each one holds.
  *
  * <p>Run it from the simulator's runnable jar, from any folder (the chart files it needs are in the
  * jar):
@@ -24,23 +25,23 @@ import java.util.function.Supplier;
  * <pre>
  * ./mvnw -B -pl simulator -am package -DskipTests
  * java -Xmx12g -jar simulator/target/kuik-simulator-0.1.0-SNAPSHOT-all.jar simulate bench \
- *     100 1000 10000 [--only=kuik,kuik-unpaced,copier,replicator]
+ *     100 1000 [--only=kuik,kuik-5qps,patcher,replicator]
  * </pre>
  *
- * <p>Each row is printed as soon as its run ends; the ratios compare with the first row printed.
+ * <p>Each row is printed as soon as its run ends, and the legend after each size's table.
  */
 public final class Benchmark {
 
   static final long SEED = 9;
 
-  /** Simulated requests above which the periodic copier runs a shorter window. */
-  static final long COPIER_BUDGET = 600_000;
+  /** After its hour a contender is stopped, and the world runs this long for its timers to end. */
+  static final Duration DRAIN = Duration.ofMinutes(11);
 
   /** The contenders {@code --only} may name, in the order they run. */
   public static final List<String> CONTENDERS =
-      List.of("kuik", "kuik-unpaced", "copier", "replicator");
+      List.of("kuik", "kuik-5qps", "patcher", "replicator");
 
-  public static final List<Integer> DEFAULT_SIZES = List.of(100, 1_000, 10_000);
+  public static final List<Integer> DEFAULT_SIZES = List.of(100, 1_000);
 
   private Benchmark() {}
 
@@ -52,67 +53,49 @@ public final class Benchmark {
     out.println(
         "Simulated "
             + Workload.LENGTH.toMinutes()
-            + " min: 20 ImageAlternatives (10 Always on half the namespaces, 10 OnFailure),"
-            + " rollouts, a registry outage at "
+            + " min: 20 ImageAlternatives (10 Always on half the namespaces, 10 OnFailure), "
+            + Workload.LIVE_PODS
+            + " live pods per namespace (1 in "
+            + Workload.REWRITTEN_EVERY
+            + " rewritten), "
+            + Workload.UNRELATED_SECRETS
+            + " unrelated Secrets per namespace, rollouts, a registry outage at "
             + Workload.OUTAGE_START.toMinutes()
+            + " min, a new namespace every "
+            + Workload.NEW_NAMESPACE_EVERY.toMinutes()
+            + " min, a credential rotated at "
+            + Workload.ROTATION.toMinutes()
             + " min, a restart at "
             + Workload.RESTART.toMinutes()
-            + " min, kuik's resync every 10 min; steady state from "
+            + " min; kuik's resync every 10 min; steady state from "
             + Workload.STEADY_FROM.toMinutes()
             + " min.");
     for (int size : sizes) {
       Workload workload = new Workload(size, SEED);
-      List<RunResult> results = new ArrayList<>();
-      SyncerSettings paced =
+      SyncerSettings chart =
           SyncerSettings.defaults(Workload.INSTALL_NAMESPACE)
               .withResyncSpread(KuikContender.RESYNC_PERIOD);
-      SyncerSettings unpaced =
-          SyncerSettings.defaults(Workload.INSTALL_NAMESPACE)
-              .withWriteLimit(1e9, Integer.MAX_VALUE);
+      SyncerSettings clientGoBudget =
+          chart.withWriteLimit(ClientGoThrottle.QPS, ClientGoThrottle.BURST);
       Table.header(out, size);
       Map<String, Supplier<RunResult>> runs = new LinkedHashMap<>();
+      runs.put("kuik", () -> run("kuik", workload, (w, l) -> new KuikContender(w, chart)));
       runs.put(
-          "kuik",
-          () -> run("kuik", workload, Workload.LENGTH, (w, l) -> new KuikContender(w, paced)));
-      runs.put(
-          "kuik-unpaced",
-          () ->
-              run(
-                  "kuik-unpaced",
-                  workload,
-                  Workload.LENGTH,
-                  (w, l) -> new KuikContender(w, unpaced)));
-      runs.put(
-          "copier",
-          () ->
-              run("copier", workload, copierWindow(workload), (w, l) -> new PeriodicCopier(w, l)));
-      runs.put(
-          "replicator",
-          () -> run("replicator", workload, Workload.LENGTH, (w, l) -> new SecretReplicator(w, l)));
+          "kuik-5qps",
+          () -> run("kuik-5qps", workload, (w, l) -> new KuikContender(w, clientGoBudget)));
+      runs.put("patcher", () -> run("patcher", workload, PullSecretPatcher::new));
+      runs.put("replicator", () -> run("replicator", workload, SecretReplicator::new));
       for (Map.Entry<String, Supplier<RunResult>> each : runs.entrySet()) {
         if (only.isEmpty() || only.contains(each.getKey())) {
-          RunResult result = each.getValue().get();
-          Table.row(out, result);
-          results.add(result);
+          Table.row(out, each.getValue().get());
         }
       }
-      Table.ratios(out, results);
+      Table.legend(out);
     }
   }
 
-  /** The copier sends a GET per copy every 10 s: past the budget, a shorter window. */
-  static Duration copierWindow(Workload workload) {
-    long perLoop = 21 + 15L * workload.size();
-    long loops = Math.max(9, COPIER_BUDGET / perLoop);
-    Duration window = PeriodicCopier.PERIOD.multipliedBy(loops);
-    return window.compareTo(Workload.LENGTH) < 0 ? window : Workload.LENGTH;
-  }
-
   static RunResult run(
-      String name,
-      Workload workload,
-      Duration length,
-      BiFunction<KuikWorld, Workload, Contender> contenderOf) {
+      String name, Workload workload, BiFunction<KuikWorld, Workload, Contender> contenderOf) {
     Meter meter = new Meter();
     KuikWorld world = new KuikWorld(workload.seed());
     Contender contender = contenderOf.apply(world, workload);
@@ -120,9 +103,26 @@ public final class Benchmark {
     Instant start = world.now();
     contender.start();
     List<Workload.Rewrite> rewrites = workload.schedule(world, contender);
-    world.pass(length);
+    UserFigures figures = new UserFigures(world, workload, contender, Workload.LENGTH);
+    figures.schedule();
+    world.pass(Workload.LENGTH);
     Meter.Cost cost = meter.stop();
+    // What the contender holds: the heap with it, less the heap once it let go of everything,
+    // with the same world (the API server's objects, the trace) still there.
+    long with = Meter.heapAfterGc();
+    contender.stop();
+    world.pass(DRAIN);
+    long without = Meter.heapAfterGc();
     return RunResult.read(
-        name, workload, contender, world.cluster().trace(), start, length, rewrites, cost);
+        name,
+        workload,
+        contender,
+        world.cluster().trace(),
+        start,
+        Workload.LENGTH,
+        rewrites,
+        figures.result(),
+        Math.max(0, with - without) / (1024.0 * 1024.0),
+        cost);
   }
 }

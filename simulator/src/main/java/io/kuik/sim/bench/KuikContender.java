@@ -3,7 +3,9 @@ package io.kuik.sim.bench;
 import io.kuik.sim.chart.Release;
 import io.kuik.sim.dsl.KuikWorld;
 import io.kuik.sim.hosts.SyncerHost;
+import io.kuik.sim.world.api.ClusterState;
 import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.api.ResourceType;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
 import java.time.Duration;
@@ -44,6 +46,20 @@ final class KuikContender implements Contender {
   public void restart() {
     host.crash();
     host.start();
+  }
+
+  @Override
+  public void stop() {
+    host.crash();
+  }
+
+  /** kuik's Secret for the resource holds the resource's current credential. */
+  @Override
+  public boolean serves(ClusterState state, String namespace, int k, boolean rotated) {
+    return state
+        .get(ResourceType.SECRET, namespace, Workload.secretName(k))
+        .map(secret -> Workload.holds(secret, k, rotated))
+        .orElse(false);
   }
 
   /** Pairs waiting in the running incarnation's queue, 0 before its informers synced. */

@@ -26,6 +26,13 @@ final class Meter {
     wallStart = ManagementFactory.getRuntimeMXBean().getUptime();
   }
 
+  /** Heap in use right after two full collections, in bytes. */
+  static long heapAfterGc() {
+    System.gc();
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
   Cost stop() {
     long peak = 0;
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {

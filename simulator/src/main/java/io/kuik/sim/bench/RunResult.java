@@ -13,11 +13,15 @@ import java.util.Set;
 
 /**
  * One contender's hour, read back from the trace: its requests by kind, the rate at steady state,
- * how long rewritten pods waited for their Secret, the burst after the restart, the busiest second,
- * and what the JVM spent.
+ * how long rewritten pods waited for their Secret, the burst after the restart, the busiest second;
+ * what a user saw ({@link UserFigures}); the memory the contender itself held; and what the JVM
+ * spent.
  *
- * @param simulated how much of the hour was simulated (a baseline too slow to simulate in full runs
- *     a shorter window, and its hourly figures are extrapolated from it)
+ * @param simulated how much of the hour was simulated
+ * @param rewrites rewritten pods created during the hour
+ * @param rewritesBeforeSecret of them, those created while their credential was not yet there for
+ *     them (they start, and pull, before it)
+ * @param retainedMib the heap the contender held at the end of the hour (its caches and state)
  */
 record RunResult(
     String name,
@@ -36,6 +40,10 @@ record RunResult(
     Duration restartBurst,
     long peakWritesPerSecond,
     Duration simulated,
+    int rewrites,
+    int rewritesBeforeSecret,
+    UserFigures.Result figures,
+    double retainedMib,
     Meter.Cost cost) {
 
   private static final Set<String> WRITES = Set.of("APPLY", "CREATE", "UPDATE", "PATCH");
@@ -48,6 +56,8 @@ record RunResult(
       Instant start,
       Duration simulated,
       List<Workload.Rewrite> rewrites,
+      UserFigures.Result figures,
+      double retainedMib,
       Meter.Cost cost) {
     List<TraceRecord.Request> mine = new ArrayList<>();
     for (TraceRecord.Request r : trace.requests()) {
@@ -110,7 +120,7 @@ record RunResult(
         waits.add(Duration.ZERO);
         continue;
       }
-      String target = "secrets " + rewrite.namespace() + "/" + rewrite.secret();
+      String target = "secrets " + rewrite.namespace() + "/" + contender.secretFor(rewrite.index());
       Instant first = null;
       for (Instant at : writesByTarget.getOrDefault(target, List.of())) {
         if (!at.isBefore(rewrite.at())) {
@@ -159,6 +169,10 @@ record RunResult(
         Duration.between(restart, last),
         perSecond.values().stream().mapToLong(Long::longValue).max().orElse(0),
         simulated,
+        rewrites.size(),
+        (int) rewrites.stream().filter(r -> !r.ready()).count(),
+        figures,
+        retainedMib,
         cost);
   }
 

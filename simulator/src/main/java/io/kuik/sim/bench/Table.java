@@ -2,85 +2,108 @@ package io.kuik.sim.bench;
 
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.List;
+import java.util.Locale;
 
-/** Prints one size's results as a fixed-width table, then the baselines' request ratios. */
+/** Prints one size's results as a fixed-width table, and a legend of its columns. */
 final class Table {
+
+  private static final String FORMAT =
+      "%-11s %10s %9s %7s %9s %9s %9s %10s %7s %6s %6s %9s %9s %12s %8s %7s%n";
 
   private Table() {}
 
   /** The size's heading and the columns' names. */
   static void header(PrintStream out, int size) {
     out.println();
-    out.printf("== %,d namespaces ==%n", size);
+    out.printf(Locale.ROOT, "== %,d namespaces ==%n", size);
     out.printf(
-        "%-12s %9s %8s %9s %7s %9s %11s %11s %9s %9s %6s %12s %7s %8s %8s %5s%n",
+        Locale.ROOT,
+        FORMAT,
         "contender",
+        "req/h",
         "writes",
-        "no-ops",
-        "GETs",
         "L+W",
-        "watchEv",
-        "req/h total",
-        "req/h stdy",
+        "newNs p50",
+        "newNs max",
+        "rotate",
+        "rotated%",
+        "rewrites",
+        "early",
+        "never",
         "wait p50",
         "wait max",
-        "never",
         "restart",
-        "peak/s",
-        "cpu s",
-        "wall s",
-        "MiB");
+        "own MiB",
+        "cpu s");
   }
 
   /** One contender's row, printed as soon as its run ends. */
   static void row(PrintStream out, RunResult r) {
+    UserFigures.Result f = r.figures();
     out.printf(
-        "%-12s %9s %8s %9s %7s %9s %11s %11s %9s %9s %6d %12s %7d %8.1f %8.1f %5d%s%n",
+        Locale.ROOT,
+        FORMAT,
         r.name(),
-        count(r, r.writes()),
-        count(r, r.noOps()),
-        count(r, r.reads()),
-        count(r, r.listsAndWatches()),
-        count(r, r.watchEvents()),
-        String.format("%,d", r.totalPerHour()),
-        String.format("%,d", r.steadyPerHour()),
+        String.format(Locale.ROOT, "%,d", r.totalPerHour()),
+        String.format(Locale.ROOT, "%,d", r.writes()),
+        String.format(Locale.ROOT, "%,d", r.listsAndWatches()),
+        seconds(f.namespaceMedian()),
+        f.namespacesNever() > 0 ? f.namespacesNever() + " never" : seconds(f.namespaceMax()),
+        f.rotationAll() == null ? "> hour" : seconds(f.rotationAll()),
+        String.format(Locale.ROOT, "%.0f%%", f.rotationShare() * 100),
+        r.rewrites(),
+        r.rewritesBeforeSecret(),
+        r.rewritesWithoutSecret(),
         seconds(r.latencyMedian()),
         seconds(r.latencyMax()),
-        r.rewritesWithoutSecret(),
-        r.simulated().compareTo(Workload.RESTART) > 0
-            ? r.restartWrites() + "w/" + seconds(r.restartBurst())
-            : "-",
-        r.peakWritesPerSecond(),
-        r.cost().cpuMillis() / 1000.0,
-        r.cost().wallMillis() / 1000.0,
-        r.cost().peakHeapMib(),
-        r.simulated().compareTo(Workload.LENGTH) < 0
-            ? "  (simulated " + r.simulated().toSeconds() + " s, per-hour extrapolated)"
-            : "");
+        r.restartWrites() + "w/" + seconds(r.restartBurst()),
+        String.format(Locale.ROOT, "%.1f", r.retainedMib()),
+        String.format(Locale.ROOT, "%.1f", r.cost().cpuMillis() / 1000.0));
   }
 
-  /** The baselines' request ratios to the first row, kuik's. */
-  static void ratios(PrintStream out, List<RunResult> results) {
-    RunResult kuik = results.get(0);
-    for (RunResult r : results.subList(1, results.size())) {
-      out.printf(
-          "ratio %s/kuik: requests in the hour %.1fx, at steady state %.1fx%n",
-          r.name(),
-          ratio(r.totalPerHour(), kuik.totalPerHour()),
-          ratio(r.steadyPerHour(), kuik.steadyPerHour()));
-    }
-  }
-
-  private static String count(RunResult r, long n) {
-    return String.format("%,d", n);
-  }
-
-  private static double ratio(long a, long b) {
-    return b == 0 ? Double.POSITIVE_INFINITY : (double) a / b;
+  /** What every column means. */
+  static void legend(PrintStream out) {
+    out.print(
+        String.join(
+            "\n",
+            "  req/h      the contender's requests to the API server in the simulated hour, every"
+                + " verb (lists and watches included)",
+            "  writes     of them, creates, updates, patches, applies and deletes",
+            "  L+W        of them, lists and watch starts",
+            "  newNs      for the "
+                + Workload.NEW_NAMESPACES
+                + " namespaces created during the"
+                + " hour (one every "
+                + Workload.NEW_NAMESPACE_EVERY.toMinutes()
+                + " min), the"
+                + " time until every Always credential they need is there for a new pod (1 s"
+                + " samples): median and longest; 'n never' = n namespaces still without it at"
+                + " the end",
+            "  rotate     from the rotation of one Always resource's source credential until every"
+                + " namespace it serves holds the new one (5 s samples); '> hour' = not within"
+                + " the hour; rotated%: the share that did",
+            "  rewrites   rewritten pods created during the hour (rollouts, the outage's wave);"
+                + " early: of them, created while their credential was not there for them (they"
+                + " start and pull before it); never: their Secret was never written after them",
+            "  wait       time from a rewritten pod to the first write of its Secret, 0 when its"
+                + " credential was already there: median and longest over every rewrite",
+            "  restart    writes in the burst after the restart at "
+                + Workload.RESTART.toMinutes()
+                + " min, and how long it lasted",
+            "  own MiB    the heap the contender itself held at the end of the hour (its caches"
+                + " and state): heap after a full GC, less the same after it stopped and let go,"
+                + " the simulated cluster unchanged",
+            "  cpu s      CPU the whole simulated hour took (cluster, kubelet and contender)",
+            "",
+            "  kuik: the chart's defaults (20 writes/s, burst 50); kuik-5qps: the same held to"
+                + " client-go's default budget (5/s, burst 10) that both baselines run with;"
+                + " patcher: imagepullsecret-patcher, one Secret holding every credential, its"
+                + " 10 s loop; replicator: kubernetes-replicator, informers on every Secret and"
+                + " namespace, resync 30 min",
+            ""));
   }
 
   private static String seconds(Duration d) {
-    return d == null ? "-" : String.format("%.1fs", d.toMillis() / 1000.0);
+    return d == null ? "-" : String.format(Locale.ROOT, "%.1fs", d.toMillis() / 1000.0);
   }
 }

@@ -4,17 +4,26 @@ import io.kuik.model.RegistryCredential;
 import io.kuik.model.SecretNames;
 import io.kuik.sim.dsl.KuikWorld;
 import io.kuik.sim.time.SimRandom;
+import io.kuik.sim.world.object.Json;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The benchmark's cluster and its hour: {@code size} namespaces, half labelled {@code tier=a}; 20
- * ImageAlternatives, the first 10 Always with a namespaceSelector on {@code tier=a}, the other 10
- * OnFailure; rollouts of rewritten pods all along; a registry outage during which OnFailure
- * rewrites come in a wave; a restart of the contender; and the contender's own periodic work.
+ * The benchmark's cluster and its hour: {@code size} namespaces, half labelled {@code tier=a}, each
+ * with {@value #LIVE_PODS} live pods (1 in {@value #REWRITTEN_EVERY} rewritten by an OnFailure
+ * resource, the others kuik never touched) and {@value #UNRELATED_SECRETS} Secrets of its own apps;
+ * 20 ImageAlternatives, the first 10 Always with a namespaceSelector on {@code tier=a}, the other
+ * 10 OnFailure; rollouts of rewritten pods all along; a registry outage during which OnFailure
+ * rewrites come in a wave; a new {@code tier=a} namespace every {@link #NEW_NAMESPACE_EVERY}; the
+ * credential of resource 0 rotated at {@link #ROTATION}; a restart of the contender; and the
+ * contender's own periodic work.
  *
  * @param size namespaces besides the install namespace
  * @param seed the simulation's seed; the same seed gives every contender the same workload
@@ -30,6 +39,14 @@ record Workload(int size, long seed) {
   static final Duration RESTART = Duration.ofMinutes(35);
   static final Duration STEADY_FROM = Duration.ofMinutes(40);
   static final Duration POD_LIFETIME = Duration.ofMinutes(5);
+  static final int LIVE_PODS = 10;
+  static final int REWRITTEN_EVERY = 20;
+  static final int UNRELATED_SECRETS = 20;
+  static final Duration NEW_NAMESPACE_EVERY = Duration.ofMinutes(5);
+  static final int NEW_NAMESPACES = 12;
+  static final Duration ROTATION = Duration.ofMinutes(45);
+  static final int ROTATED = 0;
+  static final String APPS_REGISTRY = "apps.example";
 
   /**
    * A pod rewritten by resource {@code index} in {@code namespace}, created at {@code at}; {@code
@@ -69,6 +86,35 @@ record Workload(int size, long seed) {
     return "creds-" + index;
   }
 
+  /** The password of resource {@code index}'s credential, before or after its rotation. */
+  static String password(int index, boolean rotated) {
+    return "pw-" + index + (rotated && index == ROTATED ? "-rotated" : "-first");
+  }
+
+  /**
+   * Whether a docker-config Secret holds resource {@code k}'s credential (its first or its rotated
+   * password), as a password field or inside an auth field.
+   */
+  static boolean holds(JsonNode secret, int k, boolean rotated) {
+    JsonNode data = secret.path("data").path(".dockerconfigjson");
+    if (!data.isString()) {
+      return false;
+    }
+    String config = new String(Base64.getDecoder().decode(data.asString()), StandardCharsets.UTF_8);
+    String password = password(k, rotated);
+    String auth =
+        Base64.getEncoder()
+            .encodeToString(("user-" + k + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return config.contains("\"" + password + "\"") || config.contains(auth);
+  }
+
+  /**
+   * The {@code j}-th namespace created during the hour: selected ({@code tier=a}), after the rest.
+   */
+  String newNamespace(int j) {
+    return namespace(size + 2 * j + (size % 2 == 0 ? 0 : 1));
+  }
+
   static boolean always(int index) {
     return index < ALWAYS;
   }
@@ -90,18 +136,61 @@ record Workload(int size, long seed) {
   void populate(KuikWorld world) {
     world.cluster().installCrds();
     for (int k = 0; k < ALWAYS + ON_FAILURE; k++) {
-      world.dockerRegistrySecret(
-          INSTALL_NAMESPACE,
-          sourceSecret(k),
-          Map.of(repository(k), RegistryCredential.basic("user-" + k, "pw-" + k)));
+      source(world, k, false);
       world.registryServesAnonymously(registry(k), List.of(repository(k) + ":1"));
     }
+    List<String> apps = new ArrayList<>();
+    for (int a = 0; a < 10; a++) {
+      apps.add(APPS_REGISTRY + "/shop/app-" + a + ":1");
+    }
+    world.registryServesAnonymously(APPS_REGISTRY, apps);
     for (int i = 0; i < size; i++) {
       world.createNamespace(namespace(i), Map.of("tier", selected(i) ? "a" : "b"));
+      for (int s = 0; s < UNRELATED_SECRETS; s++) {
+        world.opaqueSecret(
+            namespace(i), "app-secret-" + s, Map.of("password", "password-of-app-" + s));
+      }
+      for (int m = 0; m < LIVE_PODS; m++) {
+        int pod = i * LIVE_PODS + m;
+        if (pod % REWRITTEN_EVERY == 0) {
+          int k = ALWAYS + (pod / REWRITTEN_EVERY) % ON_FAILURE;
+          world.rewrittenPod(
+              namespace(i),
+              "live-" + m,
+              "ImageAlternative/" + resourceName(k),
+              repository(k) + ":1");
+        } else {
+          world.create(livePod(namespace(i), "live-" + m, apps.get(pod % apps.size())));
+        }
+      }
     }
     for (int k = 0; k < ALWAYS + ON_FAILURE; k++) {
       world.createResource("ImageAlternative", resourceName(k), resourceSpec(k));
     }
+  }
+
+  /** Resource {@code k}'s source Secret, with its first or its rotated credential. */
+  static void source(KuikWorld world, int k, boolean rotated) {
+    world.dockerRegistrySecret(
+        INSTALL_NAMESPACE,
+        sourceSecret(k),
+        Map.of(repository(k), RegistryCredential.basic("user-" + k, password(k, rotated))));
+  }
+
+  /** A pod kuik never rewrote: one container from the apps' registry, pulled if not present. */
+  static ObjectNode livePod(String namespace, String name, String image) {
+    ObjectNode pod = Json.object();
+    pod.put("apiVersion", "v1");
+    pod.put("kind", "Pod");
+    ObjectNode meta = pod.putObject("metadata");
+    meta.put("name", name);
+    meta.put("namespace", namespace);
+    meta.putObject("labels").put("app", name);
+    ObjectNode container = pod.putObject("spec").putArray("containers").addObject();
+    container.put("name", "app");
+    container.put("image", image);
+    container.put("imagePullPolicy", "IfNotPresent");
+    return pod;
   }
 
   static String resourceSpec(int k) {
@@ -126,6 +215,7 @@ record Workload(int size, long seed) {
    */
   List<Rewrite> schedule(KuikWorld world, Contender contender) {
     List<Rewrite> rewrites = new ArrayList<>();
+    Instant start = world.now();
     SimRandom random = world.cluster().loop().fork("benchmark-workload");
     var loop = world.cluster().loop();
     int[] pods = {0};
@@ -136,7 +226,7 @@ record Workload(int size, long seed) {
         Duration at = Duration.ofMinutes(m).plusMillis(random.nextInt(60_000));
         int ns = 2 * random.nextInt((size + 1) / 2);
         int k = random.nextInt(ALWAYS);
-        rollout(world, rewrites, pods, at, ns, k);
+        rollout(world, contender, start, rewrites, pods, at, ns, k);
       }
     }
     // The registry outage: OnFailure rewrites, half in a wave, half spread over the outage.
@@ -154,20 +244,41 @@ record Workload(int size, long seed) {
       int ns = random.nextInt(size);
       int k = ALWAYS + random.nextInt(ON_FAILURE);
       String pod = "rescue-" + pods[0]++;
-      loop.schedule(at, "rewrite " + pod, () -> create(world, rewrites, namespace(ns), pod, k));
+      loop.schedule(
+          at,
+          "rewrite " + pod,
+          () -> create(world, contender, start, rewrites, namespace(ns), pod, k));
       // Rolled back to the original once the registry is back.
       Duration back = OUTAGE_START.plus(OUTAGE_LENGTH).plusMillis(random.nextInt(300_000));
       loop.schedule(back, "roll back " + pod, () -> world.deletePod(namespace(ns), pod));
     }
     loop.schedule(RESTART, "contender restarts", contender::restart);
+    for (int j = 0; j < NEW_NAMESPACES; j++) {
+      String name = newNamespace(j);
+      loop.schedule(
+          NEW_NAMESPACE_EVERY.multipliedBy(j).plusMinutes(2),
+          "namespace " + name + " created",
+          () -> world.createNamespace(name, Map.of("tier", "a")));
+    }
+    loop.schedule(ROTATION, "credential of resource 0 rotated", () -> source(world, ROTATED, true));
     return rewrites;
   }
 
   private void rollout(
-      KuikWorld world, List<Rewrite> rewrites, int[] pods, Duration at, int ns, int k) {
+      KuikWorld world,
+      Contender contender,
+      Instant start,
+      List<Rewrite> rewrites,
+      int[] pods,
+      Duration at,
+      int ns,
+      int k) {
     String pod = "web-" + pods[0]++;
     var loop = world.cluster().loop();
-    loop.schedule(at, "rollout " + pod, () -> create(world, rewrites, namespace(ns), pod, k));
+    loop.schedule(
+        at,
+        "rollout " + pod,
+        () -> create(world, contender, start, rewrites, namespace(ns), pod, k));
     loop.schedule(
         at.plus(POD_LIFETIME),
         "rollout replaces " + pod,
@@ -175,12 +286,15 @@ record Workload(int size, long seed) {
   }
 
   private static void create(
-      KuikWorld world, List<Rewrite> rewrites, String namespace, String pod, int k) {
-    boolean ready =
-        world
-            .secret(namespace, secretName(k))
-            .map(s -> world.decodedDockerConfig(namespace, secretName(k)).contains(repository(k)))
-            .orElse(false);
+      KuikWorld world,
+      Contender contender,
+      Instant start,
+      List<Rewrite> rewrites,
+      String namespace,
+      String pod,
+      int k) {
+    boolean rotated = k == ROTATED && !world.now().isBefore(start.plus(ROTATION));
+    boolean ready = contender.serves(world.api().state(), namespace, k, rotated);
     world.rewrittenPod(namespace, pod, "ImageAlternative/" + resourceName(k), repository(k) + ":1");
     rewrites.add(new Rewrite(world.now(), namespace, k, ready));
   }

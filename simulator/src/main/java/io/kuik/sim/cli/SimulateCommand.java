@@ -124,20 +124,20 @@ public final class SimulateCommand implements KuikSubcommand {
       name = "bench",
       mixinStandardHelpOptions = true,
       description =
-          "The syncer against a periodic copier and a Secret replicator on one simulated hour,"
-              + " per cluster size.")
+          "The syncer against imagepullsecret-patcher and kubernetes-replicator, as their"
+              + " projects run them, on one simulated hour per cluster size.")
   static final class Bench implements Callable<Integer> {
     @Parameters(
         paramLabel = "SIZE",
         arity = "0..*",
-        description = "Cluster sizes in namespaces. Default: 100 1000 10000.")
+        description = "Cluster sizes in namespaces. Default: 100 1000.")
     List<Integer> sizes = new ArrayList<>();
 
     @Option(
         names = "--only",
         split = ",",
         paramLabel = "CONTENDER",
-        description = "Run only these contenders, of: kuik, kuik-unpaced, copier, replicator.")
+        description = "Run only these contenders, of: kuik, kuik-5qps, patcher, replicator.")
     List<String> only = new ArrayList<>();
 
     @Spec CommandSpec spec;

@@ -1,9 +1,11 @@
 package io.kuik.sim.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.syncer.SyncerSettings;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The benchmark's hour on a small cluster: what the table claims must hold for it. */
@@ -12,7 +14,7 @@ class BenchmarkTest {
   private static final Workload SMALL = new Workload(20, 3);
 
   private static RunResult kuik(SyncerSettings settings) {
-    return Benchmark.run("kuik", SMALL, Workload.LENGTH, (w, l) -> new KuikContender(w, settings));
+    return Benchmark.run("kuik", SMALL, (w, l) -> new KuikContender(w, settings));
   }
 
   @Test
@@ -28,24 +30,52 @@ class BenchmarkTest {
   }
 
   @Test
-  void periodicCopierSendsFarMoreRequestsThanTheSyncer() {
+  void theSyncerServesEveryNewNamespaceAndTheRotatedCredentialWithinTheHour() {
     RunResult syncer = kuik(SyncerSettings.defaults(Workload.INSTALL_NAMESPACE));
-    RunResult copier =
-        Benchmark.run("copier", SMALL, Workload.LENGTH, (w, l) -> new PeriodicCopier(w, l));
 
-    assertTrue(
-        copier.totalPerHour() > 10 * syncer.totalPerHour(),
-        copier.totalPerHour() + " against " + syncer.totalPerHour());
-    assertEquals(0, copier.rewritesWithoutSecret());
+    UserFigures.Result figures = syncer.figures();
+    assertEquals(0, figures.namespacesNever());
+    assertNotNull(figures.namespaceMax());
+    assertTrue(figures.namespaceMax().compareTo(Duration.ofSeconds(5)) <= 0, "" + figures);
+    assertNotNull(figures.rotationAll(), "" + figures);
+    assertEquals(1.0, figures.rotationShare());
   }
 
   @Test
-  void replicatorWritesEachCopyOnceAndThenOnlyWatches() {
-    RunResult replicator =
-        Benchmark.run("replicator", SMALL, Workload.LENGTH, (w, l) -> new SecretReplicator(w, l));
+  void patcherLoopsOverEveryNamespaceWithinClientGosDefaultLimit() {
+    RunResult syncer = kuik(SyncerSettings.defaults(Workload.INSTALL_NAMESPACE));
+    RunResult patcher = Benchmark.run("patcher", SMALL, PullSecretPatcher::new);
 
-    // 10 Always resources on half of 20 namespaces, 10 OnFailure resources on all of them.
-    assertEquals(10 * 10 + 10 * 20, replicator.writes());
-    assertEquals(0, replicator.steadyPerHour());
+    long limit =
+        (long) (ClientGoThrottle.QPS * Workload.LENGTH.toSeconds()) + ClientGoThrottle.BURST;
+    assertTrue(patcher.totalPerHour() <= limit, patcher.totalPerHour() + " above " + limit);
+    assertTrue(
+        patcher.totalPerHour() > 5 * syncer.totalPerHour(),
+        patcher.totalPerHour() + " against " + syncer.totalPerHour());
+    assertEquals(0, patcher.figures().namespacesNever());
+    assertNotNull(patcher.figures().rotationAll());
+  }
+
+  @Test
+  void replicatorWritesEachCopyOnceAndTheRotatedOnesAgain() {
+    RunResult replicator = Benchmark.run("replicator", SMALL, SecretReplicator::new);
+
+    // 10 Always resources on half of 20 namespaces, 10 OnFailure resources on all of them; then
+    // the 12 new namespaces, all selected; then resource 0 rotated in the 10 + 9 selected
+    // namespaces that exist at 45 min.
+    assertEquals(10 * 10 + 10 * 20 + 12 * 20 + (10 + 9), replicator.writes());
+  }
+
+  @Test
+  void clientGoThrottleLetsTheBurstThroughThenOneRequestPerFifthOfASecond() {
+    io.kuik.sim.time.EventLoop loop = new io.kuik.sim.time.EventLoop(1);
+    ClientGoThrottle throttle = new ClientGoThrottle(loop);
+    for (int i = 0; i < ClientGoThrottle.BURST; i++) {
+      assertEquals(Duration.ZERO, throttle.reserve());
+    }
+    assertEquals(Duration.ofMillis(200), throttle.reserve());
+    assertEquals(Duration.ofMillis(400), throttle.reserve());
+    loop.runFor(Duration.ofSeconds(10));
+    assertEquals(Duration.ZERO, throttle.reserve());
   }
 }

@@ -1,0 +1,169 @@
+package io.kuik.scale;
+
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The mock API server's request log for the syncer's requests (those carrying its bearer token):
+ * counts by verb and resource, the list pages and the bytes they returned, and for each Secret the
+ * time of its first apply and how many applies left it as it was (a resync's re-applies). {@link
+ * #mark()} starts a new window of counts; the apply times are kept for the whole run.
+ */
+final class ApiLedger extends Dispatcher {
+
+  /** One request as the authorizer names it: verb, resource, namespace and name. */
+  record Call(String verb, String resource, String namespace, String name) {
+
+    static Call of(String method, String contentType, String pathAndQuery) {
+      int q = pathAndQuery.indexOf('?');
+      String path = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
+      String query = q < 0 ? "" : pathAndQuery.substring(q + 1);
+      String[] parts = path.replaceAll("^/+", "").split("/");
+      int rest = parts.length > 0 && parts[0].equals("api") ? 2 : 3;
+      String namespace = "";
+      String resource = "";
+      String name = "";
+      if (parts.length > rest) {
+        if (parts[rest].equals("namespaces") && parts.length > rest + 2) {
+          namespace = parts[rest + 1];
+          resource = parts[rest + 2];
+          name = parts.length > rest + 3 ? parts[rest + 3] : "";
+        } else {
+          resource = parts[rest];
+          name = parts.length > rest + 1 ? parts[rest + 1] : "";
+        }
+      }
+      String verb =
+          switch (method) {
+            case "GET" -> query.contains("watch=true") ? "watch" : name.isEmpty() ? "list" : "get";
+            case "PATCH" ->
+                contentType != null && contentType.startsWith("application/apply-patch")
+                    ? "apply"
+                    : "patch";
+            case "POST" -> "create";
+            case "PUT" -> "update";
+            case "DELETE" -> "delete";
+            default -> method.toLowerCase(java.util.Locale.ROOT);
+          };
+      return new Call(verb, resource, namespace, name);
+    }
+  }
+
+  private final Dispatcher delegate;
+  private final String syncerToken;
+  private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+  private final LongAdder listedBytes = new LongAdder();
+  private final LongAdder pages = new LongAdder();
+  private final LongAdder reapplies = new LongAdder();
+  private final Map<String, Long> firstApply = new ConcurrentHashMap<>();
+  private final Map<String, String> lastApplied = new ConcurrentHashMap<>();
+  private final AtomicLong lastReapply = new AtomicLong();
+
+  ApiLedger(Dispatcher delegate, String syncerToken) {
+    this.delegate = delegate;
+    this.syncerToken = syncerToken;
+  }
+
+  @Override
+  public MockResponse dispatch(RecordedRequest request) {
+    boolean bySyncer = ("Bearer " + syncerToken).equals(request.getHeader("Authorization"));
+    String body = null;
+    if (bySyncer && "PATCH".equals(request.getMethod())) {
+      // Reading a request's body consumes it: the store gets a copy.
+      byte[] bytes = request.getBody().readByteArray();
+      body = new String(bytes, StandardCharsets.UTF_8);
+      request =
+          new RecordedRequest(
+              request.getHttpVersion(),
+              request.method(),
+              request.getPath(),
+              request.getHeaders(),
+              new Buffer(bytes));
+    }
+    MockResponse response = delegate.dispatch(request);
+    if (bySyncer) {
+      record(
+          Call.of(request.getMethod(), request.getHeader("Content-Type"), request.getPath()),
+          body,
+          response);
+    }
+    return response;
+  }
+
+  private void record(Call call, String body, MockResponse response) {
+    counts.computeIfAbsent(call.verb() + " " + call.resource(), k -> new LongAdder()).increment();
+    if (call.verb().equals("list")) {
+      pages.increment();
+      if (response.getBody() != null) {
+        listedBytes.add(response.getBody().size());
+      }
+    }
+    if (call.verb().equals("apply") && call.resource().equals("secrets") && response.code() < 300) {
+      String key = call.namespace() + "/" + call.name();
+      long now = System.nanoTime();
+      firstApply.putIfAbsent(key, now);
+      String before = lastApplied.put(key, body);
+      if (body != null && body.equals(before)) {
+        reapplies.increment();
+        lastReapply.set(now);
+      }
+    }
+  }
+
+  /** A window of counts, from the last {@link #mark()} (or the start) to now. */
+  record Window(Map<String, Long> byVerbAndResource, long pages, long listedBytes, long reapplies) {
+
+    long count(String verb) {
+      return byVerbAndResource.entrySet().stream()
+          .filter(e -> e.getKey().startsWith(verb + " "))
+          .mapToLong(Map.Entry::getValue)
+          .sum();
+    }
+
+    long total() {
+      return byVerbAndResource.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  /** The counts since the last mark, and a new window from now. */
+  synchronized Window mark() {
+    Map<String, Long> snapshot = new TreeMap<>();
+    counts.forEach((k, v) -> snapshot.put(k, v.sumThenReset()));
+    snapshot.values().removeIf(v -> v == 0);
+    return new Window(
+        snapshot, pages.sumThenReset(), listedBytes.sumThenReset(), reapplies.sumThenReset());
+  }
+
+  /** When {@code namespace/name} was first applied (System.nanoTime), or null. */
+  Long firstApply(String secret) {
+    return firstApply.get(secret);
+  }
+
+  /** When a Secret was last re-applied unchanged (System.nanoTime); 0 before any. */
+  long lastReapply() {
+    return lastReapply.get();
+  }
+
+  /** Forgets the first applies, so that the next pass's are measured from scratch. */
+  void forgetFirstApplies() {
+    firstApply.clear();
+  }
+
+  @Override
+  public void shutdown() {
+    delegate.shutdown();
+  }
+
+  @Override
+  public void releaseResources() {
+    delegate.releaseResources();
+  }
+}

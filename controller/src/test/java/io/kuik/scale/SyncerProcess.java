@@ -1,0 +1,197 @@
+package io.kuik.scale;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The real {@code kuik syncer} as its own process, {@code java <chart JVM options> -jar <jar>
+ * syncer <the chart's default flags>}, with {@code KUBECONFIG} naming the mock API server: its
+ * readiness, its heap after a full GC (from the JDK's {@code jcmd}) and its RSS. {@link #close()}
+ * sends SIGTERM, then kills it after 30 s.
+ */
+final class SyncerProcess implements AutoCloseable {
+
+  /**
+   * The image's {@code JAVA_TOOL_OPTIONS} (controller/Dockerfile), and {@code MaxRAM} standing in
+   * for the chart's 512Mi memory limit (chart/values.yaml, {@code syncer.resources}) that the
+   * container JVM would read from its cgroup: a heap of at most 384 MiB.
+   */
+  static final List<String> CHART_JVM_OPTIONS =
+      List.of("-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError");
+
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final Pattern USED = Pattern.compile("used (\\d+)K");
+
+  private final Process process;
+  private final int healthPort;
+  private final Path log;
+
+  private SyncerProcess(Process process, int healthPort, Path log) {
+    this.process = process;
+    this.healthPort = healthPort;
+    this.log = log;
+  }
+
+  /** The chart's default syncer flags (chart/values.yaml), one replica without a Lease. */
+  static List<String> chartFlags(String resyncPeriod) {
+    return List.of(
+        "--cluster-resource-namespace=" + ScaleWorkload.INSTALL_NAMESPACE,
+        "--grace-period=15m",
+        "--resync-period=" + resyncPeriod,
+        "--debounce=500ms",
+        "--namespaces-by-default=true",
+        "--api-qps=20",
+        "--api-burst=50",
+        "--leader-elect=false",
+        "--log-format=json",
+        "--log-level=info");
+  }
+
+  static SyncerProcess start(Path jar, List<String> flags, Path kubeconfig, Path log)
+      throws IOException {
+    int healthPort = freePort();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(CHART_JVM_OPTIONS);
+    command.addAll(List.of("-jar", jar.toString(), "syncer"));
+    command.addAll(flags);
+    command.add("--health-port=" + healthPort);
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().put("KUBECONFIG", kubeconfig.toString());
+    builder.environment().remove("JAVA_TOOL_OPTIONS");
+    return new SyncerProcess(builder.start(), healthPort, log);
+  }
+
+  boolean alive() {
+    return process.isAlive();
+  }
+
+  /** Whether {@code /readyz} answers 200 (informers synced). */
+  boolean ready() {
+    try {
+      return HTTP.send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz"))
+                      .timeout(Duration.ofSeconds(5))
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode()
+          == 200;
+    } catch (IOException notYet) {
+      return false;
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** The text of {@code /metrics}; empty when it does not answer. */
+  String metrics() {
+    try {
+      HttpResponse<String> answer =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/metrics"))
+                  .timeout(Duration.ofSeconds(10))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      return answer.statusCode() == 200 ? answer.body() : "";
+    } catch (IOException unanswered) {
+      return "";
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
+  }
+
+  /**
+   * Heap in use right after a full GC, in MiB: {@code jcmd <pid> GC.run}, then the used sizes of
+   * {@code jcmd <pid> GC.heap_info}'s generations; negative when {@code jcmd} is missing or the
+   * process is gone.
+   */
+  double heapAfterFullGcMiB() throws IOException, InterruptedException {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    if (!Files.isExecutable(jcmd) || !process.isAlive()) {
+      return -1;
+    }
+    run(jcmd, "GC.run");
+    return usedKiB(run(jcmd, "GC.heap_info")) / 1024.0;
+  }
+
+  /** The sum of the heap's spaces in use in a {@code GC.heap_info} answer (not metaspace). */
+  static long usedKiB(String heapInfo) {
+    long used = 0;
+    for (String line : heapInfo.split("\n")) {
+      String trimmed = line.trim();
+      boolean heap =
+          trimmed.startsWith("garbage-first heap")
+              || trimmed.startsWith("def new generation")
+              || trimmed.startsWith("tenured generation")
+              || trimmed.startsWith("PSYoungGen")
+              || trimmed.startsWith("ParOldGen")
+              || trimmed.startsWith("ZHeap");
+      Matcher m = USED.matcher(trimmed);
+      if (heap && m.find()) {
+        used += Long.parseLong(m.group(1));
+      }
+    }
+    return used;
+  }
+
+  /** The resident set size in MiB, from {@code /proc}; negative where there is none. */
+  double rssMiB() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
+        }
+      }
+    } catch (IOException | NumberFormatException unknown) {
+      // not Linux, or the process is gone
+    }
+    return -1;
+  }
+
+  Path log() {
+    return log;
+  }
+
+  private String run(Path jcmd, String command) throws IOException, InterruptedException {
+    Process p =
+        new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), command)
+            .redirectErrorStream(true)
+            .start();
+    byte[] out = p.getInputStream().readAllBytes();
+    p.waitFor(60, TimeUnit.SECONDS);
+    return new String(out, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+    }
+  }
+
+  static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
