@@ -101,18 +101,7 @@ public final class SecretSyncer {
       InformerView view,
       SecretWriter writer,
       EventRecorder events) {
-    this(settings, clock, scheduler, view, writer, events, SyncerObserver.NONE);
-  }
-
-  public SecretSyncer(
-      SyncerSettings settings,
-      Clock clock,
-      Scheduler scheduler,
-      InformerView view,
-      SecretWriter writer,
-      EventRecorder events,
-      SyncerObserver observer) {
-    this(settings, clock, scheduler, view, writer, events, observer, StatusWriter.NONE);
+    this(settings, clock, scheduler, view, writer, events, SyncerObserver.NONE, StatusWriter.NONE);
   }
 
   /** With a writer of the routing resources' status. */
@@ -138,18 +127,6 @@ public final class SecretSyncer {
   }
 
   /** With the given applied-content hashes: a test drops them to show they change no outcome. */
-  SecretSyncer(
-      SyncerSettings settings,
-      Clock clock,
-      Scheduler scheduler,
-      InformerView view,
-      SecretWriter writer,
-      EventRecorder events,
-      SyncerObserver observer,
-      AppliedHashes hashes) {
-    this(settings, clock, scheduler, view, writer, events, observer, hashes, StatusWriter.NONE);
-  }
-
   SecretSyncer(
       SyncerSettings settings,
       Clock clock,
