@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -32,6 +33,12 @@ import tools.jackson.databind.node.ObjectNode;
 final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, EventRecorder {
 
   private static final Duration SYNC_POLL = Duration.ofMillis(100);
+
+  /**
+   * An apply's way to the API server, and its answer's way back: half of a 20 ms round trip each,
+   * so that applies are in flight for a while, as over a real network.
+   */
+  static final Duration HALF_ROUND_TRIP = Duration.ofMillis(10);
 
   private final ApiServer api;
   private final Identity identity;
@@ -184,10 +191,36 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
             });
   }
 
+  /**
+   * The apply reaches the API server half a round trip later, and its answer the core after the
+   * other half, on the virtual clock. A process halted meanwhile sends nothing, or hears nothing.
+   */
   @Override
-  public Outcome apply(Secret secret) {
+  public void apply(Secret secret, Consumer<Outcome> answered) {
     ObjectNode body = Json.MAPPER.valueToTree(secret);
     Json.dropNulls(body);
+    api.loop()
+        .schedule(
+            HALF_ROUND_TRIP,
+            name + " applies " + secret.getMetadata().getName(),
+            () -> {
+              if (!alive) {
+                return;
+              }
+              Outcome outcome = send(body);
+              api.loop()
+                  .schedule(
+                      HALF_ROUND_TRIP,
+                      name + " hears of " + secret.getMetadata().getName(),
+                      () -> {
+                        if (alive) {
+                          answered.accept(outcome);
+                        }
+                      });
+            });
+  }
+
+  private Outcome send(ObjectNode body) {
     try {
       api.apply(identity, body, SecretWriter.FIELD_MANAGER, true);
       return new Applied();
