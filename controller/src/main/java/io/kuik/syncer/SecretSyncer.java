@@ -531,7 +531,7 @@ public final class SecretSyncer {
     } else {
       Outcome recorded = record(sent, outcome, now);
       settled(pair, now, recorded);
-      // After a refusal the parked reconcile waits for the backoff too.
+      // After a refusal a parked reconcile waits for the backoff too.
       answer
           .parked()
           .ifPresent(
@@ -556,7 +556,10 @@ public final class SecretSyncer {
       }
       Retry retry = Retry.after(retries.get(pair), now, settings.retryBase(), settings.retryCap());
       retries.put(pair, retry);
+      // A change queued while the apply was in flight waits for the backoff too.
+      Optional<WorkQueue.Item> waiting = queue.take(pair);
       queue.retry(pair, retry.notBefore(), sent.lane());
+      waiting.ifPresent(w -> enqueue(pair, w.due(), w.lane()));
       LOG.log(
           Level.WARNING,
           "apply of {0} refused ({1} {2}), retry in {3}: {4}",

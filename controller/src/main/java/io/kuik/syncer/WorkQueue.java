@@ -138,10 +138,16 @@ final class WorkQueue {
   }
 
   void forget(Pair pair) {
+    take(pair);
+  }
+
+  /** Removes and returns the pair's wait, due or not, if it has one. */
+  Optional<Item> take(Pair pair) {
     Item old = waiting.get(pair);
     if (old != null) {
       remove(old);
     }
+    return Optional.ofNullable(old);
   }
 
   /** The figures of {@code lane} at {@code now}. */

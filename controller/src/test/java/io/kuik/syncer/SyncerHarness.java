@@ -86,6 +86,7 @@ final class SyncerHarness
   private Function<Secret, Outcome> server = secret -> new Applied();
   private Duration resyncPeriod = Duration.ZERO;
   private Duration applyLatency = Duration.ZERO;
+  private int wakeupsAsked;
   private final TreeMap<Instant, List<Runnable>> answers = new TreeMap<>();
   private Instant nextResync;
   private boolean started;
@@ -332,7 +333,13 @@ final class SyncerHarness
 
   @Override
   public void wakeAt(Instant at) {
+    wakeupsAsked++;
     wakeups.merge(at, 1, Integer::sum);
+  }
+
+  /** Wake-ups the core asked for so far. */
+  int wakeupsAsked() {
+    return wakeupsAsked;
   }
 
   @Override
