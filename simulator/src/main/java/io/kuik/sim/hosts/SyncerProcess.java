@@ -35,10 +35,10 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
   private static final Duration SYNC_POLL = Duration.ofMillis(100);
 
   /**
-   * An apply's way to the API server, and its answer's way back: half of a 20 ms round trip each,
-   * so that applies are in flight for a while, as over a real network.
+   * The default round trip of an apply: it reaches the API server after half of it and its answer
+   * comes back after the other half, so that applies are in flight for a while, as over a network.
    */
-  static final Duration HALF_ROUND_TRIP = Duration.ofMillis(10);
+  static final Duration ROUND_TRIP = Duration.ofMillis(20);
 
   private final ApiServer api;
   private final Identity identity;
@@ -50,6 +50,7 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
   private final List<Informer> informers;
   private SecretSyncer syncer;
   private boolean alive = true;
+  private Duration roundTrip = ROUND_TRIP;
 
   SyncerProcess(
       ApiServer api,
@@ -93,6 +94,11 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
 
   Optional<SecretSyncer> syncer() {
     return Optional.ofNullable(syncer);
+  }
+
+  /** From now on each apply takes this long to be answered (a slow or distant API server). */
+  void roundTrip(Duration value) {
+    roundTrip = value;
   }
 
   private void startWhenSynced() {
@@ -199,9 +205,10 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
   public void apply(Secret secret, Consumer<Outcome> answered) {
     ObjectNode body = Json.MAPPER.valueToTree(secret);
     Json.dropNulls(body);
+    Duration half = roundTrip.dividedBy(2);
     api.loop()
         .schedule(
-            HALF_ROUND_TRIP,
+            half,
             name + " applies " + secret.getMetadata().getName(),
             () -> {
               if (!alive) {
@@ -210,7 +217,7 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
               Outcome outcome = send(body);
               api.loop()
                   .schedule(
-                      HALF_ROUND_TRIP,
+                      roundTrip.minus(half),
                       name + " hears of " + secret.getMetadata().getName(),
                       () -> {
                         if (alive) {
