@@ -159,3 +159,36 @@ Feature: Keeping it valid
     And the syncer must have sent fewer than 150 applies since then
     When 40 seconds pass
     Then the syncer must have sent at least 303 applies since then
+
+  Scenario: Secrets should go out at the write limit even when each apply takes 300 ms to be answered
+    The syncer does not wait for one apply's answer before it sends the next: up to 8 are in
+    flight (--max-applies-in-flight), so 160 namespaces get their Secret in about 8 seconds at
+    the 20 writes a second of --api-qps, where one apply at a time would take 48 seconds.
+    Given the API server takes 300 ms to answer each apply of the syncer
+    And 160 namespaces named bulk-1 to bulk-160
+    When the ImageAlternative acme-all is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/all
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 10 seconds pass
+    Then each of bulk-1 to bulk-160 must have the Secret kuik-inject-imagealternative-acme-all
+
+  Scenario: A source rotated while its Secret's apply is in flight should end with the rotated credential
+    One pair never has two applies in flight: the rotation waits for the first apply's answer,
+    then goes out, so the older content cannot land after the newer one.
+    Given the API server takes 2000 ms to answer each apply of the syncer
+    And the namespace team-c labelled tier=prod
+    And 1 second passes
+    When the Secret acme-pull in kuik-system is changed to hold the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | rotated  |
+    And 1 second passes
+    Then the syncer must have sent exactly 1 apply of kuik-inject-imagealternative-acme-foo in team-c so far
+    When 5 seconds pass
+    Then team-c's kuik-inject-imagealternative-acme-foo must hold acme:rotated for quay.io/acme/foo
+    And the syncer must have sent exactly 2 applies of kuik-inject-imagealternative-acme-foo in team-c so far

@@ -96,6 +96,7 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --grace-period={{ .Values.syncer.gracePeriod }}
 - --resync-period={{ .Values.syncer.resyncPeriod }}
 - --resync-share={{ .Values.syncer.resyncShare }}
+- --max-applies-in-flight={{ .Values.syncer.maxAppliesInFlight }}
 - --debounce={{ .Values.syncer.debounce }}
 - --namespaces-by-default={{ .Values.syncer.namespacesByDefault }}
 - --api-qps={{ .Values.syncer.api.qps }}

@@ -142,6 +142,18 @@ public final class SyncerCommand implements KuikSubcommand {
   int apiBurst;
 
   @Option(
+      names = "--max-applies-in-flight",
+      paramLabel = "<applies>",
+      defaultValue = "${env:KUIK_MAX_APPLIES_IN_FLIGHT:-8}",
+      description = {
+        "Secret applies sent and not yet answered, at most: with several in flight, --api-qps and"
+            + " not the API server's round trip bounds how fast Secrets are written. One pair"
+            + " never has two.",
+        "Env: KUIK_MAX_APPLIES_IN_FLIGHT. Default: ${DEFAULT-VALUE}."
+      })
+  int maxAppliesInFlight;
+
+  @Option(
       names = "--leader-elect",
       paramLabel = "<true|false>",
       arity = "1",
@@ -289,6 +301,13 @@ public final class SyncerCommand implements KuikSubcommand {
           spec.commandLine(),
           "Invalid --api-burst " + apiBurst + ": give at least 1 write, e.g. 50");
     }
+    if (maxAppliesInFlight < 1) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid --max-applies-in-flight "
+              + maxAppliesInFlight
+              + ": give at least 1 apply, e.g. 8");
+    }
     checkPort("--health-port", healthPort);
     try {
       SyncerSettings defaults = SyncerSettings.defaults(namespace);
@@ -304,7 +323,8 @@ public final class SyncerCommand implements KuikSubcommand {
               // period, so a restart or resync of many pairs never bursts (the benchmark's case).
               .withWriteLimit(apiQps, apiBurst)
               .withResyncSpread(resyncPeriod)
-              .withResyncShare(resyncShare);
+              .withResyncShare(resyncShare)
+              .withMaxInFlight(maxAppliesInFlight);
       return new SyncerRuntimeSettings(
           syncer,
           resyncPeriod,
@@ -342,6 +362,9 @@ public final class SyncerCommand implements KuikSubcommand {
         + s.apiRate().qps()
         + " qps burst "
         + s.apiRate().burst()
+        + ", at most "
+        + s.syncer().maxInFlight()
+        + " applies in flight"
         + ", leader election "
         + (s.lease().enabled() ? "on (lease " + s.lease().name() + ")" : "off")
         + ", health port "

@@ -63,10 +63,12 @@ final class SyncerNow {
     Set<String> warnings = new LinkedHashSet<>();
     Instant[] now = {Instant.EPOCH};
     Instant[] wake = {null};
+    // Every apply succeeds; its answer comes after the wake-up that sent it, as the driver's does.
+    List<java.util.function.Consumer<SecretWriter.Outcome>> answers = new ArrayList<>();
     SecretWriter writer =
-        secret -> {
+        (secret, answered) -> {
           content(secret).ifPresent(c -> written.put(secret.getMetadata().getName(), c));
-          return new SecretWriter.Applied();
+          answers.add(answered);
         };
     SecretSyncer syncer =
         new SecretSyncer(
@@ -87,6 +89,9 @@ final class SyncerNow {
       }
       wake[0] = null;
       syncer.onWakeup();
+      List<java.util.function.Consumer<SecretWriter.Outcome>> due = List.copyOf(answers);
+      answers.clear();
+      due.forEach(answered -> answered.accept(new SecretWriter.Applied()));
     }
     return new Result(written, new ArrayList<>(warnings));
   }

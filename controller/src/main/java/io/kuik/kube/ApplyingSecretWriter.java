@@ -5,14 +5,17 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kuik.ports.SecretWriter;
+import io.kuik.ports.SecretWriter.Applied;
+import io.kuik.ports.SecretWriter.Outcome;
+import io.kuik.ports.SecretWriter.Refused;
 
 /**
- * The core's {@link SecretWriter} on fabric8: a server-side apply with field manager {@code
- * kuik-secret-syncer} and force, never a read first (docs/behaviour.md#keeping-it-valid), behind
- * the write fence and the rate limit. Every failure comes back as {@link Refused}, so the core
- * decides on the retry.
+ * One apply on fabric8: a server-side apply with field manager {@code kuik-secret-syncer} and
+ * force, never a read first (docs/behaviour.md#keeping-it-valid), behind the write fence and the
+ * rate limit. It blocks for the round trip, on one of the {@link SyncerDriver}'s sender threads.
+ * Every failure comes back as a {@link Refused}, so the core decides on the retry.
  */
-final class ApplyingSecretWriter implements SecretWriter {
+final class ApplyingSecretWriter {
 
   private final KubernetesClient client;
   private final TokenBucket rateLimit;
@@ -27,8 +30,7 @@ final class ApplyingSecretWriter implements SecretWriter {
     this.metrics = metrics;
   }
 
-  @Override
-  public Outcome apply(Secret secret) {
+  Outcome apply(Secret secret) {
     Outcome outcome = send(secret);
     if (outcome instanceof Refused refused) {
       metrics.applyFailed(refused.reason());
@@ -57,7 +59,7 @@ final class ApplyingSecretWriter implements SecretWriter {
           .secrets()
           .inNamespace(secret.getMetadata().getNamespace())
           .resource(secret)
-          .fieldManager(FIELD_MANAGER)
+          .fieldManager(SecretWriter.FIELD_MANAGER)
           .forceConflicts()
           .serverSideApply();
       return new Applied();

@@ -1,5 +1,6 @@
 package io.kuik.kube;
 
+import io.fabric8.kubernetes.api.model.Secret;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewrittenPod;
 import io.kuik.model.Validated;
@@ -12,18 +13,22 @@ import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
  * Owns the {@link SecretSyncer} on the {@link CoreLoop}: every informer event becomes a task on the
  * loop that updates the routing cache and calls the core's handler, and the core's wake-ups become
- * timers on the same loop. The production twin of the simulator's {@code SyncerProcess}.
+ * timers on the same loop. The core's applies go out on the sender threads, as many at once as the
+ * core lets fly ({@code --max-applies-in-flight}), and each answer comes back as a task on the
+ * loop. The production twin of the simulator's {@code SyncerProcess}.
  *
  * <p>Before {@link #startSyncing()} (informers synced and, with leader election, the lease held)
  * events only fill the routing cache; the core is built then and reconciles everything once.
  */
-final class SyncerDriver implements ClusterEvents, Scheduler {
+final class SyncerDriver implements ClusterEvents, Scheduler, SecretWriter {
 
   private static final Logger LOG = Logger.getLogger(SyncerDriver.class.getName());
 
@@ -33,7 +38,8 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
   private final Clock clock;
   private final RoutingCache routing;
   private final InformerStores view;
-  private final SecretWriter writer;
+  private final ApplyingSecretWriter writer;
+  private final Executor senders;
   private final StatusWriter statusWriter;
   private final EventRecorder events;
   private final SyncerMetrics metrics;
@@ -46,7 +52,8 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
       Clock clock,
       RoutingCache routing,
       InformerStores view,
-      SecretWriter writer,
+      ApplyingSecretWriter writer,
+      Executor senders,
       StatusWriter statusWriter,
       EventRecorder events,
       SyncerMetrics metrics) {
@@ -58,6 +65,7 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
     this.routing = routing;
     this.view = view;
     this.writer = writer;
+    this.senders = senders;
     this.events = events;
     this.metrics = metrics;
   }
@@ -72,7 +80,7 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
           }
           syncer =
               new SecretSyncer(
-                  settings, clock, this, view, writer, events, metrics.observer(), statusWriter);
+                  settings, clock, this, view, this, events, metrics.observer(), statusWriter);
           LOG.info(
               "syncing "
                   + routing.size()
@@ -141,6 +149,22 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
     loop.schedule("wake-up", Duration.between(clock.now(), at), this::wakeUp);
   }
 
+  // ---- the core's writer --------------------------------------------------------------------
+
+  /** Called by the core, on the loop: sends on a sender thread, answers on the loop. */
+  @Override
+  public void apply(Secret secret, Consumer<Outcome> answered) {
+    try {
+      senders.execute(
+          () -> {
+            Outcome outcome = writer.apply(secret);
+            loop.execute("apply answered", () -> onCore(core -> answered.accept(outcome)));
+          });
+    } catch (RejectedExecutionException stopping) {
+      LOG.fine(() -> "apply dropped after shutdown: " + secret.getMetadata().getName());
+    }
+  }
+
   private void wakeUp() {
     long started = System.nanoTime();
     onCore(SecretSyncer::onWakeup);
@@ -159,7 +183,11 @@ final class SyncerDriver implements ClusterEvents, Scheduler {
     long pairs = (long) routing.size() * view.namespaceCount();
     metrics.publish(
         SyncerMetrics.CoreSnapshot.of(
-            syncer.counters(), syncer.queueDepth(), pairs, syncer.resyncPeriod()));
+            syncer.counters(),
+            syncer.queueDepth(),
+            syncer.appliesInFlight(),
+            pairs,
+            syncer.resyncPeriod()));
     metrics.publishLanes(syncer.queueStats());
   }
 }

@@ -29,17 +29,23 @@ public final class SyncerMetrics {
       long appliesSent,
       long appliesSkipped,
       int queueDepth,
+      int appliesInFlight,
       long pairs,
       double resyncPeriodSeconds) {
-    static final CoreSnapshot NONE = new CoreSnapshot(0, 0, 0, 0, 0, 0);
+    static final CoreSnapshot NONE = new CoreSnapshot(0, 0, 0, 0, 0, 0, 0);
 
     static CoreSnapshot of(
-        SyncerCounters counters, int queueDepth, long pairs, Duration resyncPeriod) {
+        SyncerCounters counters,
+        int queueDepth,
+        int appliesInFlight,
+        long pairs,
+        Duration resyncPeriod) {
       return new CoreSnapshot(
           counters.reconciles(),
           counters.appliesSent(),
           counters.appliesSkipped(),
           queueDepth,
+          appliesInFlight,
           pairs,
           resyncPeriod.toMillis() / 1000.0);
     }
@@ -100,6 +106,11 @@ public final class SyncerMetrics {
         .help("Pairs waiting for a reconcile: debounced, retried, or waiting for a grace to end")
         .callback(callback -> callback.call(snapshot.queueDepth()))
         .register(registry);
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_applies_in_flight")
+        .help("Applies sent and not yet answered, at most --max-applies-in-flight")
+        .callback(callback -> callback.call(snapshot.appliesInFlight()))
+        .register(registry);
     applyFailures =
         Counter.builder()
             .name("kuik_syncer_apply_failures")
@@ -109,7 +120,7 @@ public final class SyncerMetrics {
     reconcileDuration =
         Histogram.builder()
             .name("kuik_syncer_reconcile_duration_seconds")
-            .help("Time to process one batch of due pairs, applies included")
+            .help("Time to process one batch of due pairs (applies are sent, not waited for)")
             .classicOnly()
             .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
             .register(registry);

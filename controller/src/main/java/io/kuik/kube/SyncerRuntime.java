@@ -8,6 +8,9 @@ import java.net.UnknownHostException;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -31,6 +34,8 @@ public final class SyncerRuntime implements ProcessRuntime {
   private final String apiServer;
   private final SyncerMetrics metrics = new SyncerMetrics();
   private final CoreLoop loop = new CoreLoop("kuik-syncer-core");
+  // The applies in flight, one thread each: fabric8's server-side apply blocks for its round trip.
+  private final ExecutorService senders;
   private final SyncerDriver driver;
   private final StartGate gate;
   private final SyncerInformers informers;
@@ -47,6 +52,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     TokenBucket rateLimit =
         new TokenBucket(
             settings.apiRate().qps(), settings.apiRate().burst(), TokenBucket.Ticker.SYSTEM);
+    senders = senders(settings.syncer().maxInFlight());
     RoutingCache routing = new RoutingCache();
     informers = new SyncerInformers(client, namespace);
     driver =
@@ -58,6 +64,7 @@ public final class SyncerRuntime implements ProcessRuntime {
             routing,
             informers.view(routing),
             new ApplyingSecretWriter(client, rateLimit, fence, metrics),
+            senders,
             new ApplyingStatusWriter(client, rateLimit, fence, metrics),
             new ApiEventRecorder(client, rateLimit, fence, clock, identity),
             metrics);
@@ -138,6 +145,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     closed = true;
     requestExit(ExitReason.SHUTDOWN);
     fence.closeForShutdown();
+    senders.shutdownNow(); // an apply waiting for a token is not sent; one on the wire ends
     loop.close();
     if (election != null) {
       election.close();
@@ -188,6 +196,17 @@ public final class SyncerRuntime implements ProcessRuntime {
     fence.close();
     metrics.leading(false);
     requestExit(ExitReason.LOST_LEASE);
+  }
+
+  private static ExecutorService senders(int threads) {
+    AtomicInteger count = new AtomicInteger();
+    return Executors.newFixedThreadPool(
+        threads,
+        task -> {
+          Thread thread = new Thread(task, "kuik-syncer-apply-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
   }
 
   /** The pod's name (HOSTNAME) and a random suffix, so two processes never share an identity. */

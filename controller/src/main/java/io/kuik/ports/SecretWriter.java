@@ -1,20 +1,24 @@
 package io.kuik.ports;
 
 import io.fabric8.kubernetes.api.model.Secret;
+import java.util.function.Consumer;
 
 /**
  * Sends a server-side apply of a Secret as field manager {@code kuik-secret-syncer}, with force,
  * without reading the Secret first. The API server treats an apply that changes nothing as a no-op.
  *
- * <p>Contract: idempotent; may block while the driver rate-limits; never throws for an API error
- * but returns it, so that the core decides whether and when to retry.
+ * <p>Contract: asynchronous, so that several applies can be in flight while the core goes on.
+ * {@link #apply} never blocks and never throws; the driver calls {@code answered} exactly once, on
+ * the core's own thread and never from within {@code apply}, with what the API server answered: an
+ * API error comes back as a {@link Refused}, and the core decides whether and when to retry. A
+ * driver that stops may drop answers still to come, with the core they were for.
  */
 @FunctionalInterface
 public interface SecretWriter {
 
   String FIELD_MANAGER = "kuik-secret-syncer";
 
-  Outcome apply(Secret secret);
+  void apply(Secret secret, Consumer<Outcome> answered);
 
   /** What the API server answered. */
   sealed interface Outcome permits Applied, Refused {}

@@ -50,8 +50,10 @@ public final class SecretSyncer {
     APPLIED(true, true),
     /** Decided without a write: nothing to write, unchanged, or not allowed now. */
     NO_WRITE(false, true),
-    /** Put back in the queue: the write limit had no token left. Nothing was decided. */
+    /** Put back in the queue: no write token, or no room in flight. Nothing was decided. */
     PUT_BACK(false, false),
+    /** The apply is in flight: the pair is settled when its answer comes. */
+    SENT(false, false),
     /** The apply was refused and a retry is queued: decided, but not reached the server. */
     RETRYING(false, false);
 
@@ -84,6 +86,7 @@ public final class SecretSyncer {
   private final Set<Pair> written = new HashSet<>();
   private final SyncerCounters counters = new SyncerCounters();
   private final WriteBudget budget;
+  private final InFlight inFlight;
 
   /** The resync lane's own share of {@link #budget}: event work always keeps the rest. */
   private final WriteBudget resyncBudget;
@@ -91,7 +94,9 @@ public final class SecretSyncer {
   /** The resync window in use: the period, or longer when the share cannot apply every pair. */
   private Duration resyncWindow;
 
-  private boolean outOfTokens;
+  /** Set when a write cannot go now (no token, or no room in flight): the wake-up stops there. */
+  private boolean paused;
+
   private Instant wakeRequested;
 
   public SecretSyncer(
@@ -152,6 +157,7 @@ public final class SecretSyncer {
             resyncRate(),
             Math.max(1, (int) (settings.writeBurst() * settings.resyncShare())),
             clock.now());
+    this.inFlight = new InFlight(settings.maxInFlight());
     this.resyncWindow = settings.resyncSpread();
     this.resyncs = new ResyncSlots(settings.resyncSpread(), clock.now());
   }
@@ -280,18 +286,23 @@ public final class SecretSyncer {
   /**
    * Processes the pairs that are due. Spurious or late wake-ups are harmless. When a pair needs a
    * write and the write limit has no token left, it goes back to the queue and the rest stay there:
-   * the next wake-up comes with the next token. A reconcile that needs no write costs no token, so
-   * only writes are paced.
+   * the next wake-up comes with the next token, or with the next answer when as many applies as
+   * allowed are in flight. A reconcile that needs no write costs no token, so only writes are
+   * paced. A pair whose apply is in flight waits for its answer before it is reconciled again.
    */
   public void onWakeup() {
     wakeRequested = null;
     Instant now = clock.now();
     Map<ResourceId, EntryCredentials> resolved = new HashMap<>();
-    outOfTokens = false;
-    while (!outOfTokens) {
+    paused = false;
+    while (!paused) {
       Optional<WorkQueue.Item> item = queue.pollDue(now);
       if (item.isEmpty()) {
         break;
+      }
+      if (inFlight.holds(item.get().pair())) {
+        inFlight.park(item.get());
+        continue;
       }
       Lane lane = item.get().lane();
       observer.reconcileStarted(lane);
@@ -299,6 +310,8 @@ public final class SecretSyncer {
         Outcome outcome = reconcile(item.get(), now, resolved);
         if (outcome != Outcome.PUT_BACK) {
           observer.waited(lane, Duration.between(item.get().due(), now));
+        }
+        if (outcome != Outcome.PUT_BACK && outcome != Outcome.SENT) {
           settled(item.get().pair(), now, outcome);
         }
       } finally {
@@ -328,7 +341,7 @@ public final class SecretSyncer {
         continue;
       }
       if (!budget.hasToken(now)) {
-        if (!outOfTokens) {
+        if (!paused) {
           counters.writesDeferred++; // a Secret deferred on this wake-up was counted already
         }
         return; // stays due; the next wake-up comes with the next token
@@ -384,9 +397,17 @@ public final class SecretSyncer {
     return counters;
   }
 
-  /** Pairs waiting for a reconcile: debounced, retried, waiting for a grace to end or a resync. */
+  /**
+   * Pairs waiting for a reconcile: debounced, retried, waiting for a grace to end, a resync, or the
+   * answer of their apply in flight.
+   */
   public int queueDepth() {
-    return queue.size();
+    return queue.size() + inFlight.parked();
+  }
+
+  /** Applies sent and not yet answered. */
+  public int appliesInFlight() {
+    return inFlight.size();
   }
 
   /** The figures of one lane of the work queue, now. */
@@ -456,15 +477,26 @@ public final class SecretSyncer {
     return apply(item, resource, content, hash, now);
   }
 
+  /** What an apply in flight was sent for, to record when its answer comes. */
+  private record Sent(
+      Pair pair,
+      Lane lane,
+      RoutingResource resource,
+      String secretName,
+      long hash,
+      boolean holds) {}
+
   private Outcome apply(
       WorkQueue.Item item, RoutingResource resource, DockerConfig content, long hash, Instant now) {
     Pair pair = item.pair();
     boolean resync = item.lane() == Lane.RESYNC;
-    if (!budget.hasToken(now) || (resync && !resyncBudget.hasToken(now))) {
+    if (inFlight.isFull() || !budget.hasToken(now) || (resync && !resyncBudget.hasToken(now))) {
       // Keeps its place in line. A resync pair at the head means no event or start work is due.
       queue.putBack(item);
-      counters.writesDeferred++;
-      outOfTokens = true;
+      if (!inFlight.isFull()) {
+        counters.writesDeferred++;
+      }
+      paused = true;
       return Outcome.PUT_BACK;
     }
     Secret secret = DesiredSecrets.desiredSecret(resource, pair.namespace(), content);
@@ -473,16 +505,61 @@ public final class SecretSyncer {
     if (resync) {
       resyncBudget.take(now);
     }
-    SecretWriter.Outcome outcome = writer.apply(secret);
-    if (outcome instanceof SecretWriter.Refused refused) {
+    Sent sent =
+        new Sent(
+            pair,
+            item.lane(),
+            resource,
+            secret.getMetadata().getName(),
+            hash,
+            !content.auths().isEmpty());
+    inFlight.sent(pair);
+    writer.apply(secret, outcome -> answered(sent, outcome));
+    return Outcome.SENT;
+  }
+
+  /** The API server answered an apply: records it, and lets the pair's next reconcile run. */
+  private void answered(Sent sent, SecretWriter.Outcome outcome) {
+    Instant now = clock.now();
+    Pair pair = sent.pair();
+    InFlight.Answer answer = inFlight.answered(pair);
+    if (outcome instanceof SecretWriter.Refused) {
       counters.applyFailures++;
+    }
+    if (answer.forgotten()) {
+      answer.parked().ifPresent(queue::putBack);
+    } else {
+      Outcome recorded = record(sent, outcome, now);
+      settled(pair, now, recorded);
+      // After a refusal a parked reconcile waits for the backoff too.
+      answer
+          .parked()
+          .ifPresent(
+              parked -> {
+                if (recorded == Outcome.RETRYING) {
+                  enqueue(pair, parked.due(), parked.lane());
+                } else {
+                  queue.putBack(parked);
+                }
+              });
+    }
+    requestWake();
+  }
+
+  private Outcome record(Sent sent, SecretWriter.Outcome outcome, Instant now) {
+    Pair pair = sent.pair();
+    RoutingResource resource = sent.resource();
+    if (outcome instanceof SecretWriter.Refused refused) {
       hashes.forget(pair);
       if (refused.namespaceTerminating()) {
         return Outcome.NO_WRITE;
       }
       Retry retry = Retry.after(retries.get(pair), now, settings.retryBase(), settings.retryCap());
       retries.put(pair, retry);
-      queue.retry(pair, retry.notBefore(), item.lane());
+      // A change queued while the apply was in flight waits for the backoff too.
+      Optional<WorkQueue.Item> waiting = queue.take(pair);
+      queue.retry(pair, retry.notBefore(), sent.lane());
+      waiting.ifPresent(w -> enqueue(pair, w.due(), w.lane()));
       LOG.log(
           Level.WARNING,
           "apply of {0} refused ({1} {2}), retry in {3}: {4}",
@@ -499,7 +576,7 @@ public final class SecretSyncer {
             pair.namespace(),
             Set.of(
                 "writing "
-                    + secret.getMetadata().getName()
+                    + sent.secretName()
                     + " in namespace "
                     + pair.namespace()
                     + " was refused: "
@@ -508,8 +585,8 @@ public final class SecretSyncer {
       return Outcome.RETRYING;
     }
     written.add(pair);
-    statuses.holds(pair, !content.auths().isEmpty(), now);
-    hashes.applied(pair, hash);
+    statuses.holds(pair, sent.holds(), now);
+    hashes.applied(pair, sent.hash());
     if (retries.remove(pair) != null) {
       problems.report(
           resource.id(), resource.uid(), ProblemReports.WRITE_REFUSED, pair.namespace(), Set.of());
@@ -617,6 +694,7 @@ public final class SecretSyncer {
 
   private void forget(Pair pair) {
     queue.forget(pair);
+    inFlight.forget(pair);
     clocks.remove(pair);
     hashes.forget(pair);
     retries.remove(pair);
@@ -626,14 +704,23 @@ public final class SecretSyncer {
     propagations.settled(pair, clock.now(), false).forEach(observer::propagated);
   }
 
+  /**
+   * Asks for a wake-up when the next work is due and a token is there for it. While as many applies
+   * as allowed are in flight, queued pairs wait for an answer, which asks again.
+   */
   private void requestWake() {
     Instant now = clock.now();
+    boolean full = inFlight.isFull();
     Optional<Instant> resync =
-        queue.nextDue(Lane.RESYNC).map(due -> later(due, resyncBudget.nextTokenAt(now)));
-    Instant other =
-        earlier(
-            earlier(queue.nextDue(Lane.EVENT).orElse(null), queue.nextDue(Lane.START).orElse(null)),
-            statuses.nextDue().orElse(null));
+        full
+            ? Optional.empty()
+            : queue.nextDue(Lane.RESYNC).map(due -> later(due, resyncBudget.nextTokenAt(now)));
+    Instant queued =
+        full
+            ? null
+            : earlier(
+                queue.nextDue(Lane.EVENT).orElse(null), queue.nextDue(Lane.START).orElse(null));
+    Instant other = earlier(queued, statuses.nextDue().orElse(null));
     Optional.ofNullable(earlier(resync.orElse(null), other))
         .map(due -> budget.hasToken(now) ? due : later(due, budget.nextTokenAt(now)))
         .ifPresent(

@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param resyncShare the share of {@code writeQps} that the resync lane may take, in (0, 1]; the
  *     rest is always left to event work, and a spread resync that cannot apply every pair in its
  *     window at that share stretches its window (docs/decisions.md#scale)
+ * @param maxInFlight applies sent and not yet answered, at most: several in flight keep the write
+ *     limit, not the API server's round trip, the bound on throughput (docs/decisions.md#scale)
  */
 public record SyncerSettings(
     String clusterResourceNamespace,
@@ -31,7 +33,8 @@ public record SyncerSettings(
     double writeQps,
     int writeBurst,
     Duration resyncSpread,
-    double resyncShare) {
+    double resyncShare,
+    int maxInFlight) {
 
   public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
   public static final Duration DEFAULT_DEBOUNCE = Duration.ofMillis(500);
@@ -40,6 +43,7 @@ public record SyncerSettings(
   public static final double DEFAULT_WRITE_QPS = 20;
   public static final int DEFAULT_WRITE_BURST = 50;
   public static final double DEFAULT_RESYNC_SHARE = 0.5;
+  public static final int DEFAULT_MAX_IN_FLIGHT = 8;
 
   public SyncerSettings {
     Objects.requireNonNull(clusterResourceNamespace, "clusterResourceNamespace");
@@ -63,6 +67,9 @@ public record SyncerSettings(
       throw new IllegalArgumentException(
           "resyncShare must be more than 0 and at most 1, got " + resyncShare);
     }
+    if (maxInFlight < 1) {
+      throw new IllegalArgumentException("maxInFlight must be at least 1, got " + maxInFlight);
+    }
   }
 
   /** The default write limit, and a resync all at once. */
@@ -83,7 +90,8 @@ public record SyncerSettings(
         DEFAULT_WRITE_QPS,
         DEFAULT_WRITE_BURST,
         Duration.ZERO,
-        DEFAULT_RESYNC_SHARE);
+        DEFAULT_RESYNC_SHARE,
+        DEFAULT_MAX_IN_FLIGHT);
   }
 
   /** The defaults, for an instance installed in {@code clusterResourceNamespace}. */
@@ -108,7 +116,8 @@ public record SyncerSettings(
         writeQps,
         writeBurst,
         resyncSpread,
-        resyncShare);
+        resyncShare,
+        maxInFlight);
   }
 
   public SyncerSettings withTargeting(Targeting value) {
@@ -122,7 +131,8 @@ public record SyncerSettings(
         writeQps,
         writeBurst,
         resyncSpread,
-        resyncShare);
+        resyncShare,
+        maxInFlight);
   }
 
   public SyncerSettings withWriteLimit(double qps, int burst) {
@@ -136,7 +146,8 @@ public record SyncerSettings(
         qps,
         burst,
         resyncSpread,
-        resyncShare);
+        resyncShare,
+        maxInFlight);
   }
 
   public SyncerSettings withResyncSpread(Duration value) {
@@ -150,7 +161,8 @@ public record SyncerSettings(
         writeQps,
         writeBurst,
         value,
-        resyncShare);
+        resyncShare,
+        maxInFlight);
   }
 
   public SyncerSettings withResyncShare(double value) {
@@ -164,6 +176,22 @@ public record SyncerSettings(
         writeQps,
         writeBurst,
         resyncSpread,
+        value,
+        maxInFlight);
+  }
+
+  public SyncerSettings withMaxInFlight(int value) {
+    return new SyncerSettings(
+        clusterResourceNamespace,
+        grace,
+        debounce,
+        retryBase,
+        retryCap,
+        targeting,
+        writeQps,
+        writeBurst,
+        resyncSpread,
+        resyncShare,
         value);
   }
 

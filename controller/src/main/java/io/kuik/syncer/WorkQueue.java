@@ -27,6 +27,14 @@ final class WorkQueue {
       Objects.requireNonNull(due, "due");
       Objects.requireNonNull(lane, "lane");
     }
+
+    /** This pair's wait joined with another of its own: the earlier time, the more urgent lane. */
+    Item union(Item other) {
+      if (!pair.equals(other.pair)) {
+        throw new IllegalArgumentException(other.pair + " is not " + pair);
+      }
+      return new Item(pair, earlier(due, other.due), moreUrgent(lane, other.lane));
+    }
   }
 
   /** Sort key: due time, then the pair's name, so that the order never depends on hashing. */
@@ -66,10 +74,7 @@ final class WorkQueue {
 
   void enqueue(Pair pair, Instant due, Lane lane) {
     Item old = waiting.get(pair);
-    Item item =
-        old == null
-            ? new Item(pair, due, lane)
-            : new Item(pair, earlier(old.due(), due), moreUrgent(old.lane(), lane));
+    Item item = old == null ? new Item(pair, due, lane) : old.union(new Item(pair, due, lane));
     if (old != null) {
       remove(old);
     }
@@ -90,9 +95,7 @@ final class WorkQueue {
     Item old = waiting.get(item.pair());
     if (old != null) {
       remove(old);
-      item =
-          new Item(
-              item.pair(), earlier(old.due(), item.due()), moreUrgent(old.lane(), item.lane()));
+      item = old.union(item);
     }
     add(item);
   }
@@ -135,10 +138,16 @@ final class WorkQueue {
   }
 
   void forget(Pair pair) {
+    take(pair);
+  }
+
+  /** Removes and returns the pair's wait, due or not, if it has one. */
+  Optional<Item> take(Pair pair) {
     Item old = waiting.get(pair);
     if (old != null) {
       remove(old);
     }
+    return Optional.ofNullable(old);
   }
 
   /** The figures of {@code lane} at {@code now}. */

@@ -30,6 +30,7 @@ class SyncerCommandLineTest {
           "--namespaces-by-default",
           "--api-qps",
           "--api-burst",
+          "--max-applies-in-flight",
           "--leader-elect",
           "--health-port",
           "--log-format",
@@ -84,6 +85,8 @@ class SyncerCommandLineTest {
     "--api-burst=0, 'Invalid --api-burst 0'",
     "--resync-share=0, 'Invalid --resync-share 0.0'",
     "--resync-share=1.5, 'Invalid --resync-share 1.5'",
+    "--max-applies-in-flight=0, 'Invalid --max-applies-in-flight 0'",
+    "--max-applies-in-flight=some, 'some'",
     "--health-port=70000, 'Invalid --health-port 70000'",
     "--log-format=xml, 'xml'",
     "--leader-elect=maybe, 'maybe'",
@@ -131,6 +134,7 @@ class SyncerCommandLineTest {
     assertTrue(settings.syncer().targeting().namespacesByDefault());
     assertEquals(20.0, settings.apiRate().qps());
     assertEquals(50, settings.apiRate().burst());
+    assertEquals(8, settings.syncer().maxInFlight());
     assertTrue(settings.lease().enabled());
     assertEquals("kuik-system", settings.syncer().clusterResourceNamespace());
     assertEquals(8080, settings.healthPort());
@@ -147,6 +151,7 @@ class SyncerCommandLineTest {
                 "--namespaces-by-default=false",
                 "--api-qps=5.5",
                 "--api-burst=7",
+                "--max-applies-in-flight=3",
                 "--leader-elect=false",
                 "--health-port=9090",
                 "--log-format=text")
@@ -160,6 +165,7 @@ class SyncerCommandLineTest {
     assertFalse(settings.syncer().targeting().namespacesByDefault());
     assertEquals(5.5, settings.apiRate().qps());
     assertEquals(7, settings.apiRate().burst());
+    assertEquals(3, settings.syncer().maxInFlight());
     assertFalse(settings.lease().enabled());
     assertEquals(9090, settings.healthPort());
   }

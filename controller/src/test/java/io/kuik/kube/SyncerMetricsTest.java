@@ -16,7 +16,7 @@ class SyncerMetricsTest {
 
   @Test
   void scrapesShowWhatTheCoreLastPublished() throws IOException {
-    metrics.publish(new SyncerMetrics.CoreSnapshot(7, 5, 2, 3, 12, 600));
+    metrics.publish(new SyncerMetrics.CoreSnapshot(7, 5, 2, 3, 4, 12, 600));
 
     String text = scrape();
 
@@ -24,6 +24,7 @@ class SyncerMetricsTest {
     assertEquals(5, Metrics.value(text, "kuik_syncer_applies_sent_total"));
     assertEquals(2, Metrics.value(text, "kuik_syncer_applies_skipped_total"));
     assertEquals(3, Metrics.value(text, "kuik_syncer_queue_depth"));
+    assertEquals(4, Metrics.value(text, "kuik_syncer_applies_in_flight"));
     assertEquals(12, Metrics.value(text, "kuik_syncer_pairs"));
   }
 

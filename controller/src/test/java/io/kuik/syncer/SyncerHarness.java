@@ -52,6 +52,10 @@ import java.util.function.Function;
  * would (and can refuse), and an event recorder. Once started, every change a test makes is
  * announced to the core after the view shows it, as the driver does; {@link #advance} also plays
  * the driver's periodic resync when one is set.
+ *
+ * <p>The server takes an apply when it is sent, and its answer reaches the core after the apply
+ * latency (none unless a test sets one), as the driver delivers it: after the handler that sent it
+ * has returned, before any wake-up due at the same time.
  */
 final class SyncerHarness
     implements Clock, Scheduler, InformerView, SecretWriter, StatusWriter, EventRecorder {
@@ -81,6 +85,9 @@ final class SyncerHarness
   private boolean statusTaken = true;
   private Function<Secret, Outcome> server = secret -> new Applied();
   private Duration resyncPeriod = Duration.ZERO;
+  private Duration applyLatency = Duration.ZERO;
+  private int wakeupsAsked;
+  private final TreeMap<Instant, List<Runnable>> answers = new TreeMap<>();
   private Instant nextResync;
   private boolean started;
   private final SecretSyncer syncer;
@@ -108,6 +115,7 @@ final class SyncerHarness
   SyncerHarness start() {
     started = true;
     syncer.start();
+    deliverAnswers();
     return this;
   }
 
@@ -115,6 +123,26 @@ final class SyncerHarness
   private void announce(java.util.function.Consumer<SecretSyncer> change) {
     if (started) {
       change.accept(syncer);
+      deliverAnswers();
+    }
+  }
+
+  /** From now on, each apply's answer reaches the core this long after it was sent. */
+  SyncerHarness applyLatency(Duration latency) {
+    applyLatency = latency;
+    return this;
+  }
+
+  /** Applies sent whose answer the core has not had yet. */
+  int answersPending() {
+    return answers.values().stream().mapToInt(List::size).sum();
+  }
+
+  /** Hands the core every answer due by now, in the order they were sent. */
+  private void deliverAnswers() {
+    while (!answers.isEmpty() && !answers.firstKey().isAfter(now)) {
+      List<Runnable> due = answers.pollFirstEntry().getValue();
+      due.forEach(Runnable::run);
     }
   }
 
@@ -129,9 +157,18 @@ final class SyncerHarness
   SyncerHarness advance(Duration duration) {
     Instant end = now.plus(duration);
     while (true) {
+      deliverAnswers();
       Instant wake = wakeups.isEmpty() ? null : wakeups.firstKey();
+      Instant answer = answers.isEmpty() ? null : answers.firstKey();
       boolean resyncFirst = nextResync != null && (wake == null || nextResync.isBefore(wake));
       Instant next = resyncFirst ? nextResync : wake;
+      if (answer != null && (next == null || !answer.isAfter(next))) {
+        if (answer.isAfter(end)) {
+          break;
+        }
+        now = later(now, answer);
+        continue; // delivered first: an answer at a wake-up's time comes before it
+      }
       if (next == null || next.isAfter(end)) {
         break;
       }
@@ -150,12 +187,17 @@ final class SyncerHarness
     return this;
   }
 
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+
   SyncerHarness advanceSeconds(double seconds) {
     return advance(Duration.ofMillis(Math.round(seconds * 1000)));
   }
 
   void resyncNow() {
     syncer.onResync();
+    deliverAnswers();
   }
 
   /** From now on the API server answers every apply with {@code answer}. */
@@ -291,7 +333,13 @@ final class SyncerHarness
 
   @Override
   public void wakeAt(Instant at) {
+    wakeupsAsked++;
     wakeups.merge(at, 1, Integer::sum);
+  }
+
+  /** Wake-ups the core asked for so far. */
+  int wakeupsAsked() {
+    return wakeupsAsked;
   }
 
   @Override
@@ -330,7 +378,7 @@ final class SyncerHarness
   }
 
   @Override
-  public Outcome apply(Secret secret) {
+  public void apply(Secret secret, java.util.function.Consumer<Outcome> answered) {
     String ns = secret.getMetadata().getNamespace();
     String name = secret.getMetadata().getName();
     DockerConfig content = read(secret);
@@ -339,7 +387,9 @@ final class SyncerHarness
     if (outcome instanceof Applied) {
       stored.put(ns + "/" + name, content);
     }
-    return outcome;
+    answers
+        .computeIfAbsent(now.plus(applyLatency), at -> new ArrayList<>())
+        .add(() -> answered.accept(outcome));
   }
 
   @Override

@@ -30,7 +30,8 @@ class SyncerSettingsTest {
         qps,
         burst,
         Duration.ofMillis(spreadMs),
-        SyncerSettings.DEFAULT_RESYNC_SHARE);
+        SyncerSettings.DEFAULT_RESYNC_SHARE,
+        SyncerSettings.DEFAULT_MAX_IN_FLIGHT);
   }
 
   @Test
@@ -44,6 +45,7 @@ class SyncerSettingsTest {
     assertEquals(50, defaults.writeBurst());
     assertEquals(Duration.ZERO, defaults.resyncSpread());
     assertEquals(0.5, defaults.resyncShare());
+    assertEquals(8, defaults.maxInFlight());
     assertEquals(TARGETING, defaults.targeting());
   }
 
@@ -63,6 +65,20 @@ class SyncerSettingsTest {
       assertEquals(share, defaults.withResyncShare(share).resyncShare());
     } else {
       assertThrows(IllegalArgumentException.class, () -> defaults.withResyncShare(share));
+    }
+  }
+
+  @ParameterizedTest(name = "if at most {0} applies may be in flight, expect accepted {1}")
+  @CsvSource({"1, true", "64, true", "0, false", "-1, false"})
+  void atLeastOneApplyMayBeInFlight(int maxInFlight, boolean accepted) {
+    SyncerSettings defaults = SyncerSettings.defaults("kuik-system");
+    if (accepted) {
+      assertEquals(maxInFlight, defaults.withMaxInFlight(maxInFlight).maxInFlight());
+    } else {
+      assertEquals(
+          "maxInFlight must be at least 1, got " + maxInFlight,
+          assertThrows(IllegalArgumentException.class, () -> defaults.withMaxInFlight(maxInFlight))
+              .getMessage());
     }
   }
 
@@ -123,5 +139,7 @@ class SyncerSettingsTest {
     assertEquals(
         Duration.ofMinutes(10), defaults.withResyncSpread(Duration.ofMinutes(10)).resyncSpread());
     assertEquals(defaults.debounce(), limited.debounce());
+    assertEquals(defaults.maxInFlight(), limited.withResyncShare(0.25).maxInFlight());
+    assertEquals(3, defaults.withMaxInFlight(3).withResyncShare(0.25).maxInFlight());
   }
 }

@@ -209,6 +209,8 @@ class WritePacingTest {
     final Map<String, Instant> lastApplyIn = new TreeMap<>();
     final Map<String, Instant> firstApplyIn = new TreeMap<>();
     final Map<String, ObservedNamespace> namespaces = new TreeMap<>();
+    // Answers go back after the wake-up that sent them, as the driver delivers them.
+    final List<java.util.function.Consumer<SecretWriter.Outcome>> answers = new ArrayList<>();
     final Validated mirror;
     final Secret source;
     final SecretSyncer syncer;
@@ -245,11 +247,11 @@ class WritePacingTest {
                   Base64.getEncoder().encodeToString(json.getBytes(StandardCharsets.UTF_8)))
               .build();
       SecretWriter writer =
-          secret -> {
+          (secret, answered) -> {
             applies.add(now);
             lastApplyIn.put(secret.getMetadata().getNamespace(), now);
             firstApplyIn.putIfAbsent(secret.getMetadata().getNamespace(), now);
-            return new SecretWriter.Applied();
+            answers.add(answered);
           };
       syncer =
           new SecretSyncer(
@@ -268,6 +270,7 @@ class WritePacingTest {
           now = at;
         }
         syncer.onWakeup();
+        answerAll();
       }
       now = end;
     }
@@ -279,7 +282,14 @@ class WritePacingTest {
           now = at;
         }
         syncer.onWakeup();
+        answerAll();
       }
+    }
+
+    private void answerAll() {
+      List<java.util.function.Consumer<SecretWriter.Outcome>> due = List.copyOf(answers);
+      answers.clear();
+      due.forEach(answered -> answered.accept(new SecretWriter.Applied()));
     }
 
     int peakPerSecond() {

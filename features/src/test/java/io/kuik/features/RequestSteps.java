@@ -23,6 +23,11 @@ public class RequestSteps {
     return state.world();
   }
 
+  @Given("the API server takes {int} ms to answer each apply of the syncer")
+  public void applyRoundTrip(int millis) {
+    world().syncer().applyRoundTrip(java.time.Duration.ofMillis(millis));
+  }
+
   @Given("the number of applies the syncer sent is noted")
   public void theNumberOfAppliesIsNoted() {
     state.notedApplies = applies();
@@ -79,6 +84,14 @@ public class RequestSteps {
     assertTrue(
         sent <= most,
         sent + " applies of " + namespace + "/" + name + ", expected at most " + most);
+  }
+
+  @Then("the syncer must have sent exactly {int} apply/applies of {word} in {word} so far")
+  public void exactlyApplies(int count, String name, String namespace) {
+    assertEquals(
+        count,
+        world().syncerApplies(namespace, name).size(),
+        "applies of " + namespace + "/" + name);
   }
 
   @Then("the syncer must have sent no apply to {word} since the namespace was deleted")

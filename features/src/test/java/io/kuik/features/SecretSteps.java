@@ -97,6 +97,20 @@ public class SecretSteps {
     assertTrue(world().secret(namespace, name).isPresent(), namespace + " has no Secret " + name);
   }
 
+  @Then("each of {word}-1 to {word}-{int} must have the Secret {word}")
+  public void eachMustHaveTheSecret(String prefix, String samePrefix, int last, String name) {
+    if (!prefix.equals(samePrefix)) {
+      throw new IllegalArgumentException("say each of p-1 to p-N");
+    }
+    List<String> without = new java.util.ArrayList<>();
+    for (int i = 1; i <= last; i++) {
+      if (world().secret(prefix + "-" + i, name).isEmpty()) {
+        without.add(prefix + "-" + i);
+      }
+    }
+    assertEquals(List.of(), without, "namespaces without the Secret " + name);
+  }
+
   @Then("{word} must not have the Secret {word}")
   public void mustNotHaveTheSecret(String namespace, String name) {
     assertTrue(world().secret(namespace, name).isEmpty(), namespace + " has the Secret " + name);

@@ -22,6 +22,7 @@ public final class SyncerHost {
   private final Duration resyncPeriod;
   private SyncerProcess process;
   private int incarnations;
+  private Duration applyRoundTrip = SyncerProcess.ROUND_TRIP;
 
   public SyncerHost(
       ApiServer api, Identity identity, SyncerSettings settings, Duration resyncPeriod) {
@@ -45,6 +46,7 @@ public final class SyncerHost {
             "syncer",
             "incarnation " + incarnations);
     process = new SyncerProcess(api, identity, settings, resyncPeriod, "syncer#" + incarnations);
+    process.roundTrip(applyRoundTrip);
     process.start();
   }
 
@@ -63,6 +65,20 @@ public final class SyncerHost {
     halt("STOP");
     this.settings = Objects.requireNonNull(newSettings, "newSettings");
     start();
+  }
+
+  /**
+   * From now on, and in later incarnations, each apply takes this long to be answered (20 ms unless
+   * set): half on the way to the API server, half on the way back.
+   */
+  public void applyRoundTrip(Duration roundTrip) {
+    if (roundTrip.isNegative()) {
+      throw new IllegalArgumentException("a round trip cannot be negative: " + roundTrip);
+    }
+    applyRoundTrip = roundTrip;
+    if (process != null) {
+      process.roundTrip(roundTrip);
+    }
   }
 
   public boolean running() {

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -33,6 +34,12 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
 
   private static final Duration SYNC_POLL = Duration.ofMillis(100);
 
+  /**
+   * The default round trip of an apply: it reaches the API server after half of it and its answer
+   * comes back after the other half, so that applies are in flight for a while, as over a network.
+   */
+  static final Duration ROUND_TRIP = Duration.ofMillis(20);
+
   private final ApiServer api;
   private final Identity identity;
   private final SyncerSettings settings;
@@ -43,6 +50,7 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
   private final List<Informer> informers;
   private SecretSyncer syncer;
   private boolean alive = true;
+  private Duration roundTrip = ROUND_TRIP;
 
   SyncerProcess(
       ApiServer api,
@@ -86,6 +94,11 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
 
   Optional<SecretSyncer> syncer() {
     return Optional.ofNullable(syncer);
+  }
+
+  /** From now on each apply takes this long to be answered (a slow or distant API server). */
+  void roundTrip(Duration value) {
+    roundTrip = value;
   }
 
   private void startWhenSynced() {
@@ -184,10 +197,37 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
             });
   }
 
+  /**
+   * The apply reaches the API server half a round trip later, and its answer the core after the
+   * other half, on the virtual clock. A process halted meanwhile sends nothing, or hears nothing.
+   */
   @Override
-  public Outcome apply(Secret secret) {
+  public void apply(Secret secret, Consumer<Outcome> answered) {
     ObjectNode body = Json.MAPPER.valueToTree(secret);
     Json.dropNulls(body);
+    Duration half = roundTrip.dividedBy(2);
+    api.loop()
+        .schedule(
+            half,
+            name + " applies " + secret.getMetadata().getName(),
+            () -> {
+              if (!alive) {
+                return;
+              }
+              Outcome outcome = send(body);
+              api.loop()
+                  .schedule(
+                      roundTrip.minus(half),
+                      name + " hears of " + secret.getMetadata().getName(),
+                      () -> {
+                        if (alive) {
+                          answered.accept(outcome);
+                        }
+                      });
+            });
+  }
+
+  private Outcome send(ObjectNode body) {
     try {
       api.apply(identity, body, SecretWriter.FIELD_MANAGER, true);
       return new Applied();

@@ -21,12 +21,96 @@ class SyncerHostTest {
 
   static final Identity ADMIN = Identity.person("admin", "system:masters");
   static final Identity SYNCER = Identity.serviceAccount("kuik-system", "kuik-secret-syncer");
+  static final String SECRET = "kuik-inject-imagealternative-acme-foo";
 
   private final EventLoop loop = new EventLoop(7);
   private final ApiServer api = new ApiServer(loop, new Trace(loop.now()));
 
   @Test
   void theHostedSyncerWritesAnAlwaysSecretAndARestartForgetsItsMemory() {
+    installAcme();
+    SyncerHost host = host();
+    host.start();
+    loop.runFor(Duration.ofSeconds(5));
+
+    ObjectNode secret = api.get(ADMIN, ResourceType.SECRET, "team-a", SECRET);
+    String json =
+        new String(
+            Base64.getDecoder().decode(Json.text(secret, "data", ".dockerconfigjson")),
+            StandardCharsets.UTF_8);
+    assertTrue(json.contains("\"quay.io/acme/foo\""), json);
+    assertTrue(json.contains("s3cret"), "holds the credential");
+    assertEquals("kubernetes.io/dockerconfigjson", Json.text(secret, "type"));
+
+    String resourceVersion = Json.text(secret, "metadata", "resourceVersion");
+    host.crash();
+    host.start();
+    loop.runFor(Duration.ofSeconds(5));
+    assertTrue(host.syncer().isPresent());
+    int namespaces = api.list(ADMIN, ResourceType.NAMESPACE, null).items().size();
+    assertEquals(
+        namespaces,
+        host.syncer().get().counters().appliesSent(),
+        "a new incarnation knows no hash: it applies every pair once");
+    ObjectNode again = api.get(ADMIN, ResourceType.SECRET, "team-a", SECRET);
+    assertEquals(
+        resourceVersion,
+        Json.text(again, "metadata", "resourceVersion"),
+        "and the API server treats the identical applies as no-ops");
+  }
+
+  @Test
+  void anApplyLandsHalfARoundTripAfterItIsSentAndItsAnswerComesAfterTheOtherHalf() {
+    installAcme();
+    SyncerHost host = host();
+    host.applyRoundTrip(Duration.ofSeconds(4));
+    host.start();
+    runUntilTheFirstApplyIsSent(host);
+
+    assertTrue(secretInTeamA().isEmpty(), "on its way");
+    loop.runFor(Duration.ofMillis(1_980));
+    assertTrue(secretInTeamA().isEmpty(), "on its way");
+    loop.runFor(Duration.ofMillis(30));
+    assertTrue(secretInTeamA().isPresent(), "landed");
+    assertTrue(host.syncer().get().appliesInFlight() > 0, "its answer is on the way back");
+    loop.runFor(Duration.ofSeconds(2));
+    assertEquals(0, host.syncer().get().appliesInFlight(), "answered");
+  }
+
+  @Test
+  void aProcessHaltedWhileItsApplyIsOnItsWaySendsNothing() {
+    installAcme();
+    SyncerHost host = host();
+    host.applyRoundTrip(Duration.ofSeconds(4));
+    host.start();
+    runUntilTheFirstApplyIsSent(host);
+
+    host.crash();
+    loop.runFor(Duration.ofSeconds(10));
+    assertTrue(secretInTeamA().isEmpty());
+  }
+
+  private java.util.Optional<ObjectNode> secretInTeamA() {
+    return api.find(ADMIN, ResourceType.SECRET, "team-a", SECRET);
+  }
+
+  private SyncerHost host() {
+    return new SyncerHost(
+        api, SYNCER, SyncerSettings.defaults("kuik-system"), Duration.ofMinutes(10));
+  }
+
+  /** Runs in 10 ms steps until the syncer has sent an apply (after its start's debounce). */
+  private void runUntilTheFirstApplyIsSent(SyncerHost host) {
+    for (int i = 0; i < 200; i++) {
+      if (host.syncer().map(s -> s.counters().appliesSent() > 0).orElse(false)) {
+        return;
+      }
+      loop.runFor(Duration.ofMillis(10));
+    }
+    throw new AssertionError("no apply within 2 s");
+  }
+
+  private void installAcme() {
     ChartFiles.locate().crds().forEach(crd -> api.create(ADMIN, crd));
     for (String ns : new String[] {"kuik-system", "team-a"}) {
       api.create(ADMIN, Json.yaml("apiVersion: v1\nkind: Namespace\nmetadata: {name: " + ns + "}"));
@@ -53,36 +137,5 @@ class SyncerHostTest {
               - repository: quay.io/acme/foo
                 auth: {secretRef: {name: acme-pull}}
             """));
-    var host =
-        new SyncerHost(api, SYNCER, SyncerSettings.defaults("kuik-system"), Duration.ofMinutes(10));
-    host.start();
-    loop.runFor(Duration.ofSeconds(5));
-
-    ObjectNode secret =
-        api.get(ADMIN, ResourceType.SECRET, "team-a", "kuik-inject-imagealternative-acme-foo");
-    String json =
-        new String(
-            Base64.getDecoder().decode(Json.text(secret, "data", ".dockerconfigjson")),
-            StandardCharsets.UTF_8);
-    assertTrue(json.contains("\"quay.io/acme/foo\""), json);
-    assertTrue(json.contains("s3cret"), "holds the credential");
-    assertEquals("kubernetes.io/dockerconfigjson", Json.text(secret, "type"));
-
-    String resourceVersion = Json.text(secret, "metadata", "resourceVersion");
-    host.crash();
-    host.start();
-    loop.runFor(Duration.ofSeconds(5));
-    assertTrue(host.syncer().isPresent());
-    int namespaces = api.list(ADMIN, ResourceType.NAMESPACE, null).items().size();
-    assertEquals(
-        namespaces,
-        host.syncer().get().counters().appliesSent(),
-        "a new incarnation knows no hash: it applies every pair once");
-    ObjectNode again =
-        api.get(ADMIN, ResourceType.SECRET, "team-a", "kuik-inject-imagealternative-acme-foo");
-    assertEquals(
-        resourceVersion,
-        Json.text(again, "metadata", "resourceVersion"),
-        "and the API server treats the identical applies as no-ops");
   }
 }

@@ -69,6 +69,7 @@ class ChartValuesTest {
                     "--grace-period=15m",
                     "--resync-period=10m",
                     "--resync-share=0.5",
+                    "--max-applies-in-flight=8",
                     "--debounce=500ms",
                     "--namespaces-by-default=true",
                     "--api-qps=20",
