@@ -67,8 +67,8 @@ final class CoreLoop implements AutoCloseable {
   }
 
   /**
-   * Stops at once: pending tasks are dropped, and the task running now (at most one apply) is
-   * interrupted and given a few seconds to end.
+   * Stops at once: pending tasks are dropped (answers of applies still in flight among them), and
+   * the task running now is interrupted and given a few seconds to end.
    */
   @Override
   public void close() {

@@ -157,8 +157,15 @@ final class SyncerDriver implements ClusterEvents, Scheduler, SecretWriter {
     try {
       senders.execute(
           () -> {
-            Outcome outcome = writer.apply(secret);
-            loop.execute("apply answered", () -> onCore(core -> answered.accept(outcome)));
+            Outcome outcome;
+            try {
+              outcome = writer.apply(secret);
+            } catch (RuntimeException broken) {
+              // An answer must come whatever happens, or the pair would stay in flight for good.
+              outcome = new Refused(0, "ClientError", broken.toString());
+            }
+            Outcome answer = outcome;
+            loop.execute("apply answered", () -> onCore(core -> answered.accept(answer)));
           });
     } catch (RejectedExecutionException stopping) {
       LOG.fine(() -> "apply dropped after shutdown: " + secret.getMetadata().getName());
