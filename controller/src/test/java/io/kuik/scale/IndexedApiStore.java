@@ -43,14 +43,13 @@ final class IndexedApiStore extends ServerSideApplyDispatcher {
   private static final String NAMESPACE = KubernetesAttributesExtractor.NAMESPACE;
   private static final String NAME = KubernetesAttributesExtractor.NAME;
   private static final String CLUSTER_SCOPED = "";
+  private static final NavigableMap<String, NavigableMap<String, Map.Entry<AttributeSet, String>>>
+      NONE = new ConcurrentSkipListMap<>();
 
   /** plural → namespace ({@value #CLUSTER_SCOPED} for cluster-scoped) → name → stored entry. */
   private final Map<
           String, NavigableMap<String, NavigableMap<String, Map.Entry<AttributeSet, String>>>>
       index = new ConcurrentHashMap<>();
-
-  private static final NavigableMap<String, NavigableMap<String, Map.Entry<AttributeSet, String>>>
-      EMPTY = new ConcurrentSkipListMap<>();
 
   private final AtomicLong resourceVersion = new AtomicLong();
   private final LongAdder examined = new LongAdder();
@@ -143,9 +142,9 @@ final class IndexedApiStore extends ServerSideApplyDispatcher {
       after = index(key, newState);
     }
     // A modification replaces the entry in one step, so that a get never misses the object.
-    if (oldAttributes != null && !Position.of(oldAttributes).equals(after)) {
-      Position before = Position.of(oldAttributes);
-      var names = index.getOrDefault(before.plural(), EMPTY).get(before.namespace());
+    Position before = oldAttributes == null ? null : Position.of(oldAttributes);
+    if (before != null && !before.equals(after)) {
+      var names = index.getOrDefault(before.plural(), NONE).get(before.namespace());
       if (names != null) {
         names.remove(before.name());
       }
