@@ -57,7 +57,7 @@ public class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
   private final List<String> applies = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final Map<String, List<JsonNode>> snapshots = new ConcurrentHashMap<>();
 
-  ServerSideApplyDispatcher(List<CustomResourceDefinitionContext> customResources) {
+  protected ServerSideApplyDispatcher(List<CustomResourceDefinitionContext> customResources) {
     super(customResources);
   }
 
@@ -66,8 +66,12 @@ public class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
    * exactly when they declare it.
    */
   public static ServerSideApplyDispatcher withRoutingKinds() {
-    return new ServerSideApplyDispatcher(
-        List.of(chartCrd("imagealternatives"), chartCrd("imagemirrors")));
+    return new ServerSideApplyDispatcher(routingKinds());
+  }
+
+  /** Both routing kinds as the chart's own CRDs declare them. */
+  public static List<CustomResourceDefinitionContext> routingKinds() {
+    return List.of(chartCrd("imagealternatives"), chartCrd("imagemirrors"));
   }
 
   private static CustomResourceDefinitionContext chartCrd(String plural) {
@@ -98,18 +102,26 @@ public class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
     map.put(key, json);
   }
 
+  /**
+   * A get, list or watch of {@code path} without pages, as the CRUD dispatcher answers it: every
+   * read goes through here, so that a subclass may serve it from an index.
+   */
+  protected MockResponse unpaged(String path) {
+    return super.handleGet(path);
+  }
+
   @Override
   public MockResponse handleGet(String path) {
     Map<String, String> query = query(path);
     String limit = query.get("limit");
     if (limit == null || query.containsKey("watch")) {
-      return super.handleGet(path);
+      return unpaged(path);
     }
     String token = query.get("continue");
     List<JsonNode> items;
     String resourceVersion;
     if (token == null || token.isEmpty()) {
-      MockResponse whole = super.handleGet(withoutPaging(path));
+      MockResponse whole = unpaged(withoutPaging(path));
       if (whole.code() != 200) {
         return whole;
       }

@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The mock API server's request log for the syncer's requests (those carrying its bearer token):
  * counts by verb and resource, the list pages and the bytes they returned, and for each Secret the
- * time of its first apply and how many applies left it as it was (a resync's re-applies). {@link
- * #mark()} starts a new window of counts; the apply times are kept for the whole run.
+ * time of its first apply and how many applies left it as it was (a resync's re-applies), and the
+ * time the store behind it took to answer each (a watch's: its upgrade only). {@link #mark()}
+ * starts a new window of counts; the apply times are kept for the whole run.
  */
 final class ApiLedger extends Dispatcher {
 
@@ -60,6 +61,7 @@ final class ApiLedger extends Dispatcher {
   private final Dispatcher delegate;
   private final String syncerToken;
   private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> nanos = new ConcurrentHashMap<>();
   private final LongAdder listedBytes = new LongAdder();
   private final LongAdder pages = new LongAdder();
   private final LongAdder reapplies = new LongAdder();
@@ -88,18 +90,23 @@ final class ApiLedger extends Dispatcher {
               request.getHeaders(),
               new Buffer(bytes));
     }
+    long start = System.nanoTime();
     MockResponse response = delegate.dispatch(request);
+    long took = System.nanoTime() - start;
     if (bySyncer) {
       record(
           Call.of(request.getMethod(), request.getHeader("Content-Type"), request.getPath()),
           body,
-          response);
+          response,
+          took);
     }
     return response;
   }
 
-  private void record(Call call, String body, MockResponse response) {
-    counts.computeIfAbsent(call.verb() + " " + call.resource(), k -> new LongAdder()).increment();
+  private void record(Call call, String body, MockResponse response, long took) {
+    String key = call.verb() + " " + call.resource();
+    counts.computeIfAbsent(key, k -> new LongAdder()).increment();
+    nanos.computeIfAbsent(key, k -> new LongAdder()).add(took);
     if (call.verb().equals("list")) {
       pages.increment();
       if (response.getBody() != null) {
@@ -107,10 +114,10 @@ final class ApiLedger extends Dispatcher {
       }
     }
     if (call.verb().equals("apply") && call.resource().equals("secrets") && response.code() < 300) {
-      String key = call.namespace() + "/" + call.name();
+      String secret = call.namespace() + "/" + call.name();
       long now = System.nanoTime();
-      firstApply.putIfAbsent(key, now);
-      String before = lastApplied.put(key, body);
+      firstApply.putIfAbsent(secret, now);
+      String before = lastApplied.put(secret, body);
       if (body != null && body.equals(before)) {
         reapplies.increment();
         lastReapply.set(now);
@@ -118,8 +125,30 @@ final class ApiLedger extends Dispatcher {
     }
   }
 
-  /** A window of counts, from the last {@link #mark()} (or the start) to now. */
-  record Window(Map<String, Long> byVerbAndResource, long pages, long listedBytes, long reapplies) {
+  /**
+   * A window of counts, from the last {@link #mark()} (or the start) to now; {@code
+   * nanosByVerbAndResource}: the store's time answering them, summed.
+   */
+  record Window(
+      Map<String, Long> byVerbAndResource,
+      Map<String, Long> nanosByVerbAndResource,
+      long pages,
+      long listedBytes,
+      long reapplies) {
+
+    /** The store's mean time per request of {@code verbAndResource}, ms; 0 for none. */
+    double meanMillis(String verbAndResource) {
+      long n = byVerbAndResource.getOrDefault(verbAndResource, 0L);
+      return n == 0 ? 0 : nanosByVerbAndResource.getOrDefault(verbAndResource, 0L) / 1e6 / n;
+    }
+
+    /** The store's mean time per request over the window, ms; 0 for none. */
+    double meanMillis() {
+      long n = total();
+      return n == 0
+          ? 0
+          : nanosByVerbAndResource.values().stream().mapToLong(Long::longValue).sum() / 1e6 / n;
+    }
 
     long count(String verb) {
       return byVerbAndResource.entrySet().stream()
@@ -138,8 +167,11 @@ final class ApiLedger extends Dispatcher {
     Map<String, Long> snapshot = new TreeMap<>();
     counts.forEach((k, v) -> snapshot.put(k, v.sumThenReset()));
     snapshot.values().removeIf(v -> v == 0);
+    Map<String, Long> took = new TreeMap<>();
+    nanos.forEach((k, v) -> took.put(k, v.sumThenReset()));
+    took.keySet().retainAll(snapshot.keySet());
     return new Window(
-        snapshot, pages.sumThenReset(), listedBytes.sumThenReset(), reapplies.sumThenReset());
+        snapshot, took, pages.sumThenReset(), listedBytes.sumThenReset(), reapplies.sumThenReset());
   }
 
   /** When {@code namespace/name} was first applied (System.nanoTime), or null. */

@@ -18,8 +18,9 @@ import java.util.Map;
 
 /**
  * fabric8's mock API server in CRUD mode, with server-side apply and paginated lists ({@link
- * ServerSideApplyDispatcher}), behind an {@link ApiLedger}, filled with a {@link ScaleWorkload};
- * and a kubeconfig whose token marks the syncer's requests.
+ * ServerSideApplyDispatcher}) and, unless told {@code scan}, its store indexed ({@link
+ * IndexedApiStore}), behind an {@link ApiLedger}, filled with a {@link ScaleWorkload}; and a
+ * kubeconfig whose token marks the syncer's requests.
  */
 final class ScaleCluster implements AutoCloseable {
 
@@ -30,8 +31,11 @@ final class ScaleCluster implements AutoCloseable {
   private final KubernetesClient client;
   private final Path kubeconfig;
 
-  ScaleCluster(ScaleWorkload workload, Path work) throws IOException {
-    ServerSideApplyDispatcher store = ServerSideApplyDispatcher.withRoutingKinds();
+  ScaleCluster(ScaleWorkload workload, Path work, boolean indexed) throws IOException {
+    ServerSideApplyDispatcher store =
+        indexed
+            ? new IndexedApiStore(ServerSideApplyDispatcher.routingKinds())
+            : ServerSideApplyDispatcher.withRoutingKinds();
     seed(store, workload);
     ledger = new ApiLedger(store, SYNCER_TOKEN);
     server =

@@ -82,7 +82,8 @@ public final class ScaleHarness {
     List<String> needed = workload.neededSecrets();
     List<String> notes = new ArrayList<>();
     nextProbe = 0;
-    try (ScaleCluster cluster = new ScaleCluster(workload, work)) {
+    try (ScaleCluster cluster =
+        new ScaleCluster(workload, work, settings.mockStore().equals("indexed"))) {
       long cpuAtStart = cpuNanos();
       long wallAtStart = System.nanoTime();
       ApiLedger ledger = cluster.ledger();
@@ -326,7 +327,7 @@ public final class ScaleHarness {
                 + "pods of %d bytes of JSON (%d bytes when rewritten), %d per namespace, 1 in %d"
                 + " rewritten; %d unrelated Secrets per namespace; %d ImageAlternatives (%d"
                 + " Always); %d probe pods per phase, one a second; a pass is waited for at most"
-                + " %d s%n",
+                + " %d s; mock store: %s%n",
             String.join(" ", SyncerProcess.CHART_JVM_OPTIONS),
             String.join(" ", SyncerProcess.chartFlags(settings.resyncPeriod())),
             ScaleWorkload.podJson("team-0", "app-1", null, 1).length(),
@@ -337,7 +338,8 @@ public final class ScaleHarness {
             ScaleWorkload.ALWAYS + ScaleWorkload.ON_FAILURE,
             ScaleWorkload.ALWAYS,
             settings.probes(),
-            settings.passCap().toSeconds()));
+            settings.passCap().toSeconds(),
+            settings.mockStore()));
     return text.toString();
   }
 

@@ -92,7 +92,12 @@ class ScaleHarnessTest {
   @Test
   void printsEveryColumnOfTheHeaderInEachRow() {
     ApiLedger.Window window =
-        new ApiLedger.Window(Map.of("apply secrets", 40L, "list pods", 2L), 2, 9_000_000, 3);
+        new ApiLedger.Window(
+            Map.of("apply secrets", 40L, "list pods", 2L),
+            Map.of("apply secrets", 40_000_000L, "list pods", 8_000_000L),
+            2,
+            9_000_000,
+            3);
     ScaleTable.Row row =
         new ScaleTable.Row(
             "after",
@@ -119,7 +124,7 @@ class ScaleHarnessTest {
     assertEquals(
         List.of(
             "after", "2000", "200", "1100", "41", "180", "60", "42", "40", "2", "70", "2", "9.0",
-            "0.5/0.5", "n/a", "n/a", "n/a", "42"),
+            "0.5/0.5", "n/a", "n/a", "n/a", "42", "1.14"),
         cells);
   }
 

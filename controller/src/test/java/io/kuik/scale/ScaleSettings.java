@@ -19,7 +19,9 @@ import java.util.List;
  *   <li>{@code kuik.scale.passCap}: seconds a pass may take before the harness stops waiting for it
  *       (default 600);
  *   <li>{@code kuik.scale.resyncPeriod}: the syncer's {@code --resync-period} (default the chart's
- *       {@code 10m}).
+ *       {@code 10m});
+ *   <li>{@code kuik.scale.mockStore}: {@code indexed} (default, {@link IndexedApiStore}) or {@code
+ *       scan} (fabric8's store, which scans every object for each request), to measure the mock.
  * </ul>
  */
 record ScaleSettings(
@@ -28,6 +30,7 @@ record ScaleSettings(
     int probes,
     Duration passCap,
     String resyncPeriod,
+    String mockStore,
     Path out) {
 
   /** A runnable jar under test and the label its rows carry. */
@@ -52,6 +55,9 @@ record ScaleSettings(
     if (probes < 1) {
       throw new IllegalArgumentException("kuik.scale.probes must be positive");
     }
+    if (!mockStore.equals("indexed") && !mockStore.equals("scan")) {
+      throw new IllegalArgumentException("kuik.scale.mockStore: indexed or scan, not " + mockStore);
+    }
   }
 
   static ScaleSettings fromSystemProperties(Path defaultJar, Path out) {
@@ -68,6 +74,7 @@ record ScaleSettings(
         Integer.parseInt(System.getProperty("kuik.scale.probes", "15").trim()),
         Duration.ofSeconds(Long.parseLong(System.getProperty("kuik.scale.passCap", "600").trim())),
         System.getProperty("kuik.scale.resyncPeriod", "10m").trim(),
+        System.getProperty("kuik.scale.mockStore", "indexed").trim(),
         out);
   }
 

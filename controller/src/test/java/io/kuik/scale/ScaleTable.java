@@ -46,7 +46,7 @@ final class ScaleTable {
       String note) {}
 
   static final String FORMAT =
-      "%-8s %7s %6s %7s %6s %6s %9s %7s %7s %8s %9s %6s %8s %9s %9s %9s %9s %5s%n";
+      "%-8s %7s %6s %7s %6s %6s %9s %7s %7s %8s %9s %6s %8s %9s %9s %9s %9s %5s %7s%n";
 
   static String header() {
     return String.format(
@@ -69,7 +69,8 @@ final class ScaleTable {
         "lat_stdy",
         "lat_rsyn",
         "lat_rstr",
-        "mock%");
+        "mock%",
+        "mock_ms");
   }
 
   static String row(Row r) {
@@ -95,7 +96,10 @@ final class ScaleTable {
         r.steadyProbes().cell(),
         r.resyncProbes().cell(),
         r.restartProbes().cell(),
-        r.mockCpuShare() < 0 ? "n/a" : String.format(Locale.ROOT, "%.0f", r.mockCpuShare() * 100));
+        r.mockCpuShare() < 0 ? "n/a" : String.format(Locale.ROOT, "%.0f", r.mockCpuShare() * 100),
+        r.first() == null || r.first().total() == 0
+            ? "n/a"
+            : String.format(Locale.ROOT, "%.2f", r.first().meanMillis()));
   }
 
   /** The syncer's requests of one window by verb and resource, e.g. {@code list pods 1, ...}. */
@@ -103,10 +107,14 @@ final class ScaleTable {
     if (window == null) {
       return "";
     }
-    StringBuilder text = new StringBuilder("    " + what + ":");
+    StringBuilder text = new StringBuilder("    " + what + " (the store's mean time each):");
     String separator = " ";
     for (Map.Entry<String, Long> e : window.byVerbAndResource().entrySet()) {
-      text.append(separator).append(e.getKey()).append(' ').append(e.getValue());
+      text.append(separator)
+          .append(e.getKey())
+          .append(' ')
+          .append(e.getValue())
+          .append(String.format(Locale.ROOT, " (%.2f ms)", window.meanMillis(e.getKey())));
       separator = ", ";
     }
     text.append(
@@ -151,5 +159,7 @@ final class ScaleTable {
               + " within W s",
           "  mock%      CPU of the harness JVM (the mock API server) over the run, % of one core:"
               + " near 100 means the mock, not the syncer, set the pace",
+          "  mock_ms    the mock's mean time answering one of the first process's requests, ms"
+              + " (from the request's dispatch to its response; a watch: its upgrade only)",
           "");
 }
