@@ -64,6 +64,7 @@ final class ApiLedger extends Dispatcher {
   private final LongAdder pages = new LongAdder();
   private final LongAdder reapplies = new LongAdder();
   private final Map<String, Long> firstApply = new ConcurrentHashMap<>();
+  private final Map<String, Long> lastApply = new ConcurrentHashMap<>();
   private final Map<String, String> lastApplied = new ConcurrentHashMap<>();
   private final AtomicLong lastReapply = new AtomicLong();
 
@@ -110,6 +111,7 @@ final class ApiLedger extends Dispatcher {
       String key = call.namespace() + "/" + call.name();
       long now = System.nanoTime();
       firstApply.putIfAbsent(key, now);
+      lastApply.put(key, now);
       String before = lastApplied.put(key, body);
       if (body != null && body.equals(before)) {
         reapplies.increment();
@@ -145,6 +147,13 @@ final class ApiLedger extends Dispatcher {
   /** When {@code namespace/name} was first applied (System.nanoTime), or null. */
   Long firstApply(String secret) {
     return firstApply.get(secret);
+  }
+
+  /**
+   * How many of {@code secrets} ({@code namespace/name}) were applied at or after {@code since}.
+   */
+  long appliedSince(java.util.Collection<String> secrets, long since) {
+    return secrets.stream().map(lastApply::get).filter(at -> at != null && at >= since).count();
   }
 
   /** When a Secret was last re-applied unchanged (System.nanoTime); 0 before any. */
