@@ -66,6 +66,7 @@ final class ApiLedger extends Dispatcher {
   private final LongAdder pages = new LongAdder();
   private final LongAdder reapplies = new LongAdder();
   private final Map<String, Long> firstApply = new ConcurrentHashMap<>();
+  private final Map<String, Long> lastApply = new ConcurrentHashMap<>();
   private final Map<String, String> lastApplied = new ConcurrentHashMap<>();
   private final AtomicLong lastReapply = new AtomicLong();
 
@@ -117,6 +118,7 @@ final class ApiLedger extends Dispatcher {
       String secret = call.namespace() + "/" + call.name();
       long now = System.nanoTime();
       firstApply.putIfAbsent(secret, now);
+      lastApply.put(secret, now);
       String before = lastApplied.put(secret, body);
       if (body != null && body.equals(before)) {
         reapplies.increment();
@@ -177,6 +179,13 @@ final class ApiLedger extends Dispatcher {
   /** When {@code namespace/name} was first applied (System.nanoTime), or null. */
   Long firstApply(String secret) {
     return firstApply.get(secret);
+  }
+
+  /**
+   * How many of {@code secrets} ({@code namespace/name}) were applied at or after {@code since}.
+   */
+  long appliedSince(java.util.Collection<String> secrets, long since) {
+    return secrets.stream().map(lastApply::get).filter(at -> at != null && at >= since).count();
   }
 
   /** When a Secret was last re-applied unchanged (System.nanoTime); 0 before any. */

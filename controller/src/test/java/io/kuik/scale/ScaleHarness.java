@@ -114,9 +114,11 @@ public final class ScaleHarness {
         first = ledger.mark();
         long quietSince = System.nanoTime();
         if (syncer.alive() && awaitResync(ledger, quietSince)) {
+          long resyncSeen = ledger.lastReapply();
           resyncProbes = probes(cluster, ledger, workload);
           ApiLedger.Window during = ledger.mark();
           notes.add(during.reapplies() + " unchanged re-applies while the resync probes ran");
+          notes.add(resyncCoverage(ledger, needed, resyncSeen, syncer));
         } else {
           notes.add("no resync seen within " + resyncWait().toSeconds() + " s");
         }
@@ -277,6 +279,42 @@ public final class ScaleHarness {
       Thread.sleep(200);
     }
     return false;
+  }
+
+  /**
+   * Whether the resync applies every needed Secret within its effective period: waits from the
+   * first unchanged re-apply seen (less a few seconds, the slots before it) until every needed
+   * Secret was applied since, or the period and 30 s more have passed, at most {@code passCap}.
+   */
+  private String resyncCoverage(
+      ApiLedger ledger, List<String> needed, long resyncSeen, SyncerProcess syncer)
+      throws InterruptedException {
+    long from = resyncSeen - Duration.ofSeconds(5).toNanos();
+    double period =
+        effectivePeriodSeconds(syncer.metrics())
+            .orElse((double) parseDuration(settings.resyncPeriod()).toSeconds());
+    long until =
+        Math.min(
+            from + (long) ((period + 30) * 1e9), System.nanoTime() + settings.passCap().toNanos());
+    long covered = ledger.appliedSince(needed, from);
+    while (covered < needed.size() && System.nanoTime() < until && syncer.alive()) {
+      Thread.sleep(2_000);
+      covered = ledger.appliedSince(needed, from);
+    }
+    return String.format(
+        Locale.ROOT,
+        "resync coverage: %d of %d needed Secrets (%.0f %%) applied within %.0f s of the resync's"
+            + " start, effective period %.0f s",
+        covered,
+        needed.size(),
+        100.0 * covered / needed.size(),
+        (System.nanoTime() - from) / 1e9,
+        period);
+  }
+
+  static java.util.Optional<Double> effectivePeriodSeconds(String metrics) {
+    return effectivePeriod(metrics)
+        .map(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
   }
 
   private Duration resyncWait() {

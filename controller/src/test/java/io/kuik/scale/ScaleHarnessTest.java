@@ -164,4 +164,14 @@ class ScaleHarnessTest {
     assertEquals(Duration.ofSeconds(90), ScaleHarness.parseDuration("90s"));
     assertEquals(Duration.ofHours(1), ScaleHarness.parseDuration("1h"));
   }
+
+  @Test
+  void readsTheEffectiveResyncPeriodFromTheSyncersMetrics() {
+    String metrics =
+        "# HELP kuik_syncer_resync_effective_period_seconds How often\n"
+            + "kuik_syncer_resync_effective_period_seconds 540.0\n"
+            + "kuik_syncer_pairs 5500.0\n";
+    assertEquals(java.util.Optional.of(540.0), ScaleHarness.effectivePeriodSeconds(metrics));
+    assertEquals(java.util.Optional.empty(), ScaleHarness.effectivePeriodSeconds("kuik_x 1\n"));
+  }
 }
