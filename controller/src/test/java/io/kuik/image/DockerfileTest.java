@@ -1,5 +1,6 @@
 package io.kuik.image;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -50,6 +51,21 @@ class DockerfileTest {
     }
 
     assertEquals(List.of(), missing, "module poms controller/Dockerfile does not copy");
+  }
+
+  @Test
+  void theDockerfileGivesTheJvmTheChartsOptions() throws Exception {
+    String env =
+        Files.readAllLines(REPOSITORY.resolve("controller/Dockerfile")).stream()
+            .filter(line -> line.startsWith("ENV JAVA_TOOL_OPTIONS="))
+            .map(line -> line.substring("ENV JAVA_TOOL_OPTIONS=".length()).replace("\"", ""))
+            .findFirst()
+            .orElse("");
+
+    assertAll(
+        () -> assertFalse(env.isEmpty(), "controller/Dockerfile sets JAVA_TOOL_OPTIONS"),
+        () -> assertEquals(ChartJvmOptions.written("syncer"), env, "syncer.jvmOptions"),
+        () -> assertEquals(ChartJvmOptions.written("webhook"), env, "webhook.jvmOptions"));
   }
 
   /** The sources and destination of each COPY from the build context (not --from a stage). */

@@ -50,6 +50,20 @@ class ImageContentsIT {
   }
 
   @Test
+  void givesTheJvmTheChartsOptionsInItsEnvironmentNotItsEntrypoint() {
+    String options = image.environment().getOrDefault("JAVA_TOOL_OPTIONS", "");
+
+    assertAll(
+        () -> assertEquals(ChartJvmOptions.written("syncer"), options, "syncer.jvmOptions"),
+        () -> assertEquals(ChartJvmOptions.written("webhook"), options, "webhook.jvmOptions"),
+        () ->
+            assertEquals(
+                List.of(),
+                image.entrypoint().stream().filter(arg -> arg.startsWith("-XX:")).toList(),
+                "options in the entrypoint would win over the chart's JAVA_TOOL_OPTIONS"));
+  }
+
+  @Test
   void runsTheJvmAs65532WithTheOciLabels() {
     JsonNode labels = image.runtimeConfig().path("Labels");
 

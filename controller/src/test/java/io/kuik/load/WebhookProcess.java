@@ -1,5 +1,6 @@
 package io.kuik.load;
 
+import io.kuik.image.ChartJvmOptions;
 import io.kuik.webhook.LocalRegistry;
 import java.io.IOException;
 import java.net.URI;
@@ -21,11 +22,11 @@ import java.util.concurrent.TimeUnit;
 final class WebhookProcess implements AutoCloseable {
 
   /**
-   * The image's {@code JAVA_TOOL_OPTIONS} (controller/Dockerfile), and {@code MaxRAM} standing in
-   * for the chart's 512Mi memory limit that the container JVM would read from its cgroup.
+   * What the chart's container gives the JVM: {@code webhook.jvmOptions} of chart/values.yaml,
+   * after {@code MaxRAM} standing in for the chart's 512Mi memory limit that the container JVM
+   * would read from its cgroup ({@link ChartJvmOptions}).
    */
-  static final List<String> CHART_JVM_OPTIONS =
-      List.of("-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError");
+  static final List<String> CHART_JVM_OPTIONS = ChartJvmOptions.of("webhook");
 
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();

@@ -110,6 +110,11 @@ public final class ScaleHarness {
           steadyProbes = probes(cluster, ledger, workload);
           heap = syncer.heapAfterFullGcMiB();
           rss = syncer.rssMiB();
+          String nativeMemory = syncer.nativeMemory();
+          if (!nativeMemory.isEmpty()) {
+            Files.writeString(work.resolve("native-memory-1.txt"), nativeMemory);
+            notes.add("native memory after the full GC: " + work.resolve("native-memory-1.txt"));
+          }
         }
         first = ledger.mark();
         long quietSince = System.nanoTime();

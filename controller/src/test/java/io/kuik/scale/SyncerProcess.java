@@ -1,5 +1,6 @@
 package io.kuik.scale;
 
+import io.kuik.image.ChartJvmOptions;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -25,12 +26,12 @@ import java.util.regex.Pattern;
 final class SyncerProcess implements AutoCloseable {
 
   /**
-   * The image's {@code JAVA_TOOL_OPTIONS} (controller/Dockerfile), and {@code MaxRAM} standing in
-   * for the chart's 512Mi memory limit (chart/values.yaml, {@code syncer.resources}) that the
-   * container JVM would read from its cgroup: a heap of at most 384 MiB.
+   * What the chart's container gives the JVM: {@code syncer.jvmOptions} of chart/values.yaml (the
+   * chart passes it as {@code JAVA_TOOL_OPTIONS}), after {@code MaxRAM} standing in for the chart's
+   * 512Mi memory limit ({@code syncer.resources}) that the container JVM would read from its cgroup
+   * ({@link ChartJvmOptions}).
    */
-  static final List<String> CHART_JVM_OPTIONS =
-      List.of("-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError");
+  static final List<String> CHART_JVM_OPTIONS = ChartJvmOptions.of("syncer");
 
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -129,6 +130,21 @@ final class SyncerProcess implements AutoCloseable {
     }
     run(jcmd, "GC.run");
     return usedKiB(run(jcmd, "GC.heap_info")) / 1024.0;
+  }
+
+  /**
+   * {@code jcmd <pid> VM.native_memory summary} (what the JVM committed, by category) when the
+   * options turn native memory tracking on ({@code
+   * -Dkuik.jvm.extra=-XX:NativeMemoryTracking=summary}); empty otherwise.
+   */
+  String nativeMemory() throws IOException, InterruptedException {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    boolean tracked =
+        CHART_JVM_OPTIONS.stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking="));
+    if (!tracked || !Files.isExecutable(jcmd) || !process.isAlive()) {
+      return "";
+    }
+    return run(jcmd, "VM.native_memory summary");
   }
 
   /** The sum of the heap's spaces in use in a {@code GC.heap_info} answer (not metaspace). */

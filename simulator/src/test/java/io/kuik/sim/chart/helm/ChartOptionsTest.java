@@ -387,6 +387,47 @@ class ChartOptionsTest {
     throw new AssertionError("no match condition " + name);
   }
 
+  @Test
+  void jvmOptionsReachTheContainersAsJavaToolOptionsBeforeTheExtraEnvironment() throws Exception {
+    JsonNode values =
+        YAMLMapper.builder().build().readTree(Helm.chartDir().resolve("values.yaml").toFile());
+    String defaults = values.path("syncer").path("jvmOptions").asString();
+    Manifests byDefault = Renders.of(ValueSet.DEFAULTS);
+    Manifests set = Renders.of(ALL_ON);
+
+    assertAll(
+        () -> assertFalse(defaults.isBlank(), "values.yaml gives the syncer JVM options"),
+        () ->
+            assertEquals(
+                defaults,
+                values.path("webhook").path("jvmOptions").asString(),
+                "both components have the same defaults"),
+        () ->
+            assertEquals(
+                List.of("JAVA_TOOL_OPTIONS=" + defaults), env(byDefault, "kuik-secret-syncer")),
+        () ->
+            assertEquals(List.of("JAVA_TOOL_OPTIONS=" + defaults), env(byDefault, "kuik-webhook")),
+        () ->
+            assertEquals(
+                List.of(
+                    "JAVA_TOOL_OPTIONS=-XX:MaxRAMPercentage=60.0"
+                        + " -Djavax.net.ssl.trustStore=/ca/trust.p12"),
+                env(set, "kuik-secret-syncer")),
+        () ->
+            assertEquals(
+                List.of("JAVA_TOOL_OPTIONS=" + defaults, "TZ=UTC"), env(set, "kuik-webhook")));
+  }
+
+  /** The first container's environment, as name=value in order. */
+  private static List<String> env(Manifests manifests, String deployment) {
+    return ChartRenderTest.container(manifests.one("Deployment", deployment))
+        .path("env")
+        .values()
+        .stream()
+        .map(e -> e.path("name").asString() + "=" + e.path("value").asString())
+        .toList();
+  }
+
   /** The ServiceAccounts the component's bindings name. */
   private static List<String> subjects(Manifests manifests, String binding) {
     return List.of("ClusterRoleBinding", "RoleBinding").stream()

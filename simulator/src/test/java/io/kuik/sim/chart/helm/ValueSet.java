@@ -49,7 +49,10 @@ record ValueSet(String label, String release, String namespace, List<String> set
               "webhook.port=9443",
               "webhook.insecureRegistries={registry.local:5000,mirror.lan}",
               "webhook.probeCacheTtl=1m",
-              "webhook.shutdownDelay=10s"));
+              "webhook.shutdownDelay=10s",
+              "syncer.jvmOptions=-XX:MaxRAMPercentage=60.0 -Djavax.net.ssl.trustStore=/ca/trust.p12",
+              "webhook.extraEnv[0].name=TZ",
+              "webhook.extraEnv[0].value=UTC"));
 
   /** The webhook's certificate from a Secret the user brings, and no CRDs. */
   static final ValueSet OWN_TLS_NO_CRDS =
