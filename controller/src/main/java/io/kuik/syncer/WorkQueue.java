@@ -137,6 +137,11 @@ final class WorkQueue {
     return lanes.get(lane).size();
   }
 
+  /** Pairs waiting in {@code lane} that {@code test} accepts, due or not. */
+  int count(Lane lane, java.util.function.Predicate<Pair> test) {
+    return (int) lanes.get(lane).values().stream().map(Item::pair).filter(test).count();
+  }
+
   void forget(Pair pair) {
     take(pair);
   }

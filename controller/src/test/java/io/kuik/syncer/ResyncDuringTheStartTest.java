@@ -1,0 +1,61 @@
+package io.kuik.syncer;
+
+import static io.kuik.syncer.SyncerHarness.alternative;
+import static io.kuik.syncer.SyncerHarness.config;
+import static io.kuik.syncer.SyncerHarness.repository;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.kuik.model.RewritePolicy;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How far a resync that comes during the start's pass stretches: as far as the pairs that will hold
+ * a Secret need, not every pair the pass has still to look at.
+ */
+class ResyncDuringTheStartTest {
+
+  @Test
+  void aResyncDuringTheStartsPassStretchesOnlyForThePairsThatWillHoldASecret() {
+    SyncerHarness cluster =
+        new SyncerHarness(
+            SyncerSettings.defaults(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE)
+                .withWriteLimit(2, 1)
+                .withResyncSpread(Duration.ofMinutes(5))
+                .withResyncShare(0.5));
+    for (int i = 0; i < 400; i++) {
+      cluster.applyNamespace(String.format("ns-%03d", i));
+    }
+    cluster.source("acme-pull", config("quay.io/acme", "acme", "s3cret"));
+    cluster.resource(
+        alternative(
+            "always", RewritePolicy.ALWAYS, null, repository(0, "quay.io/acme/a", "acme-pull")));
+    for (int r = 1; r <= 3; r++) {
+      // No pod anywhere: these pairs are looked at once and never hold a Secret.
+      cluster.resource(
+          alternative(
+              "on-failure-" + r,
+              RewritePolicy.ON_FAILURE,
+              null,
+              repository(0, "quay.io/acme/o" + r, "acme-pull")));
+    }
+    cluster.start().advanceSeconds(100); // half of the start's 400 applies at 2/s
+    assertEquals(200, cluster.applies().size(), 2);
+
+    Instant tick = cluster.now();
+    cluster.resyncNow();
+
+    // 400 Secrets at the resync's 1/s need 400 s: 7 whole minutes. Counting the 1,400 pairs the
+    // pass had left (1,200 of which never hold a Secret) would have made it 27.
+    assertEquals(Duration.ofMinutes(7), cluster.syncer().resyncPeriod());
+    cluster.advance(Duration.ofMinutes(7).plusSeconds(100));
+    long again =
+        cluster.applies().stream()
+            .filter(a -> a.at().isAfter(tick))
+            .map(SyncerHarness.Apply::namespace)
+            .distinct()
+            .count();
+    assertEquals(400, again, "every Secret applied again within the stretched period");
+  }
+}
