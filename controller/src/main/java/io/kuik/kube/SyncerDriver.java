@@ -44,6 +44,10 @@ final class SyncerDriver implements ClusterEvents, Scheduler, SecretWriter {
   private final EventRecorder events;
   private final SyncerMetrics metrics;
   private SecretSyncer syncer; // the loop's thread only
+  private final SeenAtStart seenAtStart = new SeenAtStart(); // the loop's thread only
+
+  /** How long the start's late notifications are looked for: they come within seconds. */
+  private static final Duration SEEN_AT_START_KEPT = Duration.ofMinutes(1);
 
   SyncerDriver(
       CoreLoop loop,
@@ -87,6 +91,13 @@ final class SyncerDriver implements ClusterEvents, Scheduler, SecretWriter {
                   + " routing resources across "
                   + view.namespaceCount()
                   + " namespaces");
+          view.namespaces()
+              .forEach(
+                  ns -> {
+                    seenAtStart.saw(ns);
+                    view.pods(ns.name()).forEach(seenAtStart::saw);
+                  });
+          loop.schedule("forget what the start saw", SEEN_AT_START_KEPT, seenAtStart::clear);
           syncer.start();
           if (!resyncPeriod.isZero()) {
             loop.scheduleEvery("resync", resyncPeriod, () -> onCore(SecretSyncer::onResync));
@@ -122,7 +133,14 @@ final class SyncerDriver implements ClusterEvents, Scheduler, SecretWriter {
 
   @Override
   public void namespaceChanged(String name) {
-    loop.execute("namespace changed", () -> onCore(core -> core.onNamespaceChanged(name)));
+    loop.execute(
+        "namespace changed",
+        () -> {
+          if (syncer != null && seenAtStart.alreadySeen(name, view.namespace(name))) {
+            return;
+          }
+          onCore(core -> core.onNamespaceChanged(name));
+        });
   }
 
   @Override
@@ -132,7 +150,14 @@ final class SyncerDriver implements ClusterEvents, Scheduler, SecretWriter {
 
   @Override
   public void podChanged(RewrittenPod before, RewrittenPod after) {
-    loop.execute("pod changed", () -> onCore(core -> core.onPodChanged(before, after)));
+    loop.execute(
+        "pod changed",
+        () -> {
+          if (syncer != null && before == null && after != null && seenAtStart.alreadySeen(after)) {
+            return;
+          }
+          onCore(core -> core.onPodChanged(before, after));
+        });
   }
 
   @Override
