@@ -270,7 +270,7 @@ public final class SecretSyncer {
    * at the resync's share of the write budget.
    */
   public void onResync() {
-    pace(ResyncPace.window(settings.resyncSpread(), pairsToResync(), resyncRate()));
+    pace(pairsToResync());
     Instant from = afterDebounce();
     for (Validated resource : view.routingResources()) {
       for (ObservedNamespace ns : view.namespaces()) {
@@ -390,8 +390,12 @@ public final class SecretSyncer {
         .anyMatch(pod -> RewrittenPods.rewriters(pod).contains(pair.resource()));
   }
 
-  /** Uses {@code window} for the slots from now on, saying so once when it changes. */
-  private void pace(Duration window) {
+  /**
+   * Uses the window that {@code pairs} need for the slots from now on, saying so once when it
+   * changes.
+   */
+  private void pace(int pairs) {
+    Duration window = ResyncPace.window(settings.resyncSpread(), pairs, resyncRate());
     if (window.equals(resyncWindow)) {
       return;
     }
@@ -403,7 +407,7 @@ public final class SecretSyncer {
               + " or --resync-share to shorten it",
           window,
           settings.resyncSpread(),
-          pairsToResync(),
+          pairs,
           resyncRate(),
           settings.resyncShare(),
           settings.writeQps());

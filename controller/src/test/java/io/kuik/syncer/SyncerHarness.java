@@ -133,11 +133,6 @@ final class SyncerHarness
     return this;
   }
 
-  /** Applies sent whose answer the core has not had yet. */
-  int answersPending() {
-    return answers.values().stream().mapToInt(List::size).sum();
-  }
-
   /** Hands the core every answer due by now, in the order they were sent. */
   private void deliverAnswers() {
     while (!answers.isEmpty() && !answers.firstKey().isAfter(now)) {
