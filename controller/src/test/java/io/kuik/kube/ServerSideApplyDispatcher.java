@@ -170,7 +170,7 @@ public class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
   }
 
   /** The query parameters of {@code path}, decoded; the last of a repeated name wins. */
-  static Map<String, String> query(String path) {
+  protected static Map<String, String> query(String path) {
     Map<String, String> parameters = new LinkedHashMap<>();
     int start = path.indexOf('?');
     if (start < 0) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.ListOptions;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -142,6 +143,38 @@ class IndexedApiStoreTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> fabric8Events.size() >= expected.size());
     assertEquals(expected, fabric8Events, "the reference store");
     assertEquals(fabric8Events, indexedEvents);
+  }
+
+  @Test
+  void opensAWatchFromAResourceVersionWithWhatChangedSinceAsTheApiServerDoes() throws Exception {
+    try (Side side = new Side(new IndexedApiStore(ServerSideApplyDispatcher.routingKinds()))) {
+      KubernetesClient c = side.client;
+      c.resource(new NamespaceBuilder().withNewMetadata().withName("team-a").endMetadata().build())
+          .create();
+      c.resource(pod("team-a", "listed-1", true)).create();
+      c.resource(pod("team-a", "listed-2", true)).create();
+      String listed =
+          c.pods()
+              .inAnyNamespace()
+              .withLabel(LABEL, "true")
+              .list()
+              .getMetadata()
+              .getResourceVersion();
+      c.resource(pod("team-a", "between", true)).create();
+
+      List<String> fromList = side.watchRewrittenPods(listed);
+      List<String> fromScratch = side.watchRewrittenPods("");
+      c.resource(pod("team-a", "after", true)).create();
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> fromList.size() >= 2);
+      await().atMost(Duration.ofSeconds(10)).until(() -> fromScratch.size() >= 4);
+      Thread.sleep(200); // nothing more may come
+      assertEquals(List.of("ADDED between", "ADDED after"), fromList);
+      assertEquals(
+          List.of("ADDED after", "ADDED between", "ADDED listed-1", "ADDED listed-2"),
+          fromScratch.stream().sorted().toList(),
+          "without a version, the whole state first, as fabric8 and the API server send it");
+    }
   }
 
   @Test
@@ -316,13 +349,23 @@ class IndexedApiStoreTest {
     }
 
     List<String> watchRewrittenPods() {
+      return watchRewrittenPods("");
+    }
+
+    /** A watch of the rewritten pods from {@code resourceVersion} (none if empty). */
+    List<String> watchRewrittenPods(String resourceVersion) {
       List<String> events = new CopyOnWriteArrayList<>();
+      ListOptions options = new ListOptions();
+      if (!resourceVersion.isEmpty()) {
+        options.setResourceVersion(resourceVersion);
+      }
       watches.add(
           client
               .pods()
               .inAnyNamespace()
               .withLabel(LABEL, "true")
               .watch(
+                  options,
                   new Watcher<Pod>() {
                     @Override
                     public void eventReceived(Action action, Pod pod) {

@@ -1,0 +1,97 @@
+package io.kuik.kube;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kuik.model.ResourceId;
+import io.kuik.model.RewrittenPod;
+import io.kuik.model.Validated;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The syncer's informers on fabric8's mock API server announce a namespace only when what the core
+ * reads of it changes: its labels (the scopes select on them) or whether it is being deleted.
+ */
+class SyncerInformersTest {
+
+  private final MockCluster cluster = new MockCluster();
+  private final KubernetesClient client = cluster.client();
+  private final KubernetesClient syncerClient = new KubernetesClientBuilder().build();
+  private final List<String> announced = new CopyOnWriteArrayList<>();
+  private SyncerInformers informers;
+
+  @AfterEach
+  void stop() {
+    if (informers != null) {
+      informers.close();
+    }
+    syncerClient.close();
+    cluster.close();
+  }
+
+  @Test
+  void announcesANamespaceWhenItsLabelsChangeAndNotForItsAnnotationsFinalizersOrStatus()
+      throws Exception {
+    create("kuik-system");
+    create("team-a");
+    informers = new SyncerInformers(syncerClient, "kuik-system");
+    informers.start(recording()).get(30, TimeUnit.SECONDS);
+    await().atMost(Duration.ofSeconds(10)).until(() -> announced.size() >= 2); // the first list
+    announced.clear();
+
+    edit("team-a", ns -> ns.editMetadata().addToAnnotations("owner", "alice").endMetadata());
+    edit("team-a", ns -> ns.editMetadata().addToLabels("kuik", "on").endMetadata());
+    edit("team-a", ns -> ns.editMetadata().addToFinalizers("example.com/hold").endMetadata());
+    edit("team-a", ns -> ns.withNewStatus().withPhase("Active").endStatus());
+    edit("team-a", ns -> ns.editMetadata().removeFromLabels("kuik").endMetadata());
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> announced.size() >= 2);
+    Thread.sleep(300); // nothing more may come
+    assertEquals(List.of("changed team-a", "changed team-a"), announced);
+  }
+
+  private void create(String name) {
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .create();
+  }
+
+  private void edit(String name, java.util.function.UnaryOperator<NamespaceBuilder> change) {
+    client.namespaces().withName(name).edit(ns -> change.apply(new NamespaceBuilder(ns)).build());
+  }
+
+  private ClusterEvents recording() {
+    return new ClusterEvents() {
+      @Override
+      public void routingResourceChanged(Validated resource) {}
+
+      @Override
+      public void routingResourceDeleted(ResourceId id) {}
+
+      @Override
+      public void namespaceChanged(String name) {
+        announced.add("changed " + name);
+      }
+
+      @Override
+      public void namespaceDeleted(String name) {
+        announced.add("deleted " + name);
+      }
+
+      @Override
+      public void podChanged(RewrittenPod before, RewrittenPod after) {}
+
+      @Override
+      public void clusterSecretChanged(String name) {}
+    };
+  }
+}
