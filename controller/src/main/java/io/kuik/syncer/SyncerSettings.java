@@ -2,6 +2,7 @@ package io.kuik.syncer;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The syncer's settings, each with its documented default (docs/behaviour.md#releasing-credentials)
@@ -106,93 +107,82 @@ public record SyncerSettings(
   }
 
   public SyncerSettings withGrace(Duration value) {
-    return new SyncerSettings(
-        clusterResourceNamespace,
-        value,
-        debounce,
-        retryBase,
-        retryCap,
-        targeting,
-        writeQps,
-        writeBurst,
-        resyncSpread,
-        resyncShare,
-        maxInFlight);
+    return edited(b -> b.grace = value);
   }
 
   public SyncerSettings withTargeting(Targeting value) {
-    return new SyncerSettings(
-        clusterResourceNamespace,
-        grace,
-        debounce,
-        retryBase,
-        retryCap,
-        value,
-        writeQps,
-        writeBurst,
-        resyncSpread,
-        resyncShare,
-        maxInFlight);
+    return edited(b -> b.targeting = value);
   }
 
   public SyncerSettings withWriteLimit(double qps, int burst) {
-    return new SyncerSettings(
-        clusterResourceNamespace,
-        grace,
-        debounce,
-        retryBase,
-        retryCap,
-        targeting,
-        qps,
-        burst,
-        resyncSpread,
-        resyncShare,
-        maxInFlight);
+    return edited(
+        b -> {
+          b.writeQps = qps;
+          b.writeBurst = burst;
+        });
   }
 
   public SyncerSettings withResyncSpread(Duration value) {
-    return new SyncerSettings(
-        clusterResourceNamespace,
-        grace,
-        debounce,
-        retryBase,
-        retryCap,
-        targeting,
-        writeQps,
-        writeBurst,
-        value,
-        resyncShare,
-        maxInFlight);
+    return edited(b -> b.resyncSpread = value);
   }
 
   public SyncerSettings withResyncShare(double value) {
-    return new SyncerSettings(
-        clusterResourceNamespace,
-        grace,
-        debounce,
-        retryBase,
-        retryCap,
-        targeting,
-        writeQps,
-        writeBurst,
-        resyncSpread,
-        value,
-        maxInFlight);
+    return edited(b -> b.resyncShare = value);
   }
 
   public SyncerSettings withMaxInFlight(int value) {
-    return new SyncerSettings(
-        clusterResourceNamespace,
-        grace,
-        debounce,
-        retryBase,
-        retryCap,
-        targeting,
-        writeQps,
-        writeBurst,
-        resyncSpread,
-        resyncShare,
-        value);
+    return edited(b -> b.maxInFlight = value);
+  }
+
+  /** A copy with {@code change} made, checked as any new settings are. */
+  private SyncerSettings edited(Consumer<Copy> change) {
+    Copy copy = new Copy(this);
+    change.accept(copy);
+    return copy.settings();
+  }
+
+  /** The components, open for one change: each wither names only the component it sets. */
+  private static final class Copy {
+    private final String clusterResourceNamespace;
+    private Duration grace;
+    private final Duration debounce;
+    private final Duration retryBase;
+    private final Duration retryCap;
+    private Targeting targeting;
+    private double writeQps;
+    private int writeBurst;
+    private Duration resyncSpread;
+    private double resyncShare;
+    private int maxInFlight;
+
+    Copy(SyncerSettings s) {
+      clusterResourceNamespace = s.clusterResourceNamespace;
+      grace = s.grace;
+      debounce = s.debounce;
+      retryBase = s.retryBase;
+      retryCap = s.retryCap;
+      targeting = s.targeting;
+      writeQps = s.writeQps;
+      writeBurst = s.writeBurst;
+      resyncSpread = s.resyncSpread;
+      resyncShare = s.resyncShare;
+      maxInFlight = s.maxInFlight;
+    }
+
+    SyncerSettings settings() {
+      return new SyncerSettings(
+          clusterResourceNamespace,
+          grace,
+          debounce,
+          retryBase,
+          retryCap,
+          targeting,
+          writeQps,
+          writeBurst,
+          resyncSpread,
+          resyncShare,
+          maxInFlight);
+    }
   }
 
   private static void requirePositive(Duration d, String name, boolean zeroAllowed) {
