@@ -104,10 +104,10 @@ public final class ScaleHarness {
           first = ledger.mark();
           return failed(jar, workload, needed, first, notes, syncer, cpuAtStart, wallAtStart);
         }
-        startProbes = probes(cluster, ledger, workload);
+        startProbes = probes("first pass", cluster, ledger, workload);
         start = awaitPass(ledger, needed, started, syncer);
         if (syncer.alive()) {
-          steadyProbes = probes(cluster, ledger, workload);
+          steadyProbes = probes("steady", cluster, ledger, workload);
           heap = syncer.heapAfterFullGcMiB();
           rss = syncer.rssMiB();
           String nativeMemory = syncer.nativeMemory();
@@ -120,10 +120,11 @@ public final class ScaleHarness {
         long quietSince = System.nanoTime();
         if (syncer.alive() && awaitResync(ledger, quietSince)) {
           long resyncSeen = ledger.lastReapply();
-          resyncProbes = probes(cluster, ledger, workload);
+          resyncProbes = probes("resync", cluster, ledger, workload);
           ApiLedger.Window during = ledger.mark();
           notes.add(during.reapplies() + " unchanged re-applies while the resync probes ran");
           notes.add(resyncCoverage(ledger, needed, resyncSeen, syncer));
+          progress(notes.get(notes.size() - 1));
         } else {
           notes.add("no resync seen within " + resyncWait().toSeconds() + " s");
         }
@@ -142,7 +143,7 @@ public final class ScaleHarness {
           SyncerProcess.start(
               jar.path(), flags, cluster.kubeconfig(), work.resolve("syncer-2.log"))) {
         if (awaitReady(syncer, restarted)) {
-          restartProbes = probes(cluster, ledger, workload);
+          restartProbes = probes("after the restart", cluster, ledger, workload);
           restart = awaitPass(ledger, needed, restarted, syncer);
         } else {
           restart = new ScaleTable.Pass(-1, 0, needed.size(), false);
@@ -207,7 +208,8 @@ public final class ScaleHarness {
   /**
    * Creates {@code kuik.scale.probes} new rewritten pods, one a second, and times their Secrets.
    */
-  private Latencies probes(ScaleCluster cluster, ApiLedger ledger, ScaleWorkload workload)
+  private Latencies probes(
+      String phase, ScaleCluster cluster, ApiLedger ledger, ScaleWorkload workload)
       throws InterruptedException {
     List<String> secrets = new ArrayList<>();
     List<Long> created = new ArrayList<>();
@@ -233,7 +235,9 @@ public final class ScaleHarness {
       millis.add(
           applied == null ? Long.MAX_VALUE : Math.max(0, (applied - created.get(p)) / 1_000_000));
     }
-    return Latencies.of(millis, PROBE_WAIT.toMillis());
+    Latencies latencies = Latencies.of(millis, PROBE_WAIT.toMillis());
+    progress(phase + " probes, p50/p99 s: " + latencies.cell());
+    return latencies;
   }
 
   private boolean awaitReady(SyncerProcess syncer, long since) throws InterruptedException {
@@ -267,11 +271,15 @@ public final class ScaleHarness {
       done++;
       last = Math.max(last, applied);
     }
+    ScaleTable.Pass pass;
     if (done < needed.size()) {
       done = (int) needed.stream().filter(s -> ledger.firstApply(s) != null).count();
-      return new ScaleTable.Pass((System.nanoTime() - since) / 1e9, done, needed.size(), false);
+      pass = new ScaleTable.Pass((System.nanoTime() - since) / 1e9, done, needed.size(), false);
+    } else {
+      pass = new ScaleTable.Pass((last - since) / 1e9, done, needed.size(), true);
     }
-    return new ScaleTable.Pass((last - since) / 1e9, done, needed.size(), true);
+    progress("pass, seconds: " + pass.cell());
+    return pass;
   }
 
   /** Waits for the syncer to re-apply a Secret unchanged after {@code since}: a resync runs. */
@@ -384,6 +392,12 @@ public final class ScaleHarness {
             settings.passCap().toSeconds(),
             settings.mockStore()));
     return text.toString();
+  }
+
+  /** A line on the console as the run goes (a long run can be read, or stopped, phase by phase). */
+  private void progress(String line) {
+    console.println(java.time.Instant.now() + "  " + line);
+    console.flush();
   }
 
   private void print(String text) {
