@@ -1,9 +1,10 @@
 package io.kuik.syncer;
 
 /**
- * Why a pair waits in the work queue, in the order the core serves them: event work first, so that
- * a new rewrite never waits behind a pass over every pair (under the write limit a pass over
- * thousands of pairs takes minutes).
+ * Why a pair waits in the work queue, most urgent first: a pair queued for two reasons waits in the
+ * more urgent lane. The core serves event work first, so that a new rewrite never waits behind a
+ * pass over every pair (under the write limit a pass over thousands of pairs takes minutes); then
+ * resync slots, within the resync's share of the budget; then the start's pass, with the rest.
  */
 public enum Lane {
   /**

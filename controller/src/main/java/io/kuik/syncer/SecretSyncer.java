@@ -294,7 +294,7 @@ public final class SecretSyncer {
     Map<ResourceId, EntryCredentials> resolved = new HashMap<>();
     paused = false;
     while (!paused) {
-      Optional<WorkQueue.Item> item = queue.pollDue(now);
+      Optional<WorkQueue.Item> item = nextDue(now);
       if (item.isEmpty()) {
         break;
       }
@@ -320,6 +320,20 @@ public final class SecretSyncer {
     // leaves them the rest (and a status left due would wake the core at once, again and again).
     writeStatuses(now);
     requestWake();
+  }
+
+  /**
+   * Event work first. Then a resync slot that is due, while the resync has its share of the budget
+   * left: its share is also what it is owed, so slots that fall due during the start's pass are
+   * applied on time instead of piling up behind it (at 10,000 pods, a fifth of the pairs: a backlog
+   * that a resync using nine tenths of its share clears at under one pair a second, which pushed
+   * the window's last pairs past its end). Then the start's pass, with what is left.
+   */
+  private Optional<WorkQueue.Item> nextDue(Instant now) {
+    return queue
+        .pollDue(now, Lane.EVENT)
+        .or(() -> resyncBudget.hasToken(now) ? queue.pollDue(now, Lane.RESYNC) : Optional.empty())
+        .or(() -> queue.pollDue(now, Lane.START));
   }
 
   /**
@@ -516,7 +530,7 @@ public final class SecretSyncer {
     Pair pair = item.pair();
     boolean resync = item.lane() == Lane.RESYNC;
     if (inFlight.isFull() || !budget.hasToken(now) || (resync && !resyncBudget.hasToken(now))) {
-      // Keeps its place in line. A resync pair at the head means no event or start work is due.
+      // Keeps its place in line.
       queue.putBack(item);
       if (!inFlight.isFull()) {
         counters.writesDeferred++;

@@ -100,16 +100,14 @@ final class WorkQueue {
     add(item);
   }
 
-  /** Removes and returns the next pair due at {@code now}, event work first, if any. */
-  Optional<Item> pollDue(Instant now) {
-    for (Lane lane : Lane.values()) {
-      Map.Entry<Key, Item> first = lanes.get(lane).firstEntry();
-      if (first != null && !first.getKey().due().isAfter(now)) {
-        remove(first.getValue());
-        return Optional.of(first.getValue());
-      }
+  /** Removes and returns the next pair of {@code lane} due at {@code now}, if any. */
+  Optional<Item> pollDue(Instant now, Lane lane) {
+    Map.Entry<Key, Item> first = lanes.get(lane).firstEntry();
+    if (first == null || first.getKey().due().isAfter(now)) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    remove(first.getValue());
+    return Optional.of(first.getValue());
   }
 
   Optional<Instant> nextDue() {

@@ -106,6 +106,44 @@ class WritePacingTest {
     }
   }
 
+  /**
+   * The chart's proportions with fewer pairs: 540 pairs owe a forced apply every 10 minutes at the
+   * resync's 1 write/s (nine tenths of its share), and the start's pass takes about 5 minutes at
+   * 2/s. The slots that fall due during that pass are served on time, within the resync's share,
+   * instead of piling up behind it: served after it, they made a backlog that a resync at nine
+   * tenths of its share clears at a tenth of a pair a second, and a pair waited 81 s past its
+   * window.
+   */
+  @Test
+  void everyPairIsAppliedAgainWithinItsWindowFromTheStartOn() {
+    Duration period = Duration.ofMinutes(10);
+    World world =
+        new World(
+            540,
+            SyncerSettings.defaults("kuik-system")
+                .withWriteLimit(2, 1)
+                .withResyncSpread(period)
+                .withResyncShare(0.5));
+    world.syncer.start();
+    for (int tick = 1; tick <= 4; tick++) { // the driver's resync timer
+      world.runUntil(T0.plus(period.multipliedBy(tick)));
+      world.syncer.onResync();
+    }
+    world.runUntil(T0.plus(period.multipliedBy(5)));
+
+    assertEquals(period, world.syncer.resyncPeriod(), "540 pairs fit in 10 minutes at 1/s");
+    double longest = 0;
+    for (List<Instant> applied : world.appliesIn.values()) {
+      for (int i = 1; i < applied.size(); i++) {
+        longest = Math.max(longest, seconds(applied.get(i - 1), applied.get(i)));
+      }
+    }
+    assertEquals(540, world.appliesIn.size());
+    assertTrue(
+        longest <= period.toSeconds() + 15,
+        "no pair waits more than its window and a few seconds, got " + longest + " s");
+  }
+
   @Test
   void aResyncWithoutSpreadIsOneBatch() {
     World world = new World(300, SyncerSettings.defaults("kuik-system").withWriteLimit(1000, 1000));
@@ -137,7 +175,9 @@ class WritePacingTest {
                 .withResyncSpread(period)
                 .withResyncShare(0.5));
     world.syncer.start();
-    world.runUntil(T0.plusSeconds(400)); // the start's pass: 600 applies at 2/s
+    // The start's pass: 600 applies at 2/s, and resync slots that fall due meanwhile take their
+    // share (1/s) before it: it ends after 8.5 minutes instead of 5.
+    world.runUntil(T0.plusSeconds(540));
     assertEquals(600, world.lastApplyIn.size(), "every pair applied once after the start");
     assertEquals(period, world.syncer.resyncPeriod(), "not stretched before a resync");
     world.applies.clear();
@@ -208,6 +248,7 @@ class WritePacingTest {
     final List<Instant> applies = new ArrayList<>();
     final Map<String, Instant> lastApplyIn = new TreeMap<>();
     final Map<String, Instant> firstApplyIn = new TreeMap<>();
+    final Map<String, List<Instant>> appliesIn = new TreeMap<>();
     final Map<String, ObservedNamespace> namespaces = new TreeMap<>();
     // Answers go back after the wake-up that sent them, as the driver delivers them.
     final List<java.util.function.Consumer<SecretWriter.Outcome>> answers = new ArrayList<>();
@@ -251,6 +292,9 @@ class WritePacingTest {
             applies.add(now);
             lastApplyIn.put(secret.getMetadata().getNamespace(), now);
             firstApplyIn.putIfAbsent(secret.getMetadata().getNamespace(), now);
+            appliesIn
+                .computeIfAbsent(secret.getMetadata().getNamespace(), ns -> new ArrayList<>())
+                .add(now);
             answers.add(answered);
           };
       syncer =
