@@ -100,8 +100,8 @@ final class SyncerInformers implements AutoCloseable {
                 events.namespaceDeleted(name(before));
               } else if (before == null
                   || !Records.namespace(before).equals(Records.namespace(after))) {
-                // Only its labels and its phase matter: an annotation, a finalizer or a relist of
-                // 10,000 unchanged namespaces must not reconcile 20 pairs each.
+                // Only its labels and its deletion matter: an annotation, a finalizer or a relist
+                // of 10,000 unchanged namespaces must not reconcile 20 pairs each.
                 events.namespaceChanged(name(after));
               }
             }));
