@@ -127,6 +127,26 @@ Feature: Keeping it valid
     When 10 minutes pass
     Then team-c's kuik-inject-imagealternative-acme-foo must hold acme:s3cret for quay.io/acme/foo
 
+  Scenario: Every Secret should be applied again within one resync period, through the pass after a restart
+    At --api-qps 2 the resync may send 1 apply a second (--resync-share 0.5), so 540 Secrets fill
+    nine tenths of its 10-minute period, and the pass after the restart (540 applies at 2 a second)
+    lasts some minutes. Each Secret that pass writes owes its next slot within the period; the
+    slots that fall due during the pass go first, within the resync's share, not after it.
+    Given 540 namespaces named bulk-1 to bulk-540
+    And the ImageAlternative acme-all:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: quay.io/acme/all
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    And 1 minute passes
+    When the syncer is restarted spreading each resync over its 10-minute period, with --api-qps 2
+    And 40 minutes pass
+    Then in each of bulk-1 to bulk-540 the syncer must have applied kuik-inject-imagealternative-acme-all again at most 10 minutes and 15 seconds after each of its applies since the restart
+
   Scenario: A rewritten pod's Secret should arrive within a few seconds while a resync of 300 namespaces runs
     The resync may take only half of the syncer's write budget (--resync-share 0.5 of --api-qps
     20), so a pass over 300 pairs lasts about 30 seconds, and event work has the rest all along.

@@ -1,9 +1,17 @@
 package io.kuik.features;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cucumber.java.en.Given;
+import io.cucumber.java.en.Then;
 import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.trace.TraceRecord;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /** How the syncer spreads its periodic resync, as its command runs it. */
 public class ResyncSteps {
@@ -19,5 +27,46 @@ public class ResyncSteps {
     assertEquals(
         KuikWorld.RESYNC_PERIOD.toMinutes(), minutes, "the simulated syncer resyncs every");
     state.world().restartSyncerWithResyncSpreadOverThePeriod();
+  }
+
+  @Given(
+      "the syncer is restarted spreading each resync over its {int}-minute period, with --api-qps {int}")
+  public void restartedWithASpreadResyncAndWriteLimit(int minutes, int qps) {
+    assertEquals(
+        KuikWorld.RESYNC_PERIOD.toMinutes(), minutes, "the simulated syncer resyncs every");
+    state.restartedAt = state.world().now();
+    state.world().restartSyncerWithResyncSpreadOverThePeriod(qps);
+  }
+
+  @Then(
+      "in each of {word}-1 to {word}-{int} the syncer must have applied {word} again at most {int} minutes and {int} seconds after each of its applies since the restart")
+  public void reappliedWithinThePeriod(
+      String prefix, String same, int count, String secret, int minutes, int seconds) {
+    assertEquals(prefix, same, "one prefix");
+    Duration bound = Duration.ofMinutes(minutes).plusSeconds(seconds);
+    Instant end = state.world().now();
+    Duration longest = Duration.ZERO;
+    String where = "";
+    for (int i = 1; i <= count; i++) {
+      String namespace = prefix + "-" + i;
+      List<Instant> applies =
+          state.world().syncerApplies(namespace, secret).stream()
+              .map(TraceRecord.Request::at)
+              .filter(at -> !at.isBefore(state.restartedAt))
+              .toList();
+      assertFalse(applies.isEmpty(), namespace + ": no apply of " + secret + " since the restart");
+      List<Instant> points = new ArrayList<>(applies);
+      points.add(end); // the wait since the last apply counts too
+      for (int j = 1; j < points.size(); j++) {
+        Duration gap = Duration.between(points.get(j - 1), points.get(j));
+        if (gap.compareTo(longest) > 0) {
+          longest = gap;
+          where = namespace + " after " + points.get(j - 1);
+        }
+      }
+    }
+    assertTrue(
+        longest.compareTo(bound) <= 0,
+        "the longest wait for a re-apply was " + longest + " (" + where + "), more than " + bound);
   }
 }

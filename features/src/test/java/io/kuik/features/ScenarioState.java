@@ -29,6 +29,7 @@ public final class ScenarioState {
   final List<String> otherInstances = new ArrayList<>();
 
   Instant namespaceDeletedAt;
+  Instant restartedAt;
   Instant outageStart;
 
   /** DELETEs a step sent under the syncer's identity, which the syncer itself never sends. */

@@ -267,6 +267,11 @@ public final class KuikWorld {
     syncer().restartWith(syncer.settings().withResyncSpread(RESYNC_PERIOD));
   }
 
+  /** The same, with {@code --api-qps qps --api-burst 1}. */
+  public void restartSyncerWithResyncSpreadOverThePeriod(double qps) {
+    syncer().restartWith(syncer.settings().withResyncSpread(RESYNC_PERIOD).withWriteLimit(qps, 1));
+  }
+
   // ---- time ---------------------------------------------------------------------------------
 
   public void pass(Duration duration) {
