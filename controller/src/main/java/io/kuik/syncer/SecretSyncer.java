@@ -529,7 +529,8 @@ public final class SecretSyncer {
       WorkQueue.Item item, RoutingResource resource, DockerConfig content, long hash, Instant now) {
     Pair pair = item.pair();
     boolean resync = item.lane() == Lane.RESYNC;
-    if (inFlight.isFull() || !budget.hasToken(now) || (resync && !resyncBudget.hasToken(now))) {
+    // A resync pair comes with a token of its share (nextDue); the main budget may have none left.
+    if (inFlight.isFull() || !budget.hasToken(now)) {
       // Keeps its place in line.
       queue.putBack(item);
       if (!inFlight.isFull()) {

@@ -41,12 +41,11 @@ public class ClusterSteps {
 
   @Given("{int} namespaces named {word}-1 to {word}-{int}")
   public void manyNamespaces(int count, String prefix, String samePrefix, int last) {
-    if (!prefix.equals(samePrefix) || last != count) {
+    if (last != count) {
       throw new IllegalArgumentException("say N namespaces named p-1 to p-N");
     }
-    for (int i = 1; i <= count; i++) {
-      world().createNamespace(prefix + "-" + i, Map.of());
-    }
+    NumberedNamespaces.of(prefix, samePrefix, last)
+        .forEach(namespace -> world().createNamespace(namespace, Map.of()));
   }
 
   @When("^the namespace ([a-z0-9-]+) is labelled ([^=\\s]+)=(\\S+)$")

@@ -24,16 +24,14 @@ public class ResyncSteps {
 
   @Given("the syncer is restarted spreading each resync over its {int}-minute period")
   public void restartedWithASpreadResync(int minutes) {
-    assertEquals(
-        KuikWorld.RESYNC_PERIOD.toMinutes(), minutes, "the simulated syncer resyncs every");
+    requireTheSimulatedPeriod(minutes);
     state.world().restartSyncerWithResyncSpreadOverThePeriod();
   }
 
   @Given(
       "the syncer is restarted spreading each resync over its {int}-minute period, with --api-qps {int}")
   public void restartedWithASpreadResyncAndWriteLimit(int minutes, int qps) {
-    assertEquals(
-        KuikWorld.RESYNC_PERIOD.toMinutes(), minutes, "the simulated syncer resyncs every");
+    requireTheSimulatedPeriod(minutes);
     state.restartedAt = state.world().now();
     state.world().restartSyncerWithResyncSpreadOverThePeriod(qps);
   }
@@ -42,13 +40,11 @@ public class ResyncSteps {
       "in each of {word}-1 to {word}-{int} the syncer must have applied {word} again at most {int} minutes and {int} seconds after each of its applies since the restart")
   public void reappliedWithinThePeriod(
       String prefix, String same, int count, String secret, int minutes, int seconds) {
-    assertEquals(prefix, same, "one prefix");
     Duration bound = Duration.ofMinutes(minutes).plusSeconds(seconds);
     Instant end = state.world().now();
     Duration longest = Duration.ZERO;
     String where = "";
-    for (int i = 1; i <= count; i++) {
-      String namespace = prefix + "-" + i;
+    for (String namespace : NumberedNamespaces.of(prefix, same, count)) {
       List<Instant> applies =
           state.world().syncerApplies(namespace, secret).stream()
               .map(TraceRecord.Request::at)
@@ -68,5 +64,10 @@ public class ResyncSteps {
     assertTrue(
         longest.compareTo(bound) <= 0,
         "the longest wait for a re-apply was " + longest + " (" + where + "), more than " + bound);
+  }
+
+  private static void requireTheSimulatedPeriod(int minutes) {
+    assertEquals(
+        KuikWorld.RESYNC_PERIOD.toMinutes(), minutes, "the simulated syncer resyncs every");
   }
 }

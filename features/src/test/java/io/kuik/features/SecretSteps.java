@@ -99,15 +99,10 @@ public class SecretSteps {
 
   @Then("each of {word}-1 to {word}-{int} must have the Secret {word}")
   public void eachMustHaveTheSecret(String prefix, String samePrefix, int last, String name) {
-    if (!prefix.equals(samePrefix)) {
-      throw new IllegalArgumentException("say each of p-1 to p-N");
-    }
-    List<String> without = new java.util.ArrayList<>();
-    for (int i = 1; i <= last; i++) {
-      if (world().secret(prefix + "-" + i, name).isEmpty()) {
-        without.add(prefix + "-" + i);
-      }
-    }
+    List<String> without =
+        NumberedNamespaces.of(prefix, samePrefix, last).stream()
+            .filter(namespace -> world().secret(namespace, name).isEmpty())
+            .toList();
     assertEquals(List.of(), without, "namespaces without the Secret " + name);
   }
 
