@@ -17,7 +17,7 @@ import java.util.function.BooleanSupplier;
  * synced; a standby is ready too, since readiness only gates traffic and the syncer takes none),
  * and {@code /metrics} in the Prometheus text format.
  */
-final class HealthServer implements AutoCloseable {
+public final class HealthServer implements AutoCloseable {
 
   private final HttpServer server;
   private final ExecutorService threads;
@@ -27,7 +27,7 @@ final class HealthServer implements AutoCloseable {
     this.threads = threads;
   }
 
-  static HealthServer start(
+  public static HealthServer start(
       int port, PrometheusRegistry registry, BooleanSupplier alive, BooleanSupplier ready)
       throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
@@ -53,7 +53,7 @@ final class HealthServer implements AutoCloseable {
     return new HealthServer(server, threads);
   }
 
-  int port() {
+  public int port() {
     return server.getAddress().getPort();
   }
 

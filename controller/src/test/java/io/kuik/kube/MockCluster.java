@@ -23,7 +23,7 @@ import java.util.List;
 public final class MockCluster implements AutoCloseable {
 
   /** The release the chart's RBAC is rendered for: {@code helm install kuik -n kuik-system}. */
-  static final String RELEASE = "kuik";
+  public static final String RELEASE = "kuik";
 
   private static final String TOKEN = "not-a-secret";
 

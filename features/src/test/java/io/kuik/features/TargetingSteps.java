@@ -65,7 +65,8 @@ public class TargetingSteps {
           world().syncer(instance),
           state.syncerMarks.get(instance),
           instance,
-          secret + " in " + namespace);
+          secret + " in " + namespace,
+          world().now());
     }
     boolean wrote = !world().appliesOf(instance, namespace, secret).isEmpty();
     assertEquals(

@@ -23,7 +23,7 @@ final class KuikContender implements Contender {
     world.cluster().install(release);
     Identity identity =
         Identity.serviceAccount(Workload.INSTALL_NAMESPACE, release.syncerServiceAccount());
-    this.host = new SyncerHost(world.api(), identity, settings, RESYNC_PERIOD);
+    this.host = new SyncerHost(world.api(), identity, settings);
     this.actor = world.cluster().trace().actorOf(identity);
   }
 

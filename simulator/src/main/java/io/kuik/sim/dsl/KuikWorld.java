@@ -103,9 +103,7 @@ public final class KuikWorld {
         new SyncerHost(
             api(),
             Identity.serviceAccount(namespace, release.syncerServiceAccount()),
-            SyncerSettings.defaults(namespace)
-                .withTargeting(new Targeting(namespace, namespacesByDefault)),
-            RESYNC_PERIOD);
+            syncerSettings(namespace, namespacesByDefault));
     syncer.start();
     webhook =
         new WebhookHost(
@@ -143,10 +141,8 @@ public final class KuikWorld {
     otherReleases.put(namespace, other);
     Identity identity = Identity.serviceAccount(namespace, other.syncerServiceAccount());
     cluster.trace().alias(identity, namespace + "-syncer");
-    SyncerSettings settings =
-        SyncerSettings.defaults(namespace)
-            .withTargeting(new Targeting(namespace, namespacesByDefault));
-    SyncerHost host = new SyncerHost(api(), identity, settings, RESYNC_PERIOD);
+    SyncerHost host =
+        new SyncerHost(api(), identity, syncerSettings(namespace, namespacesByDefault));
     otherInstances.put(namespace, host);
     host.start();
   }
@@ -262,14 +258,24 @@ public final class KuikWorld {
     syncer().restartWith(syncer.settings().withGrace(grace));
   }
 
-  /** As the syncer command runs: each resync spread over the resync period. */
+  /** A restart, as the syncer command runs: each resync spread over the resync period. */
   public void restartSyncerWithResyncSpreadOverThePeriod() {
-    syncer().restartWith(syncer.settings().withResyncSpread(RESYNC_PERIOD));
+    syncer().restartWith(syncer.settings());
   }
 
   /** The same, with {@code --api-qps qps --api-burst 1}. */
   public void restartSyncerWithResyncSpreadOverThePeriod(double qps) {
-    syncer().restartWith(syncer.settings().withResyncSpread(RESYNC_PERIOD).withWriteLimit(qps, 1));
+    syncer().restartWith(syncer.settings().withWriteLimit(qps, 1));
+  }
+
+  /**
+   * The chart's syncer flags for a release in {@code namespace}: the defaults, which resync every
+   * {@link #RESYNC_PERIOD} spread over it, as {@code kuik syncer} does.
+   */
+  private static SyncerSettings syncerSettings(String namespace, boolean namespacesByDefault) {
+    return SyncerSettings.defaults(namespace)
+        .withTargeting(new Targeting(namespace, namespacesByDefault))
+        .withResyncPeriod(RESYNC_PERIOD);
   }
 
   // ---- time ---------------------------------------------------------------------------------

@@ -19,17 +19,15 @@ public final class SyncerHost {
   private final ApiServer api;
   private final Identity identity;
   private SyncerSettings settings;
-  private final Duration resyncPeriod;
   private SyncerProcess process;
   private int incarnations;
   private Duration applyRoundTrip = SyncerProcess.ROUND_TRIP;
 
-  public SyncerHost(
-      ApiServer api, Identity identity, SyncerSettings settings, Duration resyncPeriod) {
+  /** A syncer with {@code settings}, its resync period among them (the chart's is 10 minutes). */
+  public SyncerHost(ApiServer api, Identity identity, SyncerSettings settings) {
     this.api = Objects.requireNonNull(api, "api");
     this.identity = Objects.requireNonNull(identity, "identity");
     this.settings = Objects.requireNonNull(settings, "settings");
-    this.resyncPeriod = Objects.requireNonNull(resyncPeriod, "resyncPeriod");
   }
 
   /** Starts a new incarnation: informers list and watch, and the syncer starts once they synced. */
@@ -45,7 +43,7 @@ public final class SyncerHost {
             "START",
             "syncer",
             "incarnation " + incarnations);
-    process = new SyncerProcess(api, identity, settings, resyncPeriod, "syncer#" + incarnations);
+    process = new SyncerProcess(api, identity, settings, "syncer#" + incarnations);
     process.roundTrip(applyRoundTrip);
     process.start();
   }
@@ -96,11 +94,6 @@ public final class SyncerHost {
   /** The running incarnation's syncer, once its informers have synced. */
   public Optional<SecretSyncer> syncer() {
     return process == null ? Optional.empty() : process.syncer();
-  }
-
-  /** The informers' periodic resync, now (a step of the features). */
-  public void resyncNow() {
-    syncer().ifPresent(SecretSyncer::onResync);
   }
 
   private void halt(String how) {

@@ -7,7 +7,10 @@ import java.time.Instant;
  * line and as one canonical line that the trace hash is computed over.
  */
 public sealed interface TraceRecord
-    permits TraceRecord.Request, TraceRecord.WatchDelivery, TraceRecord.Note {
+    permits TraceRecord.Request,
+        TraceRecord.WatchDelivery,
+        TraceRecord.Note,
+        TraceRecord.SyncerEffect {
 
   Instant at();
 
@@ -89,4 +92,24 @@ public sealed interface TraceRecord
   /** A free-form line from a component or an actor, e.g. a webhook that failed open. */
   record Note(Instant at, String actor, String action, String target, String outcome)
       implements TraceRecord {}
+
+  /**
+   * An effect the syncer's core returned, as the simulated executor takes it in hand: an apply or a
+   * status write (whose request follows half a round trip later), an Event, or a timer.
+   */
+  record SyncerEffect(Instant at, String actor, Kind kind, String target, String outcome)
+      implements TraceRecord {
+
+    public enum Kind {
+      APPLY,
+      STATUS,
+      EVENT,
+      WAKE
+    }
+
+    @Override
+    public String action() {
+      return "effect " + kind;
+    }
+  }
 }
