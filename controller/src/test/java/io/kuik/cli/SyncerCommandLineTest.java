@@ -150,6 +150,7 @@ class SyncerCommandLineTest {
                 "--cluster-resource-namespace=shard-b",
                 "--grace-period=20m",
                 "--resync-period=0s",
+                "--resync-share=0.25",
                 "--debounce=1s",
                 "--namespaces-by-default=false",
                 "--api-qps=5.5",
@@ -169,6 +170,7 @@ class SyncerCommandLineTest {
     assertEquals(5.5, settings.syncer().writeQps());
     assertEquals(7, settings.syncer().writeBurst());
     assertEquals(3, settings.syncer().maxInFlight());
+    assertEquals(0.25, settings.syncer().resyncShare());
     assertFalse(settings.lease().enabled());
     assertEquals(9090, settings.healthPort());
   }
