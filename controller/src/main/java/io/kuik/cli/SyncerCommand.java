@@ -20,7 +20,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kuik syncer}: the secret-syncer process (docs/architecture.md#two-drivers). Every flag has
+ * {@code kuik syncer}: the secret-syncer process (docs/architecture.md#executors). Every flag has
  * an environment variable fallback and a default; the Helm chart passes them all
  * (chart/templates/_helpers.tpl).
  */

@@ -80,8 +80,8 @@ final class SyncerNow {
     return new Result(written, new ArrayList<>(warnings));
   }
 
-  /** The informers' view, reduced to what was read. */
-  private record View(
+  /** The informers' view, reduced to what was read: one namespace. */
+  record View(
       ObservedNamespace namespace,
       List<Validated> resources,
       List<RewrittenPod> pods,

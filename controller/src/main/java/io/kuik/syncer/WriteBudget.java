@@ -6,8 +6,8 @@ import java.time.Instant;
 /**
  * A token bucket on the core's writes, in the core's own time: {@code qps} tokens a second, at most
  * {@code burst} saved up. It never waits: the core asks whether a token is there, and when none is,
- * asks {@link #nextTokenAt} and has the scheduler wake it then. A virtual clock drives it as well
- * as the system clock.
+ * asks {@link #nextTokenAt} and sets its timer then. A virtual clock drives it as well as the
+ * system clock.
  */
 final class WriteBudget {
 

@@ -35,10 +35,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -106,38 +104,7 @@ class ExplainAgreesWithTheSyncerTest {
             .map(Records::pod)
             .toList();
     ObservedNamespace namespace = new ObservedNamespace(NAMESPACE, labels, false);
-    InformerView view =
-        new InformerView() {
-          @Override
-          public Collection<Validated> routingResources() {
-            return resources;
-          }
-
-          @Override
-          public Optional<Validated> routingResource(ResourceId id) {
-            return resources.stream().filter(r -> r.id().equals(id)).findFirst();
-          }
-
-          @Override
-          public Collection<ObservedNamespace> namespaces() {
-            return List.of(namespace);
-          }
-
-          @Override
-          public Optional<ObservedNamespace> namespace(String name) {
-            return name.equals(NAMESPACE) ? Optional.of(namespace) : Optional.empty();
-          }
-
-          @Override
-          public Collection<RewrittenPod> pods(String name) {
-            return name.equals(NAMESPACE) ? seen : List.of();
-          }
-
-          @Override
-          public Optional<Secret> clusterSecret(String name) {
-            return Optional.ofNullable(sources.get(name));
-          }
-        };
+    InformerView view = new SyncerNow.View(namespace, resources, seen, sources);
     Map<String, DockerConfig> stored = new TreeMap<>();
     SecretSyncer core = new SecretSyncer(settings, view);
     List<Input> inputs = new ArrayList<>(List.of(new Input.Started()));
