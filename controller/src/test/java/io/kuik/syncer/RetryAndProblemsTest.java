@@ -122,6 +122,23 @@ class RetryAndProblemsTest {
 
   // ---- problems, each reported once ---------------------------------------------------------
 
+  /**
+   * An Event is a write too: it pays its token of the one budget, and the apply waits for the next.
+   */
+  @Test
+  void anEventTakesAWriteTokenFromTheApplyThatFollowsIt() {
+    cluster = new SyncerHarness(SyncerHarness.noResync().withWriteLimit(1, 1));
+    cluster.applyNamespace("team-a", "tier=prod");
+    install(); // ghcr-pull is missing: PullSecretInjectionFailed when the pair is first decided
+    cluster.start().advanceSeconds(5);
+
+    assertEquals(1, cluster.events(ProblemReports.INJECTION_FAILED).size());
+    assertEquals(
+        SyncerHarness.T0.plusMillis(1500),
+        cluster.applies().get(0).at(),
+        "decided at 0.5 s, its Event took the token, the apply went with the next one");
+  }
+
   @Test
   void aMissingSourceIsReportedOnceLeavesItsEntryOutAndIsReportedAgainWhenItComesBack() {
     resyncEveryMinute();
