@@ -159,14 +159,26 @@ class IntakeTest {
 
   @Test
   void theStartsListIsLookedForOneMinuteOnly() {
-    Pod web = pod("web", "Running", "quay.io/acme/app:1", "");
-    stores.podStore().put("team-a/web", web);
+    Pod web1 = pod("web-1", "Running", "quay.io/acme/app:1", "");
+    Pod web2 = pod("web-2", "Running", "quay.io/acme/app:1", "");
+    stores.podStore().put("team-a/web-1", web1);
+    stores.podStore().put("team-a/web-2", web2);
+    stores.namespaceStore().put("team-a", namespace("team-a", "prod", ""));
     intake.started(now);
-    now = now.plus(Intake.SEEN_AT_START_KEPT).plusMillis(1);
 
     assertEquals(
+        Optional.empty(),
+        intake.input(new Notification.PodNotified(null, web1), now.plusSeconds(59)),
+        "within the minute: the start's late add");
+    assertEquals(
         Input.PodChanged.class,
-        intake.input(new Notification.PodNotified(null, web), now).orElseThrow().getClass());
+        intake
+            .input(
+                new Notification.PodNotified(null, web2),
+                now.plus(Intake.SEEN_AT_START_KEPT).plusMillis(1))
+            .orElseThrow()
+            .getClass(),
+        "after it: an add like any other");
   }
 
   @Test
