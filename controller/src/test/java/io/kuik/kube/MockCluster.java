@@ -110,6 +110,11 @@ public final class MockCluster implements AutoCloseable {
     dispatcher.refuseAppliesIn(namespace);
   }
 
+  /** From now on, every list of {@code resource} (a plural) is answered {@code delay} late. */
+  public void slowListsOf(String resource, java.time.Duration delay) {
+    dispatcher.slowListsOf(resource, delay);
+  }
+
   /** The kubeconfig file naming this server, for processes of their own. */
   public Path kubeconfig() {
     return kubeconfig;

@@ -168,6 +168,22 @@ class HealthAndMetricsOnMockApiServerTest {
     assertEquals(0, syncer.stop(), "SIGTERM ends it cleanly");
   }
 
+  /** Readiness waits for every informer's first list: a syncer that cannot list is not ready. */
+  @Test
+  void readyzFailsUntilEveryInformerHasListedWhileHealthzAnswers() {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    cluster.slowListsOf("imagemirrors", Duration.ofSeconds(6));
+    syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--leader-elect=false",
+            "--log-format=json");
+
+    assertEquals(200, syncer.get("/healthz").statusCode());
+    assertEquals(503, syncer.get("/readyz").statusCode(), "the mirrors' list is still on its way");
+    await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
+  }
+
   @Test
   void anInformerThatStoppedFailsHealthAndReadinessSoThatKubernetesRestartsTheProcess() {
     fixtures.namespace(INSTALL_NAMESPACE, Map.of());
