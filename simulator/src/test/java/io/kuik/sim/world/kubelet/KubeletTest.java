@@ -12,6 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.sim.Cluster;
 import io.kuik.sim.Manifests;
+import io.kuik.sim.trace.RequestKind;
+import io.kuik.sim.trace.Resource;
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.registry.Availability;
@@ -114,7 +117,11 @@ class KubeletTest {
     assertEquals(List.of(10L, 20L), intervals(attempts()));
     long reads =
         cluster.trace().requests().stream()
-            .filter(r -> r.action().equals("GET") && r.target().equals("secrets team-a/acme-pull"))
+            .filter(
+                r ->
+                    r.kind() == RequestKind.GET
+                        && r.target()
+                            .equals(Target.object(Resource.SECRETS, "team-a", "acme-pull")))
             .count();
     assertEquals(3, reads, "one GET of the pull Secret per attempt");
     assertEquals("Running", kubelet.phase("team-a", "web"));
