@@ -149,6 +149,11 @@ public final class Views {
     return world.cluster().kubelet().phase(namespace, pod);
   }
 
+  /** Whether the pod's container {@code app} runs now, as the kubelet has it. */
+  public boolean appRunning(String namespace, String pod) {
+    return world.cluster().kubelet().running(namespace, pod, "app");
+  }
+
   /**
    * Why the kubelet keeps a container waiting ({@code ImagePullBackOff}, ...); null once started.
    */

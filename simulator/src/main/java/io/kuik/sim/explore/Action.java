@@ -22,6 +22,14 @@ sealed interface Action {
   /** Does it. {@code drops} is the run's stream for the watch events a drop window loses. */
   void run(KuikWorld world, SimRandom drops);
 
+  /**
+   * Whether it can be done in the world as it is now. A drawn action always can; one of a shrunk
+   * script may not (the container it stops never started), and is then left out.
+   */
+  default boolean applies(KuikWorld world) {
+    return true;
+  }
+
   /** A step with no action: its pick found nothing, or a shrink took the action out. */
   record Skip() implements Action {
     @Override
@@ -164,6 +172,11 @@ sealed interface Action {
     @Override
     public String describe() {
       return "the container of pod " + namespace + "/" + pod + " exits " + exitCode;
+    }
+
+    @Override
+    public boolean applies(KuikWorld world) {
+      return world.views().appRunning(namespace, pod);
     }
 
     @Override

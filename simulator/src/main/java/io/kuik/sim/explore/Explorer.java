@@ -224,7 +224,11 @@ public final class Explorer {
     }
     String outcome = "";
     try {
-      action.run(world, drops);
+      if (action.applies(world)) {
+        action.run(world, drops);
+      } else {
+        outcome = "  -> not applicable here";
+      }
     } catch (ApiException refused) {
       outcome = "  -> refused " + refused.code();
     }

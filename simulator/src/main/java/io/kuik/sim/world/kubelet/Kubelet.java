@@ -177,14 +177,8 @@ public final class Kubelet {
    */
   public void containerExits(String namespace, String pod, String container, int exitCode) {
     PodWork work = pods.get(namespace + "/" + pod);
-    ContainerWork c =
-        work == null
-            ? null
-            : work.containers.stream()
-                .filter(x -> x.name.equals(container))
-                .findFirst()
-                .orElse(null);
-    if (c == null || !c.started() || c.terminated()) {
+    ContainerWork c = runningContainer(work, container);
+    if (c == null) {
       throw new IllegalStateException(
           "the container " + container + " of " + namespace + "/" + pod + " is not running");
     }
@@ -192,6 +186,21 @@ public final class Kubelet {
     if (!writeStatus(work)) {
       schedule(work, SYNC_RETRY);
     }
+  }
+
+  /** Whether the container has started and not terminated since, as the kubelet has it. */
+  public boolean running(String namespace, String pod, String container) {
+    return runningContainer(pods.get(namespace + "/" + pod), container) != null;
+  }
+
+  private static ContainerWork runningContainer(PodWork work, String container) {
+    if (work == null) {
+      return null;
+    }
+    return work.containers.stream()
+        .filter(c -> c.name.equals(container) && c.started() && !c.terminated())
+        .findFirst()
+        .orElse(null);
   }
 
   /** The waiting reason of a container (e.g. {@code ImagePullBackOff}); null once started. */
