@@ -9,6 +9,7 @@ import io.kuik.sim.explore.Shrinker;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -157,12 +158,21 @@ public final class SimulateCommand implements KuikSubcommand {
       if (script == null) {
         return runSeeds(out, run.seed, 1, run.steps, run.validGrace(), null);
       }
+      String text;
+      try {
+        text = Files.readString(script);
+      } catch (NoSuchFileException missing) {
+        throw new ParameterException(spec.commandLine(), "--script " + script + ": no such file");
+      } catch (IOException unreadable) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--script " + script + ": cannot be read: " + unreadable.getMessage());
+      }
       Explorer explorer;
       try {
-        explorer = Regressions.replay(Files.readString(script), script.toString());
-      } catch (IOException | IllegalArgumentException e) {
-        throw new ParameterException(
-            spec.commandLine(), "--script " + script + ": " + e.getMessage());
+        explorer = Regressions.replay(text, script.toString());
+      } catch (IllegalArgumentException notAScript) {
+        throw new ParameterException(spec.commandLine(), notAScript.getMessage());
       }
       out.println(explorer.banner());
       out.flush();

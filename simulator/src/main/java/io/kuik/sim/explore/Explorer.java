@@ -169,7 +169,9 @@ public final class Explorer {
     log("setup", "namespaces team-a..c, resources r1 r2, sources src-a src-b");
     world.pass(Duration.ofSeconds(5));
     Optional<Violation> found = checks.safety();
-    for (step = 1; step <= steps && found.isEmpty(); step++) {
+    step = 0;
+    while (found.isEmpty() && step < steps) {
+      step++;
       Script.Step next = replayed == null ? null : replayed.steps().get(step - 1);
       Action action = next == null ? draw.next() : next.action();
       act(action);
@@ -270,7 +272,10 @@ public final class Explorer {
   private String report(Violation violation) {
     StringBuilder out =
         new StringBuilder("VIOLATION ")
-            .append(step > steps ? "in the liveness phase" : "after step " + step)
+            .append(
+                step == 0
+                    ? "after the setup"
+                    : step > steps ? "in the liveness phase" : "after step " + step)
             .append(" (+")
             .append(elapsed(world.elapsed()))
             .append("): ")
