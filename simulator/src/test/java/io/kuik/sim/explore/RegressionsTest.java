@@ -32,7 +32,8 @@ class RegressionsTest {
   @MethodSource("regressions")
   void aKeptRegressionPassesOnTheCodeAsItIs(Path file) throws IOException {
     Explorer.Outcome outcome =
-        Regressions.replay(Files.readString(file), file.getFileName().toString()).run();
+        Regressions.replay(Files.readString(file), Regressions.FOLDER + "/" + file.getFileName())
+            .run();
 
     assertTrue(outcome.passed(), outcome::report);
     assertTrue(outcome.actions() > 0, "a regression with no action replays nothing but the setup");
