@@ -99,7 +99,7 @@ public class ClusterSteps {
   public void anOutage(int minutes) {
     state.outageStart = world().now();
     state.outageEnd = state.outageStart.plus(Duration.ofMinutes(minutes));
-    world().faults().outage(Duration.ofMinutes(minutes));
+    world().faults().apiServerUnavailable(Duration.ofMinutes(minutes));
   }
 
   @Then("the syncer must have sent at most {int} applies of each Secret during the outage")

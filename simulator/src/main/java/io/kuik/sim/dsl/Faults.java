@@ -3,7 +3,6 @@ package io.kuik.sim.dsl;
 import io.kuik.sim.faults.SyncerCrashes;
 import io.kuik.sim.faults.WatchFaults;
 import io.kuik.sim.time.SimRandom;
-import io.kuik.sim.world.StatusReason;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.watch.WatchInfo;
 import java.time.Duration;
@@ -24,13 +23,10 @@ public final class Faults {
     this.world = world;
   }
 
-  /** Every request answered 503 ServiceUnavailable for the duration, starting now. */
-  public void outage(Duration duration) {
-    world.api().faults().failWhile(request -> true, StatusReason.SERVICE_UNAVAILABLE);
-    world.cluster().loop().schedule(duration, "outage ends", () -> world.api().faults().clear());
-  }
-
-  /** The API server answers 503 for {@code window}, marked in the trace as an outage window. */
+  /**
+   * Every request answered 503 ServiceUnavailable for {@code window}, starting now; the window's
+   * edges are marked in the trace.
+   */
   public void apiServerUnavailable(Duration window) {
     world.cluster().outages().apiServerUnavailable(window);
   }
