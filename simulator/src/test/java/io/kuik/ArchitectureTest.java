@@ -4,7 +4,9 @@ import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -13,7 +15,9 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.kuik.sim.world.ApiException;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -23,9 +27,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The dependency direction of docs/architecture.md#module-layout: the sans-IO core (model, routing,
  * syncer, ports) never touches fabric8's client, the edges, threads, sleeps or any clock; the
- * syncer's core acts only through its effects; the production edge is split by process; and no
- * class in a controller package depends on the simulator. Every production package is one the rules
- * name.
+ * syncer's core acts only through its effects; the production edge is split by process; no class in
+ * a controller package depends on the simulator; every production package is one the rules name;
+ * and the simulator's packages are layers, each depending only on those below it ({@link
+ * #SIMULATOR_LAYERS}).
  *
  * <p>It lives in the simulator's tests because only here are the controller's classes and the
  * simulator's on one classpath: in the controller module the simulator is absent, so a rule about
@@ -50,6 +55,119 @@ class ArchitectureTest {
   static final String KUBE_SYNCER = "io.kuik.kube.syncer..";
   static final String KUBE_WEBHOOK = "io.kuik.kube.webhook..";
   static final String SIMULATOR = "io.kuik.sim..";
+
+  /** The simulator's layers, bottom to top, as {@link #SIMULATOR_LAYERS} names them. */
+  static final String[] SIMULATOR_PACKAGES = {
+    "io.kuik.sim.time..",
+    "io.kuik.sim.trace..",
+    "io.kuik.sim.world..",
+    "io.kuik.sim.client..",
+    "io.kuik.sim.chart..",
+    "io.kuik.sim.actors..",
+    "io.kuik.sim.hosts..",
+    "io.kuik.sim.faults..",
+    "io.kuik.sim.check..",
+    "io.kuik.sim",
+    "io.kuik.sim.dsl..",
+    "io.kuik.sim.explore..",
+    "io.kuik.sim.plan..",
+    "io.kuik.sim.bench..",
+    "io.kuik.sim.cli.."
+  };
+
+  /**
+   * Which simulator package may depend on which, bottom to top:
+   *
+   * <ul>
+   *   <li>time and trace: the virtual clock and the record of what happened; the trace knows no
+   *       identity of the world (it takes a {@code Principal});
+   *   <li>world: the API server, admission, storage, watches, the kubelet, registries; on time and
+   *       trace only (the kubelet is handed a {@code PodFeed}, it builds no informer);
+   *   <li>client (informers), chart (the Helm chart's files), actors (people and controllers),
+   *       hosts (the production syncer and webhook as processes): on the world;
+   *   <li>faults: the fault modules, on the world's seams and the hosts;
+   *   <li>check: the checkers, which read the trace and the stored objects and nothing that acts;
+   *   <li>the root package's Cluster, which assembles a world; the DSL on top of it;
+   *   <li>the explorer, on the DSL and the checkers only; plan and bench, tools on the DSL and the
+   *       cluster; the command line over them all.
+   * </ul>
+   */
+  static final ArchRule SIMULATOR_LAYERS =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("time")
+          .definedBy(SIMULATOR_PACKAGES[0])
+          .layer("trace")
+          .definedBy(SIMULATOR_PACKAGES[1])
+          .layer("world")
+          .definedBy(SIMULATOR_PACKAGES[2])
+          .layer("client")
+          .definedBy(SIMULATOR_PACKAGES[3])
+          .layer("chart")
+          .definedBy(SIMULATOR_PACKAGES[4])
+          .layer("actors")
+          .definedBy(SIMULATOR_PACKAGES[5])
+          .layer("hosts")
+          .definedBy(SIMULATOR_PACKAGES[6])
+          .layer("faults")
+          .definedBy(SIMULATOR_PACKAGES[7])
+          .layer("check")
+          .definedBy(SIMULATOR_PACKAGES[8])
+          .layer("cluster")
+          .definedBy(SIMULATOR_PACKAGES[9])
+          .layer("dsl")
+          .definedBy(SIMULATOR_PACKAGES[10])
+          .layer("explore")
+          .definedBy(SIMULATOR_PACKAGES[11])
+          .layer("tools")
+          .definedBy(SIMULATOR_PACKAGES[12], SIMULATOR_PACKAGES[13])
+          .layer("cli")
+          .definedBy(SIMULATOR_PACKAGES[14])
+          .whereLayer("cli")
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("tools")
+          .mayOnlyBeAccessedByLayers("cli")
+          .whereLayer("explore")
+          .mayOnlyBeAccessedByLayers("cli")
+          .whereLayer("dsl")
+          .mayOnlyBeAccessedByLayers("explore", "tools")
+          .whereLayer("cluster")
+          .mayOnlyBeAccessedByLayers("dsl", "tools")
+          .whereLayer("check")
+          .mayOnlyBeAccessedByLayers("dsl", "explore")
+          .whereLayer("faults")
+          .mayOnlyBeAccessedByLayers("cluster", "dsl")
+          .whereLayer("hosts")
+          .mayOnlyBeAccessedByLayers("faults", "dsl", "tools")
+          .whereLayer("actors")
+          .mayOnlyBeAccessedByLayers("cluster", "dsl", "tools")
+          .whereLayer("chart")
+          .mayOnlyBeAccessedByLayers("faults", "cluster", "dsl", "tools")
+          .whereLayer("client")
+          .mayOnlyBeAccessedByLayers("actors", "hosts", "cluster", "tools")
+          .whereLayer("world")
+          .mayOnlyBeAccessedByLayers(
+              "client", "chart", "actors", "hosts", "faults", "check", "cluster", "dsl", "explore",
+              "tools")
+          .whereLayer("trace")
+          .mayOnlyBeAccessedByLayers(
+              "world", "client", "hosts", "faults", "check", "cluster", "dsl", "explore", "tools")
+          .because("a backward import ties a lower layer to what is built on it");
+
+  /**
+   * The explorer acts through the DSL: of the world it may only catch the refusals the DSL's verbs
+   * throw.
+   */
+  static final ArchRule EXPLORER_USES_ONLY_THE_DSL =
+      noClasses()
+          .that()
+          .resideInAPackage("io.kuik.sim.explore..")
+          .should()
+          .dependOnClassesThat(
+              resideInAPackage("io.kuik.sim.world..").and(not(equivalentTo(ApiException.class))))
+          .orShould()
+          .callMethod(io.kuik.sim.dsl.KuikWorld.class, "cluster")
+          .because("the explorer calls only the DSL");
 
   /** Production classes of both modules (the controller's come from its jar or its classes). */
   private static final JavaClasses PRODUCTION =
@@ -87,7 +205,8 @@ class ArchitectureTest {
     return Stream.of(
             Stream.of(CORE),
             Stream.of(EDGES),
-            Stream.of(KUBE_SHARED, KUBE_SYNCER, KUBE_WEBHOOK, SIMULATOR))
+            Stream.of(KUBE_SHARED, KUBE_SYNCER, KUBE_WEBHOOK, SIMULATOR),
+            Stream.of(SIMULATOR_PACKAGES))
         .flatMap(s -> s);
   }
 
@@ -253,5 +372,27 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAPackage(SIMULATOR)
         .check(PRODUCTION);
+  }
+
+  @Test
+  void simulatorPackagesDependOnlyOnTheLayersBelowThem() {
+    SIMULATOR_LAYERS.check(PRODUCTION);
+  }
+
+  @Test
+  void theLayerRuleCatchesAWorldClassThatReachesUpToAnInformer() {
+    JavaClasses backward =
+        new ClassFileImporter()
+            .importClasses(
+                io.kuik.sim.world.BackwardWorldClass.class, io.kuik.sim.client.Informer.class);
+
+    AssertionError caught =
+        assertThrows(AssertionError.class, () -> SIMULATOR_LAYERS.check(backward));
+    assertTrue(caught.getMessage().contains("BackwardWorldClass"), caught.getMessage());
+  }
+
+  @Test
+  void theExplorerCallsOnlyTheDsl() {
+    EXPLORER_USES_ONLY_THE_DSL.check(PRODUCTION);
   }
 }

@@ -10,7 +10,6 @@ import static io.kuik.routing.Fixtures.repository;
 import static io.kuik.routing.Fixtures.selector;
 import static io.kuik.routing.Fixtures.withSelectors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -278,7 +277,9 @@ class CandidatePlannerTest {
     PodPlan plan = CandidatePlanner.plan(index, pod, Map.of());
 
     assertEquals(List.of("c1"), plan.containers().stream().map(c -> c.container().name()).toList());
-    assertNotNull(plan.notCovered().get("c0"));
+    assertEquals(
+        Map.of("c0", "imagePullPolicy Never: the kubelet never pulls its image"),
+        plan.notCovered());
   }
 
   @Test
@@ -294,8 +295,10 @@ class CandidatePlannerTest {
 
     PodPlan plan = CandidatePlanner.plan(index, routed, Map.of());
 
-    assertNotNull(plan.skipped());
+    assertEquals(
+        "already routed: it carries " + RewriteAnnotations.ORIGINAL_IMAGES, plan.skipped());
     assertTrue(plan.containers().isEmpty());
+    assertTrue(plan.notCovered().isEmpty(), "a skipped pod's containers are not judged one by one");
     assertNull(CandidatePlanner.plan(index, pod("nginx:1.27"), Map.of()).skipped());
   }
 

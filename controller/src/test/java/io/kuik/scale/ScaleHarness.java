@@ -15,7 +15,7 @@ import java.util.Locale;
 /**
  * The syncer at scale (README, "The syncer at scale"): for each cluster size P and each runnable
  * jar under test, fabric8's mock API server holding a {@link ScaleWorkload}, and the real {@code
- * kuik syncer} process ({@link SyncerProcess}) against it with the chart's JVM options and flags.
+ * kuik syncer} process ({@link ForkedSyncer}) against it with the chart's JVM options and flags.
  * Each (jar, P) goes through four phases, creating new rewritten pods one a second in each and
  * timing their Secrets: the first pass of a fresh process, steady state (then the heap after a full
  * GC), a resync, and the pass after a restart. One {@link ScaleTable} row per (jar, P), and the
@@ -88,7 +88,7 @@ public final class ScaleHarness {
       long wallAtStart = System.nanoTime();
       ApiLedger ledger = cluster.ledger();
       ledger.mark();
-      List<String> flags = SyncerProcess.chartFlags(settings.resyncPeriod());
+      List<String> flags = ForkedSyncer.chartFlags(settings.resyncPeriod());
       long started = System.nanoTime();
       ScaleTable.Pass start;
       Latencies startProbes;
@@ -97,8 +97,8 @@ public final class ScaleHarness {
       double heap = -1;
       double rss = -1;
       ApiLedger.Window first;
-      try (SyncerProcess syncer =
-          SyncerProcess.start(
+      try (ForkedSyncer syncer =
+          ForkedSyncer.start(
               jar.path(), flags, cluster.kubeconfig(), work.resolve("syncer-1.log"))) {
         if (!awaitReady(syncer, started)) {
           first = ledger.mark();
@@ -139,8 +139,8 @@ public final class ScaleHarness {
       ScaleTable.Pass restart = new ScaleTable.Pass(0, 0, 0, false);
       Latencies restartProbes = Latencies.none();
       ApiLedger.Window restartWindow;
-      try (SyncerProcess syncer =
-          SyncerProcess.start(
+      try (ForkedSyncer syncer =
+          ForkedSyncer.start(
               jar.path(), flags, cluster.kubeconfig(), work.resolve("syncer-2.log"))) {
         if (awaitReady(syncer, restarted)) {
           restartProbes = probes("after the restart", cluster, ledger, workload);
@@ -178,7 +178,7 @@ public final class ScaleHarness {
       List<String> needed,
       ApiLedger.Window first,
       List<String> notes,
-      SyncerProcess syncer,
+      ForkedSyncer syncer,
       long cpuAtStart,
       long wallAtStart) {
     notes.add(
@@ -240,7 +240,7 @@ public final class ScaleHarness {
     return latencies;
   }
 
-  private boolean awaitReady(SyncerProcess syncer, long since) throws InterruptedException {
+  private boolean awaitReady(ForkedSyncer syncer, long since) throws InterruptedException {
     long deadline = since + settings.passCap().toNanos();
     while (System.nanoTime() < deadline && syncer.alive()) {
       if (syncer.ready()) {
@@ -253,7 +253,7 @@ public final class ScaleHarness {
 
   /** Waits until every needed Secret has been applied since {@code since}, or the cap. */
   private ScaleTable.Pass awaitPass(
-      ApiLedger ledger, List<String> needed, long since, SyncerProcess syncer)
+      ApiLedger ledger, List<String> needed, long since, ForkedSyncer syncer)
       throws InterruptedException {
     long deadline = since + settings.passCap().toNanos();
     int done = 0;
@@ -300,7 +300,7 @@ public final class ScaleHarness {
    * Secret was applied since, or the period and 30 s more have passed, at most {@code passCap}.
    */
   private String resyncCoverage(
-      ApiLedger ledger, List<String> needed, long resyncSeen, SyncerProcess syncer)
+      ApiLedger ledger, List<String> needed, long resyncSeen, ForkedSyncer syncer)
       throws InterruptedException {
     long from = resyncSeen - Duration.ofSeconds(5).toNanos();
     double period =
@@ -379,8 +379,8 @@ public final class ScaleHarness {
                 + " rewritten; %d unrelated Secrets per namespace; %d ImageAlternatives (%d"
                 + " Always); %d probe pods per phase, one a second; a pass is waited for at most"
                 + " %d s; mock store: %s%n",
-            String.join(" ", SyncerProcess.CHART_JVM_OPTIONS),
-            String.join(" ", SyncerProcess.chartFlags(settings.resyncPeriod())),
+            String.join(" ", ForkedSyncer.CHART_JVM_OPTIONS),
+            String.join(" ", ForkedSyncer.chartFlags(settings.resyncPeriod())),
             ScaleWorkload.podJson("team-0", "app-1", null, 1).length(),
             ScaleWorkload.podJson("team-0", "app-0", "onfailure-0", 0).length(),
             ScaleWorkload.PODS_PER_NAMESPACE,

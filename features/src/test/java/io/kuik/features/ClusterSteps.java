@@ -9,6 +9,7 @@ import io.cucumber.java.en.Given;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
 import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.trace.TraceRecord;
 import java.time.Duration;
 import java.util.List;
@@ -30,13 +31,13 @@ public class ClusterSteps {
 
   @Given("kuik is installed in the namespace {word}")
   public void kuikIsInstalled(String namespace) {
-    world().install(namespace);
+    world().install().install(namespace);
     world().pass(Duration.ofSeconds(1));
   }
 
   @Given("^the namespace ([a-z0-9-]+)(?: labelled ([^=\\s]+)=(\\S+))?(?: is created)?$")
   public void theNamespace(String name, String key, String value) {
-    world().createNamespace(name, key == null ? Map.of() : Map.of(key, value));
+    world().objects().createNamespace(name, key == null ? Map.of() : Map.of(key, value));
   }
 
   @Given("{int} namespaces named {word}-1 to {word}-{int}")
@@ -45,22 +46,22 @@ public class ClusterSteps {
       throw new IllegalArgumentException("say N namespaces named p-1 to p-N");
     }
     NumberedNamespaces.of(prefix, samePrefix, last)
-        .forEach(namespace -> world().createNamespace(namespace, Map.of()));
+        .forEach(namespace -> world().objects().createNamespace(namespace, Map.of()));
   }
 
   @When("^the namespace ([a-z0-9-]+) is labelled ([^=\\s]+)=(\\S+)$")
   public void theNamespaceIsLabelled(String name, String key, String value) {
-    world().labelNamespace(name, key, value);
+    world().objects().labelNamespace(name, key, value);
   }
 
   @Given("the namespace {word} has a finalizer that holds it in Terminating")
   public void heldInTerminating(String name) {
-    world().holdNamespaceInTerminating(name);
+    world().objects().holdNamespaceInTerminating(name);
   }
 
   @When("the namespace {word} is deleted")
   public void theNamespaceIsDeleted(String name) {
-    world().deleteNamespace(name);
+    world().objects().deleteNamespace(name);
     state.namespaceDeletedAt = world().now();
   }
 
@@ -77,36 +78,35 @@ public class ClusterSteps {
 
   @Given("the syncer is restarted with a grace period of {int} minutes")
   public void restartedWithGrace(int minutes) {
-    world().restartSyncerWithGrace(Duration.ofMinutes(minutes));
+    world().install().restartSyncerWithGrace(Duration.ofMinutes(minutes));
   }
 
   @When("the syncer stops")
   public void theSyncerStops() {
-    world().syncer().stop();
+    world().install().syncer().stop();
   }
 
   @When("the syncer crashes")
   public void theSyncerCrashes() {
-    world().syncer().crash();
+    world().install().syncer().crash();
   }
 
   @When("the syncer starts")
   public void theSyncerStarts() {
-    world().syncer().start();
+    world().install().syncer().start();
   }
 
   @When("the API server answers every request with 503 for {int} minutes")
   public void anOutage(int minutes) {
     state.outageStart = world().now();
     state.outageEnd = state.outageStart.plus(Duration.ofMinutes(minutes));
-    world().outage(Duration.ofMinutes(minutes));
+    world().faults().apiServerUnavailable(Duration.ofMinutes(minutes));
   }
 
   @Then("the syncer must have sent at most {int} applies of each Secret during the outage")
   public void atMostAppliesDuringTheOutage(int most) {
-    Map<String, Long> perSecret =
-        world().syncerRequests().stream()
-            .filter(r -> r.action().equals("APPLY") && r.target().startsWith("secrets "))
+    Map<Target, Long> perSecret =
+        world().history().syncerSecretApplies().stream()
             .filter(r -> !r.at().isBefore(state.outageStart) && r.at().isBefore(state.outageEnd))
             .collect(Collectors.groupingBy(TraceRecord.Request::target, Collectors.counting()));
     assertTrue(!perSecret.isEmpty(), "the syncer tried during the outage");
@@ -134,24 +134,24 @@ public class ClusterSteps {
     if (!state.started()) {
       return;
     }
-    scenario.attach(world().storyline(), "text/plain", TIMELINE);
+    scenario.attach(world().views().storyline(), "text/plain", TIMELINE);
     if (scenario.isFailed()) {
-      scenario.log(world().timeline());
+      scenario.log(world().views().timeline());
     }
     Timelines.publish(scenario, world());
     assertEquals(
         state.deletesSentAsTheSyncer,
-        world().syncerDeletes().size(),
+        world().history().syncerDeletes().size(),
         "the syncer sent a DELETE (a step sent "
             + state.deletesSentAsTheSyncer
             + " under its identity): "
-            + world().syncerDeletes());
+            + world().history().syncerDeletes());
     if (scenario.getSourceTagNames().contains("@the-policy-refuses-the-syncer")) {
       return;
     }
     assertEquals(
         List.of(),
-        world().syncerWritesRefusedByThePolicy(),
+        world().history().syncerWritesRefusedByThePolicy(),
         "the admission policy refused a write of the syncer");
   }
 }

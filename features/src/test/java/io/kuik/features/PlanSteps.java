@@ -11,7 +11,6 @@ import io.kuik.model.DockerConfig;
 import io.kuik.model.RegistryCredential;
 import io.kuik.sim.dsl.KuikWorld;
 import io.kuik.sim.plan.Manifests;
-import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Meta;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -77,16 +76,17 @@ public class PlanSteps {
   public void theManifestsAreApplied(String name) {
     Manifests.Set set = Manifests.read(List.of(folder(name)));
     for (Manifests.Manifest ns : set.namespaces()) {
-      if (world().api().find(KuikWorld.ADMIN, ResourceType.NAMESPACE, null, ns.name()).isEmpty()) {
-        world().create(ns.object());
+      if (world().views().namespace(ns.name()).isEmpty()) {
+        world().objects().create(ns.object());
       }
     }
-    set.secrets().forEach(m -> world().create(m.object()));
-    set.routingResources().forEach(m -> world().create(m.object()));
+    set.secrets().forEach(m -> world().objects().create(m.object()));
+    set.routingResources().forEach(m -> world().objects().create(m.object()));
     world().pass(Duration.ofSeconds(5));
-    set.pods().forEach(m -> world().create(m.object()));
+    set.pods().forEach(m -> world().objects().create(m.object()));
     for (Manifests.Manifest deployment : set.deployments()) {
       world()
+          .workloads()
           .deployment(
               deployment.namespace(),
               deployment.name(),
@@ -117,13 +117,13 @@ public class PlanSteps {
       planned.put(secret.path("namespace").asString() + "/" + secret.path("name").asString(), keys);
     }
     Map<String, List<String>> held = new TreeMap<>();
-    for (ObjectNode secret :
-        world().api().list(KuikWorld.ADMIN, ResourceType.SECRET, null).items()) {
+    for (ObjectNode secret : world().views().secrets()) {
       if (Meta.name(secret).startsWith("kuik-inject-")) {
         held.put(
             Meta.namespace(secret) + "/" + Meta.name(secret),
             new ArrayList<>(
                 world()
+                    .views()
                     .dockerConfigOf(Meta.namespace(secret), Meta.name(secret))
                     .auths()
                     .keySet()));
@@ -133,11 +133,13 @@ public class PlanSteps {
     for (JsonNode secret : state.plan.path("secrets")) {
       DockerConfig config =
           world()
+              .views()
               .dockerConfigOf(secret.path("namespace").asString(), secret.path("name").asString());
       for (JsonNode key : secret.path("keys")) {
         String[] source = key.path("source").asString().split("/", 2);
         RegistryCredential expected =
             world()
+                .views()
                 .dockerConfigOf(source[0], source[1])
                 .auths()
                 .get(key.path("sourceKeys").get(0).asString());
@@ -158,7 +160,7 @@ public class PlanSteps {
       String namespace = planned.path("namespace").asString();
       String name = planned.path("name").asString();
       pods.add(namespace + "/" + name);
-      ObjectNode pod = world().pod(namespace, name);
+      ObjectNode pod = world().views().pod(namespace, name);
       for (JsonNode container : planned.path("containers")) {
         String image = null;
         for (JsonNode live : pod.path("spec").path("containers")) {
@@ -180,11 +182,11 @@ public class PlanSteps {
                       references.contains(added.asString()), name + " references " + references));
       assertEquals(
           planned.path("phase").asString(),
-          world().cluster().kubelet().phase(namespace, name),
+          world().views().kubeletPhase(namespace, name),
           name + "'s phase");
     }
     Set<String> live = new TreeSet<>();
-    for (ObjectNode pod : world().api().list(KuikWorld.ADMIN, ResourceType.POD, null).items()) {
+    for (ObjectNode pod : world().views().pods(null)) {
       live.add(Meta.namespace(pod) + "/" + Meta.name(pod));
     }
     assertEquals(live, new TreeSet<>(pods), "the pods kuik plan printed, and those of the cluster");

@@ -8,6 +8,7 @@ import io.cucumber.java.en.Given;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
 import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.dsl.Views;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -31,7 +32,7 @@ public class PodSteps {
   public void theRegistryServes(String host, String images, String user, String password) {
     List<String> list =
         Arrays.stream(images.split(",| and ")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-    world().registryServes(host, list, user, password);
+    world().actions().registryServes(host, list, user, password);
   }
 
   @When(
@@ -47,44 +48,46 @@ public class PodSteps {
       String restartPolicy) {
     Map<String, String> others = other == null ? Map.of() : Map.of(other, otherImage);
     List<String> own = ownSecret == null ? List.of() : List.of(ownSecret);
-    world().rewrittenPod(namespace, pod, rewriter, image, others, own, restartPolicy);
+    world().workloads().rewrittenPod(namespace, pod, rewriter, image, others, own, restartPolicy);
   }
 
   @When(
       "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) was rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+) by a webhook that did not label it$")
   public void aPodRewrittenWithoutTheLabel(
       String pod, String namespace, String rewriter, String image) {
-    world().rewrittenPodWithoutLabel(namespace, pod, rewriter, image);
+    world().workloads().rewrittenPodWithoutLabel(namespace, pod, rewriter, image);
   }
 
   @When("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is labelled ([^=\\s]+)=(\\S+)$")
   public void thePodIsLabelled(String pod, String namespace, String key, String value) {
-    world().labelPod(namespace, pod, key, value);
+    world().workloads().labelPod(namespace, pod, key, value);
   }
 
   @When("the pod {word} in {word} is deleted")
   public void thePodIsDeleted(String pod, String namespace) {
-    world().deletePod(namespace, pod);
+    world().workloads().deletePod(namespace, pod);
   }
 
   @When("the container of the pod {word} in {word} exits with code {int}")
   public void theContainerExits(String pod, String namespace, int exitCode) {
-    world().containerExits(namespace, pod, exitCode);
+    world().workloads().containerExits(namespace, pod, exitCode);
   }
 
   @Then("the pod {word} in {word} must be {word}")
   public void thePodMustBe(String pod, String namespace, String phase) {
-    assertEquals(phase, world().podPhase(namespace, pod), "the phase of " + namespace + "/" + pod);
+    assertEquals(
+        phase, world().views().podPhase(namespace, pod), "the phase of " + namespace + "/" + pod);
   }
 
   @Then("{word} must have no pods")
   public void noPods(String namespace) {
-    assertEquals(List.of(), world().pods(namespace));
+    assertEquals(List.of(), world().views().pods(namespace));
   }
 
   @Then("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) must be Running within (.+)$")
   public void runningWithin(String pod, String namespace, String limit) {
-    Optional<Duration> took = world().runUntilRunning(namespace, pod, Durations.parse(limit));
+    Optional<Duration> took =
+        world().workloads().runUntilRunning(namespace, pod, Durations.parse(limit));
     assertTrue(
         took.isPresent(),
         pod
@@ -93,15 +96,15 @@ public class PodSteps {
             + " is not Running after "
             + limit
             + "; pulls: "
-            + world().pullsOf(namespace, pod));
+            + world().views().pullsOf(namespace, pod));
   }
 
   @Then("the kubelet's first pull for {word} in {word} must fail for want of a credential")
   public void theFirstPullFails(String pod, String namespace) {
-    for (int i = 0; i < 50 && world().pullsOf(namespace, pod).isEmpty(); i++) {
+    for (int i = 0; i < 50 && world().views().pullsOf(namespace, pod).isEmpty(); i++) {
       world().pass(Duration.ofMillis(100));
     }
-    List<KuikWorld.Pull> pulls = world().pullsOf(namespace, pod);
+    List<Views.Pull> pulls = world().views().pullsOf(namespace, pod);
     assertFalse(pulls.isEmpty(), "the kubelet has not pulled for " + pod);
     assertFalse(pulls.get(0).succeeded(), "the first pull succeeded: " + pulls.get(0));
     assertEquals("UNAUTHORIZED", pulls.get(0).outcome(), "first pull " + pulls.get(0));
@@ -109,18 +112,20 @@ public class PodSteps {
 
   @Then("the kubelet must have pulled for {word} in {word} with no failed attempt")
   public void pulledWithNoFailedAttempt(String pod, String namespace) {
-    List<KuikWorld.Pull> pulls = world().pullsOf(namespace, pod);
+    List<Views.Pull> pulls = world().views().pullsOf(namespace, pod);
     assertFalse(pulls.isEmpty(), "the kubelet has not pulled for " + pod);
-    assertTrue(pulls.stream().allMatch(KuikWorld.Pull::succeeded), "failed pulls: " + pulls);
+    assertTrue(pulls.stream().allMatch(Views.Pull::succeeded), "failed pulls: " + pulls);
   }
 
   @Then(
       "the kubelet must have tried {word} for {word} in {word} only as {word}, refused every time")
   public void triedOnlyAsAndRefused(String image, String pod, String namespace, String user) {
-    List<KuikWorld.Pull> pulls =
-        world().pullsOf(namespace, pod).stream().filter(p -> p.image().endsWith(image)).toList();
+    List<Views.Pull> pulls =
+        world().views().pullsOf(namespace, pod).stream()
+            .filter(p -> p.image().endsWith(image))
+            .toList();
     assertFalse(pulls.isEmpty(), "no pull of " + image + " for " + pod);
-    for (KuikWorld.Pull pull : pulls) {
+    for (Views.Pull pull : pulls) {
       assertEquals(user, pull.username(), "a pull not as " + user + " (null: anonymous): " + pulls);
       assertEquals("UNAUTHORIZED", pull.outcome(), "a pull not refused: " + pulls);
     }
@@ -128,19 +133,19 @@ public class PodSteps {
 
   @Then("the container {word} of the pod {word} in {word} must be waiting in {word}")
   public void theContainerWaits(String container, String pod, String namespace, String reason) {
-    assertEquals(reason, world().waitingReason(namespace, pod, container));
+    assertEquals(reason, world().views().waitingReason(namespace, pod, container));
   }
 
   @Then("the pod {word} in {word} must have a Warning event {word} saying {string}")
   public void aWarningOnThePod(String pod, String namespace, String reason, String message) {
-    List<String> warnings = world().eventsOnPod(namespace, pod, "Warning");
+    List<String> warnings = world().views().eventsOnPod(namespace, pod, "Warning");
     assertTrue(
         warnings.contains(reason + ": " + message), "Warning events of " + pod + ": " + warnings);
   }
 
   @Then("the kubelet must have pulled {word} for {word} in {word} as {word}")
   public void pulledAs(String image, String pod, String namespace, String user) {
-    List<KuikWorld.Pull> pulls = world().pullsOf(namespace, pod);
+    List<Views.Pull> pulls = world().views().pullsOf(namespace, pod);
     assertTrue(
         pulls.stream()
             .anyMatch(p -> p.succeeded() && p.image().endsWith(image) && user.equals(p.username())),

@@ -10,9 +10,9 @@ import io.cucumber.java.en.When;
 import io.kuik.sim.actors.Helm;
 import io.kuik.sim.actors.KubectlReplace;
 import io.kuik.sim.actors.Velero;
+import io.kuik.sim.dsl.Actions;
 import io.kuik.sim.dsl.KuikWorld;
 import io.kuik.sim.world.api.Identity;
-import io.kuik.sim.world.api.ResourceType;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +26,7 @@ public class PolicySteps {
   static final Identity CI_BOT = Identity.person("ci-bot", "system:masters");
 
   private final ScenarioState state;
-  private KuikWorld.Answer answer;
+  private Actions.Answer answer;
   private List<KubectlReplace.Outcome> replaced;
   private Instant replacedAt;
   private final Map<String, Velero.Backup> backups = new HashMap<>();
@@ -59,19 +59,20 @@ public class PolicySteps {
   public void theSyncersIdentityApplies(
       String namespace, String name, String type, String key, String value) {
     Map<String, String> labels = key == null ? Map.of() : Map.of(key, value);
-    var secret = KuikWorld.secretManifest(namespace, name, type, labels);
-    Identity syncer = world().syncer().identity();
-    answer = world().attempt(() -> world().api().apply(syncer, secret, "kuik-secret-syncer", true));
+    var secret = Actions.secretManifest(namespace, name, type, labels);
+    Identity syncer = world().install().syncer().identity();
+    answer = world().actions().applySecretAs(syncer, secret);
   }
 
   @Given("the ServiceAccount {word} in {word} may create and patch Secrets there")
   public void aTenantServiceAccount(String name, String namespace) {
-    tenants.put(namespace + "/" + name, world().serviceAccountThatWritesSecrets(namespace, name));
+    tenants.put(
+        namespace + "/" + name, world().actions().serviceAccountThatWritesSecrets(namespace, name));
   }
 
   @Given("a kuik release is installed in the namespace {word}, listed by no other release")
   public void anUnlistedRelease(String namespace) {
-    world().installUnlistedRelease(namespace);
+    world().install().installUnlistedRelease(namespace);
   }
 
   @When(
@@ -86,67 +87,74 @@ public class PolicySteps {
       String value) {
     Identity who =
         account == null
-            ? world().syncerIdentityOf(accountNamespace)
+            ? world().install().syncerIdentityOf(accountNamespace)
             : tenants.get(accountNamespace + "/" + account);
-    var secret = KuikWorld.secretManifest(namespace, name, type, Map.of(key, value));
-    answer = world().attempt(() -> world().api().apply(who, secret, "kuik-secret-syncer", true));
+    var secret = Actions.secretManifest(namespace, name, type, Map.of(key, value));
+    answer = world().actions().applySecretAs(who, secret);
   }
 
   @When("the syncer's identity gets the Secret {word} in {word}")
   public void theSyncersIdentityGets(String name, String namespace) {
-    Identity syncer = world().syncer().identity();
-    answer = world().attempt(() -> world().api().get(syncer, ResourceType.SECRET, namespace, name));
+    Identity syncer = world().install().syncer().identity();
+    answer = world().actions().getSecretAs(syncer, namespace, name);
   }
 
   @When("the syncer's identity deletes the Secret {word} in {word}")
   public void theSyncersIdentityDeletes(String name, String namespace) {
-    Identity syncer = world().syncer().identity();
+    Identity syncer = world().install().syncer().identity();
     state.deletesSentAsTheSyncer++;
-    answer =
-        world().attempt(() -> world().api().delete(syncer, ResourceType.SECRET, namespace, name));
+    answer = world().actions().deleteSecretAs(syncer, namespace, name);
   }
 
   @Given("the API server enforces OwnerReferencesPermissionEnforcement")
   public void theApiServerEnforcesOwnerReferencesPermission() {
-    world().enforceOwnerReferencesPermission();
+    world().install().enforceOwnerReferencesPermission();
   }
 
   @Given("kuik is upgraded with syncer.ownerReferencesPermissionEnforcement=true")
   public void kuikIsUpgradedWithOwnerReferencesPermission() {
-    world().upgradeWithOwnerReferencesPermission();
+    world().install().upgradeWithOwnerReferencesPermission();
   }
 
   @Then("the syncer's applies of {word} in {word} must have been refused saying {string}")
   public void theSyncersAppliesWereRefused(String name, String namespace, String text) {
     var refused =
-        world().syncerApplies(namespace, name).stream()
+        world().history().syncerApplies(namespace, name).stream()
             .filter(r -> !r.succeeded() && r.message() != null && r.message().contains(text))
             .toList();
     assertFalse(
         refused.isEmpty(),
-        "no apply refused saying \"" + text + "\": " + world().syncerApplies(namespace, name));
+        "no apply refused saying \""
+            + text
+            + "\": "
+            + world().history().syncerApplies(namespace, name));
   }
 
   @When("the syncer's identity lists the Secrets of every namespace")
   public void theSyncersIdentityListsEverywhere() {
-    Identity syncer = world().syncer().identity();
-    answer = world().attempt(() -> world().api().list(syncer, ResourceType.SECRET, null));
+    Identity syncer = world().install().syncer().identity();
+    answer = world().actions().listEverySecretAs(syncer);
   }
 
   @When("^(a person|a CI bot|Helm) creates in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+)$")
   public void someoneCreates(String who, String namespace, String name, String type) {
-    var secret = KuikWorld.secretManifest(namespace, name, type, Map.of());
-    answer = world().attempt(() -> world().api().create(who(who), secret));
+    var secret = Actions.secretManifest(namespace, name, type, Map.of());
+    answer = world().actions().createAs(who(who), secret);
   }
 
   @When("^(a person|a CI bot|Helm) changes the data of ([a-z0-9-]+)'s ([a-z0-9.-]+)$")
   public void someoneChangesTheData(String who, String namespace, String name) {
-    answer = world().attempt(() -> world().changeData(who(who), namespace, name));
+    answer =
+        world().actions().attempt(() -> world().actions().changeData(who(who), namespace, name));
   }
 
   @When("a person removes the owner references of {word}'s {word}")
   public void aPersonRemovesOwnerReferences(String namespace, String name) {
-    answer = world().attempt(() -> world().removeOwnerReferences(KuikWorld.ADMIN, namespace, name));
+    answer =
+        world()
+            .actions()
+            .attempt(
+                () -> world().actions().removeOwnerReferences(KuikWorld.ADMIN, namespace, name));
   }
 
   @Then("the write must be refused saying {string}")
@@ -171,7 +179,7 @@ public class PolicySteps {
   @When("a person replaces every Secret of the cluster with kubectl replace")
   public void kubectlReplace() {
     replacedAt = world().now();
-    replaced = world().cluster().kubectl().replaceAllSecrets();
+    replaced = world().actions().kubectlReplaceAllSecrets();
   }
 
   @Then("every replace must have passed")
@@ -185,34 +193,39 @@ public class PolicySteps {
 
   @Then("the syncer must have sent no apply since the replace")
   public void noApplySinceTheReplace() {
-    assertEquals(0, world().syncerAppliesSince(replacedAt));
+    assertEquals(0, world().history().syncerAppliesSince(replacedAt));
   }
 
   @When("the {word} {word} is deleted with orphan propagation")
   public void deletedOrphaning(String kind, String name) {
-    world().deleteResourceOrphaning(kind, name);
+    world().objects().deleteResourceOrphaning(kind, name);
   }
 
   @Then("{word}'s {word} must have no owner reference")
   public void noOwnerReference(String namespace, String name) {
     JsonNode refs =
-        world().secret(namespace, name).orElseThrow().path("metadata").path("ownerReferences");
+        world()
+            .views()
+            .secret(namespace, name)
+            .orElseThrow()
+            .path("metadata")
+            .path("ownerReferences");
     assertEquals(0, refs.size(), "owner references: " + refs);
   }
 
   @Given("a Velero backup named {word} of every Secret")
   public void aFullBackup(String name) {
-    backups.put(name, world().cluster().velero().backup(name));
+    backups.put(name, world().actions().veleroBackup(name));
   }
 
   @Given("a Velero backup named {word} of every Secret except those labelled {word}={word}")
   public void anAdvisedBackup(String name, String key, String value) {
-    backups.put(name, world().cluster().velero().backupExcluding(name, key, value));
+    backups.put(name, world().actions().veleroBackupExcluding(name, key, value));
   }
 
   @When("Velero restores the backup {word}")
   public void veleroRestores(String name) {
-    restore = world().cluster().velero().restore(backups.get(name));
+    restore = world().actions().veleroRestore(backups.get(name));
   }
 
   @Then("the restore must end PartiallyFailed with one error for {word}'s {word}")
@@ -239,21 +252,23 @@ public class PolicySteps {
 
   @When("the admission policy cannot be evaluated")
   public void thePolicyFails() {
-    world().cluster().policyFailure().fail(world().admissionPolicyName());
+    world().faults().policyFails();
   }
 
   @When("the admission policy can be evaluated again")
   public void thePolicyHeals() {
-    world().cluster().policyFailure().heal(world().admissionPolicyName());
+    world().faults().policyHeals();
   }
 
   @When("Helm installs the release {word} in {word}")
   public void helmInstalls(String release, String namespace) {
-    answer = world().attempt(() -> world().cluster().helm().install(namespace, release));
+    answer = world().actions().attempt(() -> world().actions().helmInstall(namespace, release));
   }
 
   @Then("the policy must have refused a write of the syncer")
   public void thePolicyRefusedTheSyncer() {
-    assertFalse(world().syncerWritesRefusedByThePolicy().isEmpty(), "no syncer write was refused");
+    assertFalse(
+        world().history().syncerWritesRefusedByThePolicy().isEmpty(),
+        "no syncer write was refused");
   }
 }

@@ -25,7 +25,7 @@ public class RequestSteps {
 
   @Given("the API server takes {int} ms to answer each apply of the syncer")
   public void applyRoundTrip(int millis) {
-    world().syncer().applyRoundTrip(java.time.Duration.ofMillis(millis));
+    world().install().syncer().applyRoundTrip(java.time.Duration.ofMillis(millis));
   }
 
   @Given("the number of applies the syncer sent is noted")
@@ -36,8 +36,8 @@ public class RequestSteps {
 
   @Given("the syncer's work so far is noted")
   public void theSyncersWorkIsNoted() {
-    String instance = world().installNamespace();
-    state.syncerMarks.put(instance, SyncerWork.mark(world().syncer(), instance));
+    String instance = world().install().installNamespace();
+    state.syncerMarks.put(instance, SyncerWork.mark(world().install().syncer(), instance));
   }
 
   /**
@@ -46,9 +46,9 @@ public class RequestSteps {
    */
   @Then("the syncer must have reconciled {word} in {word} since then")
   public void reconciledSince(String resource, String namespace) {
-    String instance = world().installNamespace();
+    String instance = world().install().installNamespace();
     SyncerWork.assertReconciledSince(
-        world().syncer(),
+        world().install().syncer(),
         state.syncerMarks.get(instance),
         instance,
         "(" + resource + ", " + namespace + ")",
@@ -74,13 +74,13 @@ public class RequestSteps {
 
   @Then("the syncer must have applied {word} in {word} again")
   public void appliedAgain(String name, String namespace) {
-    List<TraceRecord.Request> applies = world().syncerApplies(namespace, name);
+    List<TraceRecord.Request> applies = world().history().syncerApplies(namespace, name);
     assertTrue(applies.size() >= 2, "applies of " + namespace + "/" + name + ": " + applies.size());
   }
 
   @Then("the syncer must have sent at most {int} applies for {word} in {word}")
   public void atMostApplies(int most, String name, String namespace) {
-    int sent = world().syncerApplies(namespace, name).size();
+    int sent = world().history().syncerApplies(namespace, name).size();
     assertTrue(sent >= 2, "the syncer retried: " + sent + " applies");
     assertTrue(
         sent <= most,
@@ -91,16 +91,15 @@ public class RequestSteps {
   public void exactlyApplies(int count, String name, String namespace) {
     assertEquals(
         count,
-        world().syncerApplies(namespace, name).size(),
+        world().history().syncerApplies(namespace, name).size(),
         "applies of " + namespace + "/" + name);
   }
 
   @Then("the syncer must have sent no apply to {word} since the namespace was deleted")
   public void noApplySinceDeleted(String namespace) {
     long sent =
-        world().syncerRequests().stream()
-            .filter(r -> r.action().equals("APPLY"))
-            .filter(r -> r.target().startsWith("secrets " + namespace + "/"))
+        world().history().syncerSecretApplies().stream()
+            .filter(r -> r.target().isSecretIn(namespace))
             .filter(r -> !r.at().isBefore(state.namespaceDeletedAt))
             .count();
     assertEquals(0, sent, "applies to " + namespace + " after its deletion");
@@ -108,33 +107,31 @@ public class RequestSteps {
 
   @Then("the syncer must not have read any Secret outside {word}")
   public void noSecretReadOutside(String namespace) {
-    assertEquals(List.of(), world().syncerSecretReadsOutside(namespace));
+    assertEquals(List.of(), world().history().syncerSecretReadsOutside(namespace));
     assertTrue(
-        world().syncerRequests().stream()
-            .anyMatch(r -> r.target().startsWith("secrets " + namespace)),
+        world().history().syncerRequests().stream().anyMatch(r -> r.target().isSecretIn(namespace)),
         "the syncer does read the Secrets of " + namespace);
   }
 
   @Then("every pod list of the syncer must select {word}")
   public void everyPodListSelects(String selector) {
-    List<String> lists = world().syncerPodLists();
-    assertFalse(lists.isEmpty(), "the syncer listed pods");
-    lists.forEach(target -> assertTrue(target.endsWith(" " + selector), "pod list: " + target));
+    List<String> selectors = world().history().syncerPodListSelectors();
+    assertFalse(selectors.isEmpty(), "the syncer listed pods");
+    selectors.forEach(listed -> assertEquals(selector, listed, "the selector of a pod list"));
   }
 
   @Then("the syncer must have been handed the pod {word} in {word}")
   public void handedThePod(String pod, String namespace) {
-    assertFalse(world().syncerPodDeliveries(namespace, pod).isEmpty(), "watch events of " + pod);
+    assertFalse(
+        world().history().syncerPodDeliveries(namespace, pod).isEmpty(), "watch events of " + pod);
   }
 
   @Then("the syncer must never have been handed the pod {word} in {word}")
   public void neverHandedThePod(String pod, String namespace) {
-    assertEquals(List.of(), world().syncerPodDeliveries(namespace, pod));
+    assertEquals(List.of(), world().history().syncerPodDeliveries(namespace, pod));
   }
 
   private long applies() {
-    return world().syncerRequests().stream()
-        .filter(r -> r.action().equals("APPLY") && r.target().startsWith("secrets "))
-        .count();
+    return world().history().syncerSecretApplies().size();
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.cucumber.java.en.Given;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
+import io.kuik.sim.dsl.Actions;
 import io.kuik.sim.dsl.KuikWorld;
 import io.kuik.sim.world.object.Meta;
 import java.util.List;
@@ -15,7 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
 public class ResourceSteps {
 
   private final ScenarioState state;
-  private KuikWorld.Answer answer;
+  private Actions.Answer answer;
 
   public ResourceSteps(ScenarioState state) {
     this.state = state;
@@ -28,7 +29,7 @@ public class ResourceSteps {
   /** An ordinary create: the API server validates it by the chart's CRD, schema and rules. */
   @Given("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)(?: is created)?:$")
   public void theResource(String kind, String name, String yaml) {
-    world().createResource(kind, name, yaml);
+    world().objects().createResource(kind, name, yaml);
   }
 
   /**
@@ -38,12 +39,12 @@ public class ResourceSteps {
   @Given(
       "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is created through an API server without the CRD's schema:$")
   public void theResourceWithoutTheSchema(String kind, String name, String yaml) {
-    world().createResourceWithoutTheCrdSchema(kind, name, yaml);
+    world().objects().createResourceWithoutTheCrdSchema(kind, name, yaml);
   }
 
   @When("^a person tries to create the (ImageAlternative|ImageMirror) ([a-z0-9.-]+):$")
   public void aPersonTriesToCreate(String kind, String name, String yaml) {
-    answer = world().attempt(() -> world().createResource(kind, name, yaml));
+    answer = world().actions().attempt(() -> world().objects().createResource(kind, name, yaml));
   }
 
   @Then("the API server must refuse it with {int} saying {string}")
@@ -54,17 +55,17 @@ public class ResourceSteps {
 
   @When("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is changed to:$")
   public void theResourceIsChanged(String kind, String name, String yaml) {
-    world().changeResource(kind, name, yaml);
+    world().objects().changeResource(kind, name, yaml);
   }
 
   @When("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is deleted$")
   public void theResourceIsDeleted(String kind, String name) {
-    world().deleteResource(kind, name);
+    world().objects().deleteResource(kind, name);
   }
 
   @When("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) is deleted with foreground propagation$")
   public void theResourceIsDeletedInTheForeground(String kind, String name) {
-    world().deleteResourceInTheForeground(kind, name);
+    world().objects().deleteResourceInTheForeground(kind, name);
   }
 
   @Then(
@@ -72,6 +73,7 @@ public class ResourceSteps {
   public void mustBeTerminating(String kind, String name, String finalizer) {
     ObjectNode live =
         world()
+            .views()
             .resource(kind, name)
             .orElseThrow(() -> new AssertionError(kind + "/" + name + " is gone already"));
     assertTrue(live.path("metadata").has("deletionTimestamp"), "no deletionTimestamp: " + live);
@@ -80,13 +82,13 @@ public class ResourceSteps {
 
   @Then("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) must be gone$")
   public void mustBeGone(String kind, String name) {
-    assertTrue(world().resource(kind, name).isEmpty(), kind + "/" + name + " still exists");
+    assertTrue(world().views().resource(kind, name).isEmpty(), kind + "/" + name + " still exists");
   }
 
   @Then(
       "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) must have a (Warning|Normal) event (\\w+) saying \"(.*)\"$")
   public void mustHaveAnEvent(String kind, String name, String type, String reason, String text) {
-    List<String> events = world().eventsOn(kind, name, type);
+    List<String> events = world().views().eventsOn(kind, name, type);
     assertTrue(
         events.stream().anyMatch(e -> e.startsWith(reason + ": ") && e.contains(text)),
         "no "

@@ -25,7 +25,7 @@ public class ResyncSteps {
   @Given("the syncer is restarted spreading each resync over its {int}-minute period")
   public void restartedWithASpreadResync(int minutes) {
     requireTheSimulatedPeriod(minutes);
-    state.world().restartSyncerWithResyncSpreadOverThePeriod();
+    state.world().install().restartSyncerWithResyncSpreadOverThePeriod();
   }
 
   @Given(
@@ -33,7 +33,7 @@ public class ResyncSteps {
   public void restartedWithASpreadResyncAndWriteLimit(int minutes, int qps) {
     requireTheSimulatedPeriod(minutes);
     state.restartedAt = state.world().now();
-    state.world().restartSyncerWithResyncSpreadOverThePeriod(qps);
+    state.world().install().restartSyncerWithResyncSpreadOverThePeriod(qps);
   }
 
   @Then(
@@ -46,7 +46,7 @@ public class ResyncSteps {
     String where = "";
     for (String namespace : NumberedNamespaces.of(prefix, same, count)) {
       List<Instant> applies =
-          state.world().syncerApplies(namespace, secret).stream()
+          state.world().history().syncerApplies(namespace, secret).stream()
               .map(TraceRecord.Request::at)
               .filter(at -> !at.isBefore(state.restartedAt))
               .toList();

@@ -34,6 +34,7 @@ public class RoutingSteps {
   @Given("^the registry (\\S+) serves (.+) to anyone$")
   public void theRegistryServesAnyone(String host, String images) {
     world()
+        .actions()
         .registryServesAnonymously(
             host, Arrays.stream(images.split(",| and ")).map(String::trim).toList());
   }
@@ -41,15 +42,15 @@ public class RoutingSteps {
   @Given("^the registry (\\S+) is (up|down)$")
   public void theRegistryIs(String host, String state) {
     if (state.equals("down")) {
-      world().registryDown(host);
+      world().faults().registryDown(host);
     } else {
-      world().registryUp(host);
+      world().faults().registryUp(host);
     }
   }
 
   @Given("^the ServiceAccount ([a-z0-9-]+) in ([a-z0-9-]+) lists the pull secret ([a-z0-9-]+)$")
   public void theServiceAccountListsAPullSecret(String account, String namespace, String secret) {
-    world().serviceAccountPullSecrets(namespace, account, List.of(secret));
+    world().workloads().serviceAccountPullSecrets(namespace, account, List.of(secret));
   }
 
   @When(
@@ -76,53 +77,55 @@ public class RoutingSteps {
     if (ownSecret != null) {
       pullSecrets.add(ownSecret.substring(ownSecret.lastIndexOf(' ') + 1));
     }
-    world().submitPod(namespace, pod, containers, annotations, pullSecrets, serviceAccount);
+    world()
+        .workloads()
+        .submitPod(namespace, pod, containers, annotations, pullSecrets, serviceAccount);
   }
 
   @When("the webhook stops")
   public void theWebhookStops() {
-    world().webhook().stop();
+    world().install().webhook().stop();
   }
 
   @When("the webhook starts")
   public void theWebhookStarts() {
-    world().webhook().start();
+    world().install().webhook().start();
   }
 
   @Then("the pod {word} in {word} must run {word}")
   public void thePodRuns(String pod, String namespace, String image) {
-    JsonNode containers = world().pod(namespace, pod).path("spec").path("containers");
+    JsonNode containers = world().views().pod(namespace, pod).path("spec").path("containers");
     assertEquals(image, containers.get(0).path("image").asString());
   }
 
   @Then("the pod {word} in {word} must reference the Secret {word}")
   public void thePodReferences(String pod, String namespace, String secret) {
-    List<String> refs = pullSecrets(world().pod(namespace, pod));
+    List<String> refs = pullSecrets(world().views().pod(namespace, pod));
     assertTrue(refs.contains(secret), "imagePullSecrets: " + refs);
     assertEquals(1, refs.stream().filter(secret::equals).count(), "referenced once: " + refs);
   }
 
   @Then("the pod {word} in {word} must not reference the Secret {word}")
   public void thePodDoesNotReference(String pod, String namespace, String secret) {
-    List<String> refs = pullSecrets(world().pod(namespace, pod));
+    List<String> refs = pullSecrets(world().views().pod(namespace, pod));
     assertFalse(refs.contains(secret), "imagePullSecrets: " + refs);
   }
 
   @Then("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) must be labelled ([^=\\s]+)=(\\S+)$")
   public void thePodIsLabelled(String pod, String namespace, String key, String value) {
-    JsonNode labels = world().pod(namespace, pod).path("metadata").path("labels");
+    JsonNode labels = world().views().pod(namespace, pod).path("metadata").path("labels");
     assertEquals(value, labels.has(key) ? labels.get(key).asString() : null, "labels: " + labels);
   }
 
   @Then("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) must not be labelled ([^=\\s]+)$")
   public void thePodIsNotLabelled(String pod, String namespace, String key) {
-    JsonNode labels = world().pod(namespace, pod).path("metadata").path("labels");
+    JsonNode labels = world().views().pod(namespace, pod).path("metadata").path("labels");
     assertFalse(labels.has(key), "labels: " + labels);
   }
 
   @Then("the pod {word} in {word} must be annotated as rewritten by {word}")
   public void annotatedAsRewrittenBy(String pod, String namespace, String rewriter) {
-    ObjectNode object = world().pod(namespace, pod);
+    ObjectNode object = world().views().pod(namespace, pod);
     Map<String, String> annotations = new LinkedHashMap<>();
     object
         .path("metadata")

@@ -41,74 +41,79 @@ public class SecretSteps {
           row.get("registry path"),
           RegistryCredential.basic(row.get("username"), row.get("password")));
     }
-    world().dockerRegistrySecret(namespace, name, auths);
+    world().objects().dockerRegistrySecret(namespace, name, auths);
   }
 
   @Given("there is no Secret {word} in {word}")
   public void thereIsNoSecret(String name, String namespace) {
-    assertTrue(world().secret(namespace, name).isEmpty(), namespace + "/" + name + " exists");
+    assertTrue(
+        world().views().secret(namespace, name).isEmpty(), namespace + "/" + name + " exists");
   }
 
   @Given("the Opaque Secret {word} in {word} holds {word}={word}")
   public void anOpaqueSecret(String name, String namespace, String key, String value) {
-    world().opaqueSecret(namespace, name, Map.of(key, value));
+    world().objects().opaqueSecret(namespace, name, Map.of(key, value));
   }
 
   @Given("the Secret {word} in {word} holds a credential for {word} only")
   public void aCredentialForAnotherPath(String name, String namespace, String path) {
     world()
+        .objects()
         .dockerRegistrySecret(
             namespace, name, Map.of(path, RegistryCredential.basic("someone", "elsewhere")));
   }
 
   @Given("the Secret {word} in {word} holds the docker config {string}")
   public void aDockerConfigText(String name, String namespace, String json) {
-    world().dockerConfigSecret(namespace, name, json);
+    world().objects().dockerConfigSecret(namespace, name, json);
   }
 
   @When("the Secret {word} in {word} holds a {int} KiB password for {word}")
   public void aBigPassword(String name, String namespace, int kib, String path) {
     String password = "p".repeat(kib * 1024);
     world()
+        .objects()
         .dockerRegistrySecret(
             namespace, name, Map.of(path, RegistryCredential.basic("big", password)));
   }
 
   @When("the Secret {word} in {word} is annotated {word}={word}")
   public void theSecretIsAnnotated(String name, String namespace, String key, String value) {
-    world().annotateSecret(namespace, name, key, value);
+    world().objects().annotateSecret(namespace, name, key, value);
   }
 
   @When("a person deletes the Secret {word} in {word}")
   public void aPersonDeletesTheSecret(String name, String namespace) {
-    world().deleteSecret(namespace, name);
+    world().objects().deleteSecret(namespace, name);
   }
 
   @Given(
       "before kuik's admission policy existed, a person created in {word} the immutable Secret {word} holding {string}")
   public void anImmutableSecretAtTheReservedName(String namespace, String name, String json) {
-    world().immutableSecretBeforeThePolicy(namespace, name, json);
+    world().objects().immutableSecretBeforeThePolicy(namespace, name, json);
   }
 
   // ---- assertions on the injected Secrets ----------------------------------------------------
 
   @Then("{word} must have the Secret {word}")
   public void mustHaveTheSecret(String namespace, String name) {
-    assertTrue(world().secret(namespace, name).isPresent(), namespace + " has no Secret " + name);
+    assertTrue(
+        world().views().secret(namespace, name).isPresent(), namespace + " has no Secret " + name);
   }
 
   @Then("each of {word}-1 to {word}-{int} must have the Secret {word}")
   public void eachMustHaveTheSecret(String prefix, String samePrefix, int last, String name) {
     List<String> without =
         NumberedNamespaces.of(prefix, samePrefix, last).stream()
-            .filter(namespace -> world().secret(namespace, name).isEmpty())
+            .filter(namespace -> world().views().secret(namespace, name).isEmpty())
             .toList();
     assertEquals(List.of(), without, "namespaces without the Secret " + name);
   }
 
   @Then("{word} must not have the Secret {word}")
   public void mustNotHaveTheSecret(String namespace, String name) {
-    assertTrue(world().secret(namespace, name).isEmpty(), namespace + " has the Secret " + name);
+    assertTrue(
+        world().views().secret(namespace, name).isEmpty(), namespace + " has the Secret " + name);
   }
 
   @Then("^([a-z0-9-]+)'s ([a-z0-9.-]+) must be of type (\\S+)$")
@@ -133,26 +138,22 @@ public class SecretSteps {
     assertTrue(ref.path("controller").asBoolean(), "the owner is the controller");
     ObjectNode resource =
         world()
-            .api()
-            .get(
-                KuikWorld.ADMIN,
-                io.kuik.sim.world.api.ResourceType.ofKind("kuik.enix.io/v1alpha1", kind)
-                    .orElseThrow(),
-                null,
-                owner);
+            .views()
+            .resource(kind, owner)
+            .orElseThrow(() -> new AssertionError("no " + kind + " " + owner));
     assertEquals(Json.text(resource, "metadata", "uid"), ref.path("uid").asString());
   }
 
   @Then("^([a-z0-9-]+)'s ([a-z0-9.-]+) must hold auths for exactly:$")
   public void mustHoldAuthsForExactly(String namespace, String name, List<String> keys) {
-    DockerConfig config = world().dockerConfigOf(namespace, name);
+    DockerConfig config = world().views().dockerConfigOf(namespace, name);
     assertEquals(new TreeSet<>(keys), new TreeSet<>(config.auths().keySet()));
   }
 
   @Then("^([a-z0-9-]+)'s ([a-z0-9.-]+) must hold ([^:\\s]+):(\\S+) for (\\S+)$")
   public void mustHoldTheCredential(
       String namespace, String name, String user, String password, String key) {
-    DockerConfig config = world().dockerConfigOf(namespace, name);
+    DockerConfig config = world().views().dockerConfigOf(namespace, name);
     RegistryCredential credential = config.auths().get(key);
     assertNotNull(
         credential,
@@ -171,8 +172,8 @@ public class SecretSteps {
 
   @Then("^([a-z0-9-]+)'s ([a-z0-9.-]+) must hold \\{\"auths\":\\{\\}\\}$")
   public void mustHoldNoAuths(String namespace, String name) {
-    assertEquals(Set.of(), world().dockerConfigOf(namespace, name).auths().keySet());
-    assertEquals("{\"auths\":{}}", world().decodedDockerConfig(namespace, name));
+    assertEquals(Set.of(), world().views().dockerConfigOf(namespace, name).auths().keySet());
+    assertEquals("{\"auths\":{}}", world().views().decodedDockerConfig(namespace, name));
   }
 
   @Given("the resourceVersion of {word}'s {word} is noted")
@@ -190,6 +191,7 @@ public class SecretSteps {
 
   private ObjectNode live(String namespace, String name) {
     return world()
+        .views()
         .secret(namespace, name)
         .orElseThrow(() -> new AssertionError(namespace + " has no Secret " + name));
   }

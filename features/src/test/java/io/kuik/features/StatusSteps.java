@@ -30,7 +30,8 @@ public class StatusSteps {
   public void kubectlGetShows(String plurals, DataTable expected) {
     List<String> headers = expected.row(0);
     List<Map<String, String>> actual = new ArrayList<>();
-    for (Map<String, String> row : state.world().kubectlGet(Arrays.asList(plurals.split(",")))) {
+    for (Map<String, String> row :
+        state.world().views().kubectlGet(Arrays.asList(plurals.split(",")))) {
       Map<String, String> shown = new LinkedHashMap<>();
       for (String header : headers) {
         shown.put(header, row.getOrDefault(header, "(no column " + header + ")"));
@@ -44,7 +45,11 @@ public class StatusSteps {
       "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)'s condition Valid must be (True|False) with reason (\\w+) saying \"(.*)\"$")
   public void theConditionIs(String kind, String name, String status, String reason, String text) {
     ObjectNode live =
-        state.world().resource(kind, name).orElseThrow(() -> new AssertionError(kind + " gone"));
+        state
+            .world()
+            .views()
+            .resource(kind, name)
+            .orElseThrow(() -> new AssertionError(kind + " gone"));
     JsonNode valid = null;
     for (JsonNode condition : live.path("status").path("conditions")) {
       if ("Valid".equals(condition.path("type").asString())) {
@@ -64,7 +69,7 @@ public class StatusSteps {
   @Then(
       "^the syncer must have written the status of the (ImageAlternative|ImageMirror) ([a-z0-9.-]+) at most (\\d+) times$")
   public void statusWrittenAtMost(String kind, String name, int most) {
-    int written = state.world().syncerStatusWrites(kind, name).size();
+    int written = state.world().history().syncerStatusWrites(kind, name).size();
     assertTrue(written >= 1, "no status write of " + kind + "/" + name);
     assertTrue(written <= most, written + " status writes of " + kind + "/" + name);
   }

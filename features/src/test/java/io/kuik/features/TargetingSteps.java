@@ -26,16 +26,16 @@ public class TargetingSteps {
 
   @Given("the instance in {word} serves unlabelled namespaces: {word}")
   public void theInstanceServesByDefault(String namespace, String byDefault) {
-    if (!world().installNamespace().equals(namespace)) {
+    if (!world().install().installNamespace().equals(namespace)) {
       throw new IllegalArgumentException(namespace + " is not the first instance");
     }
-    world().restartSyncerServingByDefault(Boolean.parseBoolean(byDefault));
+    world().install().restartSyncerServingByDefault(Boolean.parseBoolean(byDefault));
   }
 
   @Given(
       "another kuik instance is installed in the namespace {word}, serving unlabelled namespaces: {word}")
   public void anotherInstance(String namespace, String byDefault) {
-    world().installAnotherInstance(namespace, Boolean.parseBoolean(byDefault));
+    world().install().installAnotherInstance(namespace, Boolean.parseBoolean(byDefault));
     state.otherInstances.add(namespace);
     world().pass(java.time.Duration.ofSeconds(1));
   }
@@ -50,11 +50,12 @@ public class TargetingSteps {
       }
     }
     List<String> instances = new ArrayList<>(state.otherInstances);
-    instances.add(world().installNamespace());
+    instances.add(world().install().installNamespace());
     for (String instance : instances) {
-      state.syncerMarks.put(instance, SyncerWork.mark(world().syncer(instance), instance));
+      state.syncerMarks.put(
+          instance, SyncerWork.mark(world().install().syncer(instance), instance));
     }
-    world().createNamespace(name, map);
+    world().objects().createNamespace(name, map);
   }
 
   @Then("the instance in {word} must answer {word} to writing {word} in {word}")
@@ -62,13 +63,13 @@ public class TargetingSteps {
     if (expected.equals("no")) {
       // "no" must come from an instance that looked at the pair, not from one that never ran.
       SyncerWork.assertReconciledSince(
-          world().syncer(instance),
+          world().install().syncer(instance),
           state.syncerMarks.get(instance),
           instance,
           secret + " in " + namespace,
           world().now());
     }
-    boolean wrote = !world().appliesOf(instance, namespace, secret).isEmpty();
+    boolean wrote = !world().history().appliesOf(instance, namespace, secret).isEmpty();
     assertEquals(
         expected.equals("yes"),
         wrote,

@@ -24,7 +24,7 @@ final class Timelines {
       return;
     }
     String slug = scenario.getName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
-    String storyline = world.storyline();
+    String storyline = world.views().storyline();
     System.out.println();
     System.out.println("=== " + scenario.getName() + " (" + scenario.getStatus() + ")");
     System.out.println(storyline);
@@ -32,7 +32,7 @@ final class Timelines {
       Path dir = Files.createDirectories(Path.of(folder));
       Path story = dir.resolve(slug + ".txt");
       Files.writeString(story, storyline);
-      Files.writeString(dir.resolve(slug + ".full.txt"), world.timeline());
+      Files.writeString(dir.resolve(slug + ".full.txt"), world.views().timeline());
       System.out.println(
           "=== written to "
               + story.toAbsolutePath()

@@ -7,8 +7,11 @@ import io.kuik.sim.actors.People;
 import io.kuik.sim.actors.Velero;
 import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.chart.Release;
+import io.kuik.sim.client.Informer;
 import io.kuik.sim.faults.Outages;
 import io.kuik.sim.faults.PolicyFailure;
+import io.kuik.sim.faults.RegistryOutages;
+import io.kuik.sim.faults.WatchFaults;
 import io.kuik.sim.time.EventLoop;
 import io.kuik.sim.trace.Trace;
 import io.kuik.sim.world.ApiServer;
@@ -18,8 +21,11 @@ import io.kuik.sim.world.admission.SystemRbac;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.kubelet.Kubelet;
+import io.kuik.sim.world.kubelet.PodFeed;
 import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.registry.Registries;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -29,9 +35,9 @@ import tools.jackson.databind.node.ObjectNode;
  * One simulated world, assembled from a seed: the event loop and trace, the API server with RBAC
  * over the built-in roles and validating admission by the stored policies, the registries, a
  * started kubelet, the actors of the stories (a started Deployment controller, alice, kubectl,
- * Velero with its ServiceAccount, Helm) and the faults. The API server starts with the namespaces
- * every cluster has ({@code default}, {@code kube-system}, ...). It only wires; the behaviour lives
- * in the parts.
+ * Velero with its ServiceAccount, Helm) and the fault modules. The API server starts with the
+ * namespaces every cluster has ({@code default}, {@code kube-system}, ...). It only wires; the
+ * behaviour lives in the parts.
  */
 public final class Cluster {
 
@@ -51,6 +57,8 @@ public final class Cluster {
   private final Helm helm;
   private final Outages outages;
   private final PolicyFailure policyFailure;
+  private final WatchFaults watchFaults;
+  private final RegistryOutages registryOutages;
   // null: the repository's chart/, found when the first release is installed.
   private final ChartFiles chart;
 
@@ -67,7 +75,7 @@ public final class Cluster {
     policy = new PolicyAdmission(api.state());
     api.setValidatingAdmission(policy);
     registries = new Registries(loop, trace);
-    kubelet = new Kubelet(api, registries);
+    kubelet = new Kubelet(api, registries, podFeed(api));
     kubelet.start();
     deployments = new Deployments(api);
     deployments.start();
@@ -77,6 +85,8 @@ public final class Cluster {
     helm = new Helm(api);
     outages = new Outages(api);
     policyFailure = new PolicyFailure(policy, loop, trace);
+    watchFaults = WatchFaults.on(api);
+    registryOutages = new RegistryOutages(registries);
   }
 
   /** A world whose releases are installed from the repository's {@code chart/} folder. */
@@ -219,6 +229,61 @@ public final class Cluster {
   /** The admission policy failing to evaluate. */
   public PolicyFailure policyFailure() {
     return policyFailure;
+  }
+
+  /** Watch events lost, late or reordered, and watches expiring. */
+  public WatchFaults watchFaults() {
+    return watchFaults;
+  }
+
+  /** Registries out of reach. */
+  public RegistryOutages registryOutages() {
+    return registryOutages;
+  }
+
+  /** The kubelet's informer on every pod, under the node's identity. */
+  private static PodFeed podFeed(ApiServer api) {
+    Informer informer =
+        new Informer(
+            api,
+            Kubelet.IDENTITY,
+            Kubelet.WATCHER,
+            ResourceType.POD,
+            null,
+            LabelSelector.EVERYTHING,
+            Duration.ZERO);
+    return new PodFeed() {
+      @Override
+      public void listen(Listener listener) {
+        informer.addHandler(
+            new Informer.Handler() {
+              @Override
+              public void onAdd(ObjectNode pod) {
+                listener.added(pod);
+              }
+
+              @Override
+              public void onUpdate(ObjectNode old, ObjectNode pod) {
+                listener.updated(pod);
+              }
+
+              @Override
+              public void onDelete(ObjectNode last) {
+                listener.deleted(last);
+              }
+            });
+      }
+
+      @Override
+      public void start() {
+        informer.start();
+      }
+
+      @Override
+      public boolean hasSynced() {
+        return informer.hasSynced();
+      }
+    };
   }
 
   private static ObjectNode object(String apiVersion, String kind, String namespace, String name) {

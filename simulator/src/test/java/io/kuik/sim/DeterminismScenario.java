@@ -2,6 +2,7 @@ package io.kuik.sim;
 
 import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.client.Informer;
+import io.kuik.sim.faults.WatchFaults;
 import io.kuik.sim.time.EventLoop;
 import io.kuik.sim.time.SimRandom;
 import io.kuik.sim.trace.Trace;
@@ -12,7 +13,6 @@ import io.kuik.sim.world.Fixture;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
-import io.kuik.sim.world.watch.WatchFaults;
 import java.time.Duration;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
@@ -62,7 +62,7 @@ public final class DeterminismScenario {
         .start();
     new Informer(api, Fixture.SYNCER, "syncer/pods", ResourceType.POD, null, null, Duration.ZERO)
         .start();
-    api.watches().faults().dropRandomly(WatchFaults.all(), 0.1, faults);
+    WatchFaults.on(api).dropRandomly(WatchFaults.all(), 0.1, faults);
 
     for (int step = 0; step < 200; step++) {
       String ns = script.pick(namespaces);

@@ -81,6 +81,23 @@ class SimulatorArchitectureTest {
     assertTrue(caught.getMessage().contains("io.kuik.model.DockerConfig"), caught.getMessage());
   }
 
+  /**
+   * docs/architecture.md#the-simulators-contract: the checkers stand apart from what they judge;
+   * they read the trace and the stored objects with parsers of their own, never the product's.
+   */
+  @Test
+  void theCheckersNeverUseTheProductsClasses() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.kuik.sim.check..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.kuik.model..", "io.kuik.syncer..", "io.kuik.routing..", "io.kuik.ports..")
+        .because("a checker that calls the product can only agree with it")
+        .check(simulator);
+  }
+
   @Test
   void simulatorNeverUsesUnseededRandomness() {
     noClasses()

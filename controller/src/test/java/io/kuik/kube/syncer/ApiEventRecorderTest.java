@@ -1,5 +1,6 @@
 package io.kuik.kube.syncer;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,12 @@ import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingKind;
 import io.kuik.syncer.Effect.RecordEvent;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -63,18 +70,46 @@ class ApiEventRecorderTest {
     assertEquals(0, cluster.client().v1().events().inNamespace("default").list().getItems().size());
   }
 
+  /** The Event is dropped with a warning that says which, and the caller goes on. */
   @Test
   void neverThrowsWhenTheApiServerIsGone() {
     fence.open();
     cluster.close();
+    Logger logger = Logger.getLogger(ApiEventRecorder.class.getName());
+    List<LogRecord> logged = new CopyOnWriteArrayList<>();
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            logged.add(record);
+          }
 
-    recorder.record(
-        new RecordEvent(
-            new ResourceId(RoutingKind.IMAGE_MIRROR, "prod"),
-            "uid-1",
-            RecordEvent.Type.Normal,
-            "Anything",
-            "message"));
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    logger.addHandler(capture);
+    try {
+      assertDoesNotThrow(
+          () ->
+              recorder.record(
+                  new RecordEvent(
+                      new ResourceId(RoutingKind.IMAGE_MIRROR, "prod"),
+                      "uid-1",
+                      RecordEvent.Type.Normal,
+                      "Anything",
+                      "message")));
+    } finally {
+      logger.removeHandler(capture);
+    }
+
+    assertEquals(1, logged.size(), "one warning, no more: " + logged);
+    assertEquals(Level.WARNING, logged.get(0).getLevel());
+    assertTrue(
+        logged.get(0).getMessage().startsWith("could not record the Anything event on "),
+        logged.get(0).getMessage());
   }
 
   @Test

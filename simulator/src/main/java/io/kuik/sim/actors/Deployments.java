@@ -1,6 +1,5 @@
 package io.kuik.sim.actors;
 
-import io.kuik.sim.chart.YamlDocuments;
 import io.kuik.sim.client.Informer;
 import io.kuik.sim.time.EventLoop;
 import io.kuik.sim.world.ApiException;
@@ -10,6 +9,7 @@ import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.object.Meta;
+import io.kuik.sim.world.object.YamlDocuments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

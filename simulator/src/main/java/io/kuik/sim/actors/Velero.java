@@ -1,6 +1,5 @@
 package io.kuik.sim.actors;
 
-import io.kuik.sim.chart.YamlDocuments;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.Identity;
@@ -8,6 +7,7 @@ import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.object.Meta;
+import io.kuik.sim.world.object.YamlDocuments;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,5 +1,6 @@
 package io.kuik.sim.bench;
 
+import io.kuik.sim.trace.Actor;
 import io.kuik.sim.world.api.ClusterState;
 
 /**
@@ -9,11 +10,8 @@ import io.kuik.sim.world.api.ClusterState;
  */
 interface Contender {
 
-  /** The contender's actor name in the trace. */
-  String actor();
-
-  /** The prefix of its watchers' names in the trace, or null when it watches nothing. */
-  String watcherPrefix();
+  /** The contender's actor in the trace: its requests, and the watches it opened. */
+  Actor actor();
 
   /** Starts it once the workload's objects exist. */
   void start();

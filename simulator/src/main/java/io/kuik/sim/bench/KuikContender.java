@@ -3,6 +3,7 @@ package io.kuik.sim.bench;
 import io.kuik.sim.chart.Release;
 import io.kuik.sim.dsl.KuikWorld;
 import io.kuik.sim.hosts.SyncerHost;
+import io.kuik.sim.trace.Actor;
 import io.kuik.sim.world.api.ClusterState;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
@@ -16,25 +17,20 @@ final class KuikContender implements Contender {
   static final Duration RESYNC_PERIOD = Duration.ofMinutes(10);
 
   private final SyncerHost host;
-  private final String actor;
+  private final Actor actor;
 
   KuikContender(KuikWorld world, SyncerSettings settings) {
     Release release = new Release("kuik", Workload.INSTALL_NAMESPACE);
     world.cluster().install(release);
     Identity identity =
         Identity.serviceAccount(Workload.INSTALL_NAMESPACE, release.syncerServiceAccount());
-    this.host = new SyncerHost(world.api(), identity, settings);
+    this.host = new SyncerHost(world.cluster().api(), identity, settings);
     this.actor = world.cluster().trace().actorOf(identity);
   }
 
   @Override
-  public String actor() {
+  public Actor actor() {
     return actor;
-  }
-
-  @Override
-  public String watcherPrefix() {
-    return "syncer#";
   }
 
   @Override

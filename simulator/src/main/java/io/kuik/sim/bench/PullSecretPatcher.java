@@ -1,6 +1,7 @@
 package io.kuik.sim.bench;
 
 import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.trace.Actor;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.ClusterState;
@@ -47,19 +48,14 @@ final class PullSecretPatcher implements Contender {
   private ClientGoThrottle throttle;
 
   PullSecretPatcher(KuikWorld world, Workload workload) {
-    this.api = world.api();
-    world.createNamespace(Workload.INSTALL_NAMESPACE, Map.of());
+    this.api = world.cluster().api();
+    world.objects().createNamespace(Workload.INSTALL_NAMESPACE, Map.of());
     world.cluster().trace().alias(IDENTITY, "patcher");
   }
 
   @Override
-  public String actor() {
-    return "patcher";
-  }
-
-  @Override
-  public String watcherPrefix() {
-    return null;
+  public Actor actor() {
+    return new Actor("patcher");
   }
 
   @Override

@@ -1,5 +1,8 @@
 package io.kuik.sim.bench;
 
+import io.kuik.sim.trace.Answer;
+import io.kuik.sim.trace.RequestKind;
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.trace.Trace;
 import io.kuik.sim.trace.TraceRecord;
 import java.time.Duration;
@@ -46,7 +49,8 @@ record RunResult(
     double retainedMib,
     Meter.Cost cost) {
 
-  private static final Set<String> WRITES = Set.of("APPLY", "CREATE", "UPDATE", "PATCH");
+  private static final Set<RequestKind> WRITES =
+      Set.of(RequestKind.APPLY, RequestKind.CREATE, RequestKind.UPDATE, RequestKind.PATCH);
 
   static RunResult read(
       String name,
@@ -72,34 +76,32 @@ record RunResult(
     long steady = 0;
     Instant steadyFrom = start.plus(steadyFrom(simulated));
     Map<Long, Long> perSecond = new HashMap<>();
-    Map<String, List<Instant>> writesByTarget = new HashMap<>();
+    Map<Target, List<Instant>> writesByTarget = new HashMap<>();
     for (TraceRecord.Request r : mine) {
       if (!r.at().isBefore(steadyFrom)) {
         steady++;
       }
-      if (WRITES.contains(r.action())) {
+      if (WRITES.contains(r.kind())) {
         writes++;
-        if (r.detail() != null && r.detail().endsWith("unchanged")) {
+        if (r.answer() instanceof Answer.Written written && written.noOp()) {
           noOps++;
         }
         perSecond.merge(r.at().getEpochSecond(), 1L, Long::sum);
         if (r.succeeded()) {
           writesByTarget.computeIfAbsent(r.target(), t -> new ArrayList<>()).add(r.at());
         }
-      } else if (r.action().equals("GET")) {
+      } else if (r.kind() == RequestKind.GET) {
         reads++;
-      } else if (r.action().equals("LIST") || r.action().equals("WATCH")) {
+      } else if (r.kind() == RequestKind.LIST || r.kind() == RequestKind.WATCH) {
         listsAndWatches++;
       }
     }
     long watchEvents = 0;
-    if (contender.watcherPrefix() != null) {
-      for (TraceRecord record : trace.records()) {
-        if (record instanceof TraceRecord.WatchDelivery d
-            && d.fate() == TraceRecord.WatchDelivery.Fate.DELIVERED
-            && d.actor().startsWith(contender.watcherPrefix())) {
-          watchEvents++;
-        }
+    for (TraceRecord record : trace.records()) {
+      if (record instanceof TraceRecord.WatchDelivery d
+          && d.fate() == TraceRecord.WatchDelivery.Fate.DELIVERED
+          && d.owner().equals(contender.actor())) {
+        watchEvents++;
       }
     }
     Duration steadyWindow = simulated.minus(steadyFrom(simulated));
@@ -120,7 +122,7 @@ record RunResult(
         waits.add(Duration.ZERO);
         continue;
       }
-      String target = "secrets " + rewrite.namespace() + "/" + contender.secretFor(rewrite.index());
+      Target target = Target.secret(rewrite.namespace(), contender.secretFor(rewrite.index()));
       Instant first = null;
       for (Instant at : writesByTarget.getOrDefault(target, List.of())) {
         if (!at.isBefore(rewrite.at())) {
@@ -141,7 +143,7 @@ record RunResult(
     Instant last = restart;
     if (simulated.compareTo(Workload.RESTART) > 0) {
       for (TraceRecord.Request r : mine) {
-        if (!WRITES.contains(r.action()) || r.at().isBefore(restart)) {
+        if (!WRITES.contains(r.kind()) || r.at().isBefore(restart)) {
           continue;
         }
         // The restart's burst ends at the first two seconds without a write.

@@ -2,6 +2,7 @@ package io.kuik.sim.bench;
 
 import io.kuik.sim.client.Informer;
 import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.trace.Actor;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.ClusterState;
@@ -43,19 +44,14 @@ final class SecretReplicator implements Contender {
   private boolean busy;
 
   SecretReplicator(KuikWorld world, Workload workload) {
-    this.api = world.api();
-    world.createNamespace(Workload.INSTALL_NAMESPACE, java.util.Map.of());
+    this.api = world.cluster().api();
+    world.objects().createNamespace(Workload.INSTALL_NAMESPACE, java.util.Map.of());
     world.cluster().trace().alias(IDENTITY, "replicator");
   }
 
   @Override
-  public String actor() {
-    return "replicator";
-  }
-
-  @Override
-  public String watcherPrefix() {
-    return "replicator/";
+  public Actor actor() {
+    return new Actor("replicator");
   }
 
   @Override

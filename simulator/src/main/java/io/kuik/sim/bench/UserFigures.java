@@ -63,7 +63,7 @@ final class UserFigures {
   private void sampleNamespace(String namespace, Instant created) {
     boolean served = true;
     for (int k = 0; k < Workload.ALWAYS && served; k++) {
-      served = contender.serves(world.api().state(), namespace, k, rotated(k));
+      served = contender.serves(world.cluster().api().state(), namespace, k, rotated(k));
     }
     if (served) {
       namespaceWaits.add(Duration.between(created, world.now()));
@@ -96,7 +96,8 @@ final class UserFigures {
 
   private void sampleRotation(Set<String> pending, Instant rotatedAt) {
     pending.removeIf(
-        namespace -> contender.serves(world.api().state(), namespace, Workload.ROTATED, true));
+        namespace ->
+            contender.serves(world.cluster().api().state(), namespace, Workload.ROTATED, true));
     rotationPending = pending.size();
     if (pending.isEmpty()) {
       rotationReachedAll = Duration.between(rotatedAt, world.now());

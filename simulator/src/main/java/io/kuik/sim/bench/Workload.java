@@ -137,44 +137,50 @@ record Workload(int size, long seed) {
     world.cluster().installCrds();
     for (int k = 0; k < ALWAYS + ON_FAILURE; k++) {
       source(world, k, false);
-      world.registryServesAnonymously(registry(k), List.of(repository(k) + ":1"));
+      world.actions().registryServesAnonymously(registry(k), List.of(repository(k) + ":1"));
     }
     List<String> apps = new ArrayList<>();
     for (int a = 0; a < 10; a++) {
       apps.add(APPS_REGISTRY + "/shop/app-" + a + ":1");
     }
-    world.registryServesAnonymously(APPS_REGISTRY, apps);
+    world.actions().registryServesAnonymously(APPS_REGISTRY, apps);
     for (int i = 0; i < size; i++) {
-      world.createNamespace(namespace(i), Map.of("tier", selected(i) ? "a" : "b"));
+      world.objects().createNamespace(namespace(i), Map.of("tier", selected(i) ? "a" : "b"));
       for (int s = 0; s < UNRELATED_SECRETS; s++) {
-        world.opaqueSecret(
-            namespace(i), "app-secret-" + s, Map.of("password", "password-of-app-" + s));
+        world
+            .objects()
+            .opaqueSecret(
+                namespace(i), "app-secret-" + s, Map.of("password", "password-of-app-" + s));
       }
       for (int m = 0; m < LIVE_PODS; m++) {
         int pod = i * LIVE_PODS + m;
         if (pod % REWRITTEN_EVERY == 0) {
           int k = ALWAYS + (pod / REWRITTEN_EVERY) % ON_FAILURE;
-          world.rewrittenPod(
-              namespace(i),
-              "live-" + m,
-              "ImageAlternative/" + resourceName(k),
-              repository(k) + ":1");
+          world
+              .workloads()
+              .rewrittenPod(
+                  namespace(i),
+                  "live-" + m,
+                  "ImageAlternative/" + resourceName(k),
+                  repository(k) + ":1");
         } else {
-          world.create(livePod(namespace(i), "live-" + m, apps.get(pod % apps.size())));
+          world.objects().create(livePod(namespace(i), "live-" + m, apps.get(pod % apps.size())));
         }
       }
     }
     for (int k = 0; k < ALWAYS + ON_FAILURE; k++) {
-      world.createResource("ImageAlternative", resourceName(k), resourceSpec(k));
+      world.objects().createResource("ImageAlternative", resourceName(k), resourceSpec(k));
     }
   }
 
   /** Resource {@code k}'s source Secret, with its first or its rotated credential. */
   static void source(KuikWorld world, int k, boolean rotated) {
-    world.dockerRegistrySecret(
-        INSTALL_NAMESPACE,
-        sourceSecret(k),
-        Map.of(repository(k), RegistryCredential.basic("user-" + k, password(k, rotated))));
+    world
+        .objects()
+        .dockerRegistrySecret(
+            INSTALL_NAMESPACE,
+            sourceSecret(k),
+            Map.of(repository(k), RegistryCredential.basic("user-" + k, password(k, rotated))));
   }
 
   /** A pod kuik never rewrote: one container from the apps' registry, pulled if not present. */
@@ -231,11 +237,13 @@ record Workload(int size, long seed) {
     }
     // The registry outage: OnFailure rewrites, half in a wave, half spread over the outage.
     loop.schedule(
-        OUTAGE_START, "original registry down", () -> world.registryDown("original.example"));
+        OUTAGE_START,
+        "original registry down",
+        () -> world.faults().registryDown("original.example"));
     loop.schedule(
         OUTAGE_START.plus(OUTAGE_LENGTH),
         "original registry up",
-        () -> world.registryUp("original.example"));
+        () -> world.faults().registryUp("original.example"));
     for (int r = 0; r < onFailureRewrites(); r++) {
       Duration at =
           r % 2 == 0
@@ -250,7 +258,8 @@ record Workload(int size, long seed) {
           () -> create(world, contender, start, rewrites, namespace(ns), pod, k));
       // Rolled back to the original once the registry is back.
       Duration back = OUTAGE_START.plus(OUTAGE_LENGTH).plusMillis(random.nextInt(300_000));
-      loop.schedule(back, "roll back " + pod, () -> world.deletePod(namespace(ns), pod));
+      loop.schedule(
+          back, "roll back " + pod, () -> world.workloads().deletePod(namespace(ns), pod));
     }
     loop.schedule(RESTART, "contender restarts", contender::restart);
     for (int j = 0; j < NEW_NAMESPACES; j++) {
@@ -258,7 +267,7 @@ record Workload(int size, long seed) {
       loop.schedule(
           NEW_NAMESPACE_EVERY.multipliedBy(j).plusMinutes(2),
           "namespace " + name + " created",
-          () -> world.createNamespace(name, Map.of("tier", "a")));
+          () -> world.objects().createNamespace(name, Map.of("tier", "a")));
     }
     loop.schedule(ROTATION, "credential of resource 0 rotated", () -> source(world, ROTATED, true));
     return rewrites;
@@ -282,7 +291,7 @@ record Workload(int size, long seed) {
     loop.schedule(
         at.plus(POD_LIFETIME),
         "rollout replaces " + pod,
-        () -> world.deletePod(namespace(ns), pod));
+        () -> world.workloads().deletePod(namespace(ns), pod));
   }
 
   private static void create(
@@ -294,8 +303,10 @@ record Workload(int size, long seed) {
       String pod,
       int k) {
     boolean rotated = k == ROTATED && !world.now().isBefore(start.plus(ROTATION));
-    boolean ready = contender.serves(world.api().state(), namespace, k, rotated);
-    world.rewrittenPod(namespace, pod, "ImageAlternative/" + resourceName(k), repository(k) + ":1");
+    boolean ready = contender.serves(world.cluster().api().state(), namespace, k, rotated);
+    world
+        .workloads()
+        .rewrittenPod(namespace, pod, "ImageAlternative/" + resourceName(k), repository(k) + ":1");
     rewrites.add(new Rewrite(world.now(), namespace, k, ready));
   }
 }

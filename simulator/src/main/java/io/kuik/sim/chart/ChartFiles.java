@@ -1,5 +1,6 @@
 package io.kuik.sim.chart;
 
+import io.kuik.sim.world.object.YamlDocuments;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -143,14 +144,22 @@ public final class ChartFiles {
   public List<ObjectNode> crds() {
     List<ObjectNode> crds = new ArrayList<>();
     for (String file : CRDS) {
-      crds.addAll(YamlDocuments.parse(read(file), file));
+      crds.addAll(parse(read(file), file));
     }
     return crds;
   }
 
   /** The file rendered for the release, one object per YAML document. */
   public List<ObjectNode> load(String file, Release release) {
-    return YamlDocuments.parse(render(file, release), file);
+    return parse(render(file, release), file);
+  }
+
+  private static List<ObjectNode> parse(String text, String file) {
+    try {
+      return YamlDocuments.parse(text, file);
+    } catch (IllegalArgumentException notYaml) {
+      throw new ChartException(notYaml.getMessage(), notYaml);
+    }
   }
 
   private String read(String file) {

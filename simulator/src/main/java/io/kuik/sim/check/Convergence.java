@@ -4,7 +4,9 @@ import io.kuik.sim.check.WorldView.EntryView;
 import io.kuik.sim.check.WorldView.InjectSecret;
 import io.kuik.sim.check.WorldView.NamespaceView;
 import io.kuik.sim.check.WorldView.PodView;
+import io.kuik.sim.check.WorldView.Policy;
 import io.kuik.sim.check.WorldView.ResourceView;
+import io.kuik.sim.trace.Target;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,10 +33,10 @@ public final class Convergence {
         if (namespace.terminating()) {
           continue;
         }
-        String target = "secrets " + namespace.name() + "/" + resource.secretName();
+        Target target = Target.secret(namespace.name(), resource.secretName());
         Optional<InjectSecret> secret = Optional.ofNullable(view.injectSecrets().get(target));
         String where = namespace.name() + "/" + resource.secretName();
-        if (resource.rewritePolicy().equals("Always")
+        if (resource.rewritePolicy() == Policy.ALWAYS
             && resource.namespaceSelector().matches(namespace.labels())) {
           Map<String, String> expected = new TreeMap<>();
           for (EntryView entry : resource.entries()) {
@@ -54,7 +56,7 @@ public final class Convergence {
                         + expected.keySet(),
                     target));
           }
-        } else if (resource.rewritePolicy().equals("OnFailure")) {
+        } else if (resource.rewritePolicy() == Policy.ON_FAILURE) {
           for (PodView pod : view.pods()) {
             if (!pod.live()
                 || !pod.namespace().equals(namespace.name())

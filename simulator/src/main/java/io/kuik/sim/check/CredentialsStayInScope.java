@@ -3,6 +3,10 @@ package io.kuik.sim.check;
 import io.kuik.sim.check.WorldView.InjectSecret;
 import io.kuik.sim.check.WorldView.NamespaceView;
 import io.kuik.sim.check.WorldView.ResourceView;
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.Note;
+import io.kuik.sim.trace.RequestKind;
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.trace.TraceRecord;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Safety: a {@code kuik-inject-*} Secret holds a credential only for an entry that its pair needs
@@ -29,9 +32,7 @@ import java.util.Set;
  */
 public final class CredentialsStayInScope implements Invariant {
 
-  private static final Set<String> INCARNATION_EDGES = Set.of("START", "STOP", "CRASH");
-
-  private final String syncerActor;
+  private final Actor syncer;
   private final Duration grace;
   private final Duration slack;
   private final Duration staleness;
@@ -40,10 +41,10 @@ public final class CredentialsStayInScope implements Invariant {
   private final Map<String, Instant> lastNeeded = new HashMap<>();
 
   /** Target to the trace position of the syncer's last successful apply. */
-  private final Map<String, Long> lastApply = new HashMap<>();
+  private final Map<Target, Long> lastApply = new HashMap<>();
 
   /** Target to when the syncer last changed it (applies that changed nothing do not count). */
-  private final Map<String, Instant> lastChange = new HashMap<>();
+  private final Map<Target, Instant> lastChange = new HashMap<>();
 
   /** The longest a late (not lost) watch event may leave the syncer's view stale. */
   private static final Duration DELAY = Duration.ofMinutes(1);
@@ -58,10 +59,9 @@ public final class CredentialsStayInScope implements Invariant {
    * @param staleness how long after a lost watch event the syncer's view may still be stale: the
    *     longest watch-fault window (it heals with a relist) and a margin
    */
-  public CredentialsStayInScope(
-      String syncerActor, Duration grace, Duration slack, Duration staleness) {
+  public CredentialsStayInScope(Actor syncer, Duration grace, Duration slack, Duration staleness) {
     this.staleness = staleness;
-    this.syncerActor = syncerActor;
+    this.syncer = syncer;
     this.grace = grace;
     this.slack = slack;
   }
@@ -76,22 +76,20 @@ public final class CredentialsStayInScope implements Invariant {
     for (TraceRecord record : newRecords) {
       position++;
       if (record instanceof TraceRecord.WatchDelivery w
-          && w.actor().startsWith(syncerActor + "#")
+          && w.owner().equals(syncer)
           && w.fate() != TraceRecord.WatchDelivery.Fate.DELIVERED) {
         lastLoss = w.at();
       }
-      if (!record.actor().equals(syncerActor)) {
-        continue;
-      }
-      if (record instanceof TraceRecord.Note && INCARNATION_EDGES.contains(record.action())) {
+      if (record instanceof Note.Incarnation edge && edge.actor().equals(syncer)) {
         // A stopped syncer cannot release anything, and the next incarnation starts with an
         // empty written set: from a crash on, the previous writes are possible leftovers.
         lastStart = position;
       } else if (record instanceof TraceRecord.Request r
-          && r.action().equals("APPLY")
+          && r.actor().equals(syncer)
+          && r.kind() == RequestKind.APPLY
           && r.succeeded()) {
         lastApply.put(r.target(), position);
-        boolean changed = r.detail() == null || !r.detail().contains("unchanged");
+        boolean changed = r.changedSomething();
         boolean mayBeStale =
             lastLoss != null && Duration.between(lastLoss, r.at()).compareTo(staleness) < 0;
         if (changed) {

@@ -1,23 +1,22 @@
 package io.kuik.sim.check;
 
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.Note;
 import io.kuik.sim.trace.TraceRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The honest reasons, read from the trace, for the syncer to release a credential earlier or later
  * than the grace says. It restarted: its memory is lost, and a stopped syncer writes nothing. Its
  * view of the cluster may be stale: a watch event to it lost, a watch-fault or outage window open,
  * an incarnation still listing; each until {@code relist} after it ends. Its writes may fail: an
- * outage window open, a request of it answered 429 or 5xx; each until {@code retry} after it ends,
- * the longest wait before the write is tried again.
+ * outage or admission-policy failure window open, a request of it answered 429 or 5xx; each until
+ * {@code retry} after it ends, the longest wait before the write is tried again.
  */
 final class Disturbances {
-
-  private static final Set<String> INCARNATION_EDGES = Set.of("START", "STOP", "CRASH");
 
   /** An interval during which the syncer may act on a stale view, or fail to write. */
   private record Shadow(Instant start, Instant end) {
@@ -26,7 +25,7 @@ final class Disturbances {
     }
   }
 
-  private final String syncerActor;
+  private final Actor syncer;
   private final Duration relist;
   private final Duration retry;
   private final List<Shadow> stale = new ArrayList<>();
@@ -40,9 +39,11 @@ final class Disturbances {
   private int watchFaults;
   private Instant outageSince;
   private int outages;
+  private Instant policyFailureSince;
+  private int policyFailures;
 
-  Disturbances(String syncerActor, Duration relist, Duration retry) {
-    this.syncerActor = syncerActor;
+  Disturbances(Actor syncer, Duration relist, Duration retry) {
+    this.syncer = syncer;
     this.relist = relist;
     this.retry = retry;
   }
@@ -51,52 +52,58 @@ final class Disturbances {
   void read(List<TraceRecord> records, Instant now) {
     this.now = now;
     for (TraceRecord record : records) {
-      if (record instanceof TraceRecord.Note note) {
-        readNote(note);
-      } else if (record instanceof TraceRecord.WatchDelivery w) {
-        if (w.actor().startsWith(syncerActor + "#")
-            && w.fate() != TraceRecord.WatchDelivery.Fate.DELIVERED) {
-          add(stale, new Shadow(w.at(), w.at().plus(relist)));
-        }
+      if (record instanceof Note.Incarnation edge && edge.actor().equals(syncer)) {
+        // Every edge of an incarnation, start, stop or crash, loses the syncer's memory.
+        lastEdge = edge.at();
+        add(stale, new Shadow(edge.at(), edge.at().plus(relist)));
+      } else if (record instanceof Note.FaultWindow window) {
+        readWindow(window);
+      } else if (record instanceof TraceRecord.WatchDelivery w
+          && w.owner().equals(syncer)
+          && w.fate() != TraceRecord.WatchDelivery.Fate.DELIVERED) {
+        add(stale, new Shadow(w.at(), w.at().plus(relist)));
       } else if (record instanceof TraceRecord.Request r
-          && r.actor().equals(syncerActor)
+          && r.actor().equals(syncer)
           && (r.code() == 429 || r.code() >= 500)) {
         add(failing, new Shadow(r.at(), r.at().plus(retry)));
       }
     }
   }
 
-  private void readNote(TraceRecord.Note note) {
-    Instant at = note.at();
-    if (note.actor().equals(syncerActor) && INCARNATION_EDGES.contains(note.action())) {
-      lastEdge = at;
-      add(stale, new Shadow(at, at.plus(relist)));
-    } else if (note.actor().equals("fault")) {
-      switch (note.action()) {
-        case "WATCH-FAULT" -> {
+  private void readWindow(Note.FaultWindow window) {
+    Instant at = window.at();
+    switch (window.fault()) {
+      case WATCH_FAULT -> {
+        if (window.opens()) {
           if (watchFaults++ == 0) {
             watchFaultSince = at;
           }
+        } else if (watchFaults > 0 && --watchFaults == 0) {
+          add(stale, new Shadow(watchFaultSince, at.plus(relist)));
+          watchFaultSince = null;
         }
-        case "WATCH-HEALED" -> {
-          if (watchFaults > 0 && --watchFaults == 0) {
-            add(stale, new Shadow(watchFaultSince, at.plus(relist)));
-            watchFaultSince = null;
-          }
-        }
-        case "OUTAGE" -> {
+      }
+      case API_OUTAGE -> {
+        if (window.opens()) {
           if (outages++ == 0) {
             outageSince = at;
           }
+        } else if (outages > 0 && --outages == 0) {
+          add(stale, new Shadow(outageSince, at.plus(relist)));
+          add(failing, new Shadow(outageSince, at.plus(retry)));
+          outageSince = null;
         }
-        case "RECOVERED" -> {
-          if (outages > 0 && --outages == 0) {
-            add(stale, new Shadow(outageSince, at.plus(relist)));
-            add(failing, new Shadow(outageSince, at.plus(retry)));
-            outageSince = null;
+      }
+      case POLICY_FAILURE -> {
+        // Reads still work; the writes the policy covers are refused until it heals.
+        if (window.opens()) {
+          if (policyFailures++ == 0) {
+            policyFailureSince = at;
           }
+        } else if (policyFailures > 0 && --policyFailures == 0) {
+          add(failing, new Shadow(policyFailureSince, at.plus(retry)));
+          policyFailureSince = null;
         }
-        default -> {}
       }
     }
   }
@@ -149,6 +156,9 @@ final class Disturbances {
     List<Shadow> all = new ArrayList<>(failing);
     if (outageSince != null) {
       all.add(new Shadow(outageSince, now.plus(retry)));
+    }
+    if (policyFailureSince != null) {
+      all.add(new Shadow(policyFailureSince, now.plus(retry)));
     }
     return all.stream().anyMatch(s -> s.overlaps(from, to));
   }

@@ -3,7 +3,9 @@ package io.kuik.sim.check;
 import io.kuik.sim.check.WorldView.EntryView;
 import io.kuik.sim.check.WorldView.InjectSecret;
 import io.kuik.sim.check.WorldView.NamespaceView;
+import io.kuik.sim.check.WorldView.Policy;
 import io.kuik.sim.check.WorldView.ResourceView;
+import io.kuik.sim.trace.Target;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
@@ -25,8 +27,8 @@ final class GraceLedger {
 
   /** One auths key of one pair's Secret, e.g. team-a / kuik-inject-…-r1 / quay.io/r1/app. */
   record Key(String namespace, String secret, String key) {
-    String target() {
-      return "secrets " + namespace + "/" + secret;
+    Target target() {
+      return Target.secret(namespace, secret);
     }
 
     @Override
@@ -84,12 +86,11 @@ final class GraceLedger {
     for (ResourceView resource : view.resources().values()) {
       for (NamespaceView namespace : view.namespaces().values()) {
         Set<String> needed = Scope.neededKeys(resource, namespace, view);
-        boolean onFailure = resource.rewritePolicy().equals("OnFailure");
+        boolean onFailure = resource.rewritePolicy() == Policy.ON_FAILURE;
         Set<String> podNeeded = onFailure && !namespace.terminating() ? needed : Set.of();
         Optional<InjectSecret> secret =
             Optional.ofNullable(
-                view.injectSecrets()
-                    .get("secrets " + namespace.name() + "/" + resource.secretName()));
+                view.injectSecrets().get(Target.secret(namespace.name(), resource.secretName())));
         Set<String> candidates = new HashSet<>(podNeeded);
         for (Key tracked : keys.keySet()) {
           if (tracked.namespace().equals(namespace.name())
@@ -135,7 +136,7 @@ final class GraceLedger {
 
   private boolean endsAtOnce(
       ResourceView resource, NamespaceView namespace, String key, WorldView view) {
-    if (!resource.rewritePolicy().equals("OnFailure")
+    if (resource.rewritePolicy() != Policy.ON_FAILURE
         || namespace.terminating()
         || !Scope.served(namespace.labels(), installNamespace)) {
       return true;

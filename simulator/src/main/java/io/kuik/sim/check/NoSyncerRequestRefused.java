@@ -1,5 +1,7 @@
 package io.kuik.sim.check;
 
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.Answer;
 import io.kuik.sim.trace.TraceRecord;
 import java.util.Optional;
 
@@ -12,8 +14,8 @@ import java.util.Optional;
  */
 public final class NoSyncerRequestRefused extends SyncerRequestInvariant {
 
-  public NoSyncerRequestRefused(String syncerActor) {
-    super(syncerActor);
+  public NoSyncerRequestRefused(Actor syncer) {
+    super(syncer);
   }
 
   @Override
@@ -23,26 +25,23 @@ public final class NoSyncerRequestRefused extends SyncerRequestInvariant {
 
   @Override
   Optional<Violation> judge(TraceRecord.Request r) {
-    if (r.succeeded() || r.message() == null) {
+    if (!(r.answer() instanceof Answer.Refused refused)) {
       return Optional.empty();
     }
-    return Optional.ofNullable(refuser(r))
+    return refuser(refused)
         .map(
             by ->
                 new Violation(
-                    name(),
-                    by + " refused the syncer's " + r.action() + " of " + r.target(),
-                    null));
+                    name(), by + " refused the syncer's " + r.kind() + " of " + r.target(), null));
   }
 
-  /** Who refused: RBAC (the authorizer's 403 wording), the admission policy, or null. */
-  private static String refuser(TraceRecord.Request r) {
-    if (r.code() == 403 && r.message().contains("is forbidden: User \"")) {
-      return "RBAC";
-    }
-    if (r.message().contains("ValidatingAdmissionPolicy")) {
-      return "the admission policy";
-    }
-    return null;
+  /** Who refused, when the refusal says the syncer asked for what it must not. */
+  private static Optional<String> refuser(Answer.Refused refused) {
+    return switch (refused.stage()) {
+      case AUTHORIZATION -> Optional.of("RBAC");
+      case ADMISSION_POLICY -> Optional.of("the admission policy");
+      case SERVER_FAULT, ADMISSION_PLUGIN, ADMISSION_WEBHOOK, OBJECT_VALIDATION, HANDLER ->
+          Optional.empty();
+    };
   }
 }

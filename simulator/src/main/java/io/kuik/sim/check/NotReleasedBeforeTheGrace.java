@@ -2,6 +2,7 @@ package io.kuik.sim.check;
 
 import io.kuik.sim.check.GraceLedger.History;
 import io.kuik.sim.check.GraceLedger.Key;
+import io.kuik.sim.trace.Actor;
 import io.kuik.sim.trace.TraceRecord;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,9 +29,9 @@ public final class NotReleasedBeforeTheGrace implements Invariant {
    * @param aftermath how long after a fault the syncer's view may still be stale (its relist)
    */
   public NotReleasedBeforeTheGrace(
-      String syncerActor, String installNamespace, Duration grace, Duration aftermath) {
+      Actor syncer, String installNamespace, Duration grace, Duration aftermath) {
     this.grace = grace;
-    this.disturbances = new Disturbances(syncerActor, aftermath, aftermath);
+    this.disturbances = new Disturbances(syncer, aftermath, aftermath);
     this.ledger = new GraceLedger(installNamespace);
   }
 

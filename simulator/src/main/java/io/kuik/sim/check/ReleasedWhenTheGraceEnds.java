@@ -2,6 +2,7 @@ package io.kuik.sim.check;
 
 import io.kuik.sim.check.GraceLedger.History;
 import io.kuik.sim.check.GraceLedger.Key;
+import io.kuik.sim.trace.Actor;
 import io.kuik.sim.trace.TraceRecord;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +34,7 @@ public final class ReleasedWhenTheGraceEnds implements Invariant {
    * @param retry how long after a fault a refused write may wait for its retry
    */
   public ReleasedWhenTheGraceEnds(
-      String syncerActor,
+      Actor syncer,
       String installNamespace,
       Duration grace,
       Duration margin,
@@ -41,7 +42,7 @@ public final class ReleasedWhenTheGraceEnds implements Invariant {
       Duration retry) {
     this.grace = grace;
     this.margin = margin;
-    this.disturbances = new Disturbances(syncerActor, relist, retry);
+    this.disturbances = new Disturbances(syncer, relist, retry);
     this.ledger = new GraceLedger(installNamespace);
   }
 

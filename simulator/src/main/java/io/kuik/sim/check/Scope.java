@@ -3,6 +3,7 @@ package io.kuik.sim.check;
 import io.kuik.sim.check.WorldView.EntryView;
 import io.kuik.sim.check.WorldView.NamespaceView;
 import io.kuik.sim.check.WorldView.PodView;
+import io.kuik.sim.check.WorldView.Policy;
 import io.kuik.sim.check.WorldView.ResourceView;
 import java.util.Map;
 import java.util.Optional;
@@ -29,11 +30,11 @@ public final class Scope {
   public static Set<String> neededKeys(
       ResourceView resource, NamespaceView namespace, WorldView w) {
     Set<String> keys = new TreeSet<>();
-    if (resource.rewritePolicy().equals("Always")) {
+    if (resource.rewritePolicy() == Policy.ALWAYS) {
       if (resource.namespaceSelector().matches(namespace.labels())) {
         resource.entries().forEach(e -> keys.add(e.repository()));
       }
-    } else if (resource.rewritePolicy().equals("OnFailure")) {
+    } else if (resource.rewritePolicy() == Policy.ON_FAILURE) {
       if (namespace.terminating()) {
         resource.entries().forEach(e -> keys.add(e.repository()));
         return keys;

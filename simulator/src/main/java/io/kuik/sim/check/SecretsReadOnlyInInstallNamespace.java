@@ -1,8 +1,9 @@
 package io.kuik.sim.check;
 
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.Resource;
 import io.kuik.sim.trace.TraceRecord;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The syncer reads Secrets only in its install namespace, the cluster resource namespace (
@@ -11,12 +12,10 @@ import java.util.Set;
  */
 public final class SecretsReadOnlyInInstallNamespace extends SyncerRequestInvariant {
 
-  private static final Set<String> READS = Set.of("GET", "LIST", "WATCH");
-
   private final String installNamespace;
 
-  public SecretsReadOnlyInInstallNamespace(String syncerActor, String installNamespace) {
-    super(syncerActor);
+  public SecretsReadOnlyInInstallNamespace(Actor syncer, String installNamespace) {
+    super(syncer);
     this.installNamespace = installNamespace;
   }
 
@@ -27,9 +26,9 @@ public final class SecretsReadOnlyInInstallNamespace extends SyncerRequestInvari
 
   @Override
   Optional<Violation> judge(TraceRecord.Request r) {
-    if (!READS.contains(r.action())
-        || !r.target().startsWith("secrets")
-        || r.target().startsWith("secrets " + installNamespace + "/")) {
+    if (!r.kind().reads()
+        || !r.target().isA(Resource.SECRETS)
+        || r.target().isSecretIn(installNamespace)) {
       return Optional.empty();
     }
     return Optional.of(

@@ -1,5 +1,7 @@
 package io.kuik.sim.check;
 
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.RequestKind;
 import io.kuik.sim.trace.TraceRecord;
 import java.util.Optional;
 
@@ -10,8 +12,8 @@ import java.util.Optional;
  */
 public final class SyncerNeverDeletes extends SyncerRequestInvariant {
 
-  public SyncerNeverDeletes(String syncerActor) {
-    super(syncerActor);
+  public SyncerNeverDeletes(Actor syncer) {
+    super(syncer);
   }
 
   @Override
@@ -21,7 +23,7 @@ public final class SyncerNeverDeletes extends SyncerRequestInvariant {
 
   @Override
   Optional<Violation> judge(TraceRecord.Request r) {
-    if (!r.action().equals("DELETE")) {
+    if (r.kind() != RequestKind.DELETE) {
       return Optional.empty();
     }
     return Optional.of(

@@ -1,5 +1,6 @@
 package io.kuik.sim.check;
 
+import io.kuik.sim.trace.Actor;
 import io.kuik.sim.trace.TraceRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,10 +9,10 @@ import java.util.Optional;
 /** An invariant judged on each request the syncer sent, one at a time. */
 abstract class SyncerRequestInvariant implements Invariant {
 
-  private final String syncerActor;
+  private final Actor syncer;
 
-  SyncerRequestInvariant(String syncerActor) {
-    this.syncerActor = syncerActor;
+  SyncerRequestInvariant(Actor syncer) {
+    this.syncer = syncer;
   }
 
   /** What is wrong with this request of the syncer, if anything. */
@@ -21,7 +22,7 @@ abstract class SyncerRequestInvariant implements Invariant {
   public final List<Violation> check(WorldView view, List<TraceRecord> newRecords) {
     List<Violation> out = new ArrayList<>();
     for (TraceRecord record : newRecords) {
-      if (record instanceof TraceRecord.Request request && request.actor().equals(syncerActor)) {
+      if (record instanceof TraceRecord.Request request && request.actor().equals(syncer)) {
         judge(request).ifPresent(out::add);
       }
     }

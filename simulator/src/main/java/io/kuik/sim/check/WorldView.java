@@ -1,5 +1,6 @@
 package io.kuik.sim.check;
 
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.world.api.ClusterState;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
@@ -27,7 +28,7 @@ public record WorldView(
     Map<String, NamespaceView> namespaces,
     Map<String, ResourceView> resources,
     List<PodView> pods,
-    Map<String, InjectSecret> injectSecrets,
+    Map<Target, InjectSecret> injectSecrets,
     Map<String, Map<String, String>> sources) {
 
   /** The Secret name prefix of an ImageAlternative's injected Secrets. */
@@ -35,11 +36,28 @@ public record WorldView(
 
   public record NamespaceView(String name, Map<String, String> labels, boolean terminating) {}
 
+  /**
+   * A routing resource's rewrite policy; unset means OnFailure. {@link #OTHER} is a value the CRD's
+   * schema refuses, which needs nothing.
+   */
+  public enum Policy {
+    ALWAYS,
+    ON_FAILURE,
+    OTHER;
+
+    static Policy of(String text) {
+      if (text == null || text.equals("OnFailure")) {
+        return ON_FAILURE;
+      }
+      return text.equals("Always") ? ALWAYS : OTHER;
+    }
+  }
+
   /** One alternative: its repository (the auths key it injects) and the source Secret's name. */
   public record EntryView(String repository, String secretRef) {}
 
   public record ResourceView(
-      String name, String rewritePolicy, LabelSelector namespaceSelector, List<EntryView> entries) {
+      String name, Policy rewritePolicy, LabelSelector namespaceSelector, List<EntryView> entries) {
 
     public String secretName() {
       return INJECT_PREFIX + name;
@@ -66,10 +84,14 @@ public record WorldView(
 
   /** A {@code kuik-inject-*} Secret and its auths: key to credential text. */
   public record InjectSecret(String namespace, String name, Map<String, String> auths) {
-    public String target() {
-      return "secrets " + namespace + "/" + name;
+    public Target target() {
+      return Target.secret(namespace, name);
     }
   }
+
+  /** In the order of their trace targets' text, as the timeline sorts them. */
+  private static final java.util.Comparator<Target> INJECT_ORDER =
+      java.util.Comparator.comparing(Target::toString);
 
   public static WorldView read(ClusterState state, String installNamespace, Instant now) {
     Map<String, NamespaceView> namespaces = new TreeMap<>();
@@ -90,7 +112,7 @@ public record WorldView(
           Meta.name(r),
           new ResourceView(
               Meta.name(r),
-              spec.path("rewritePolicy").asString("OnFailure"),
+              Policy.of(spec.path("rewritePolicy").asString(null)),
               LabelSelector.of(selector),
               entries));
     }
@@ -109,7 +131,7 @@ public record WorldView(
       String image = pod.path("spec").path("containers").path(0).path("image").asString("");
       pods.add(new PodView(Meta.namespace(pod), Meta.name(pod), rewriter, image, live));
     }
-    Map<String, InjectSecret> inject = new TreeMap<>();
+    Map<Target, InjectSecret> inject = new TreeMap<>(INJECT_ORDER);
     Map<String, Map<String, String>> sources = new TreeMap<>();
     for (ObjectNode secret : state.list(ResourceType.SECRET, null)) {
       String ns = Meta.namespace(secret);

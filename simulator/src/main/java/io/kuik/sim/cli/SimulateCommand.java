@@ -4,7 +4,13 @@ import io.kuik.cli.KuikSubcommand;
 import io.kuik.sim.bench.Benchmark;
 import io.kuik.sim.explore.Bounds;
 import io.kuik.sim.explore.Explorer;
+import io.kuik.sim.explore.Regressions;
+import io.kuik.sim.explore.Shrinker;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +27,9 @@ import picocli.CommandLine.Spec;
  * {@code kuik simulate}: the simulated cluster's tools, in the simulator's runnable jar (the
  * controller's image does not carry them). A bad argument exits 2 with a message naming it, as
  * every kuik command does; {@code explore} and {@code replay} exit 1 when a run breaks an
- * invariant.
+ * invariant. {@code explore --shrink} shrinks a failing run to the fewest actions that still fail,
+ * and {@code --regressions DIR} keeps it there as a script that {@code replay --script} runs again
+ * (the build replays the repository's, in {@value Regressions#FOLDER}).
  */
 @Command(
     name = "simulate",
@@ -92,6 +100,23 @@ public final class SimulateCommand implements KuikSubcommand {
         description = "Runs the seeds N .. N+M-1. Default: 1.")
     int seeds = 1;
 
+    @Option(
+        names = "--shrink",
+        description =
+            "Shrink a failing run to the fewest actions that still break the same invariant"
+                + " (delta debugging; each try a deterministic replay), and print its script.")
+    boolean shrink;
+
+    @Option(
+        names = "--regressions",
+        paramLabel = "DIR",
+        description =
+            "Shrink a failing run and keep its script in DIR as a regression (the repository's:"
+                + " "
+                + Regressions.FOLDER
+                + ").")
+    Path regressions;
+
     @Spec CommandSpec spec;
 
     @Override
@@ -99,9 +124,14 @@ public final class SimulateCommand implements KuikSubcommand {
       if (seeds < 1) {
         throw new ParameterException(spec.commandLine(), "--seeds must be 1 or more: " + seeds);
       }
-      return runSeeds(spec.commandLine().getOut(), run.seed, seeds, run.steps, run.validGrace());
+      Keep keep = shrink || regressions != null ? new Keep(regressions) : null;
+      return runSeeds(
+          spec.commandLine().getOut(), run.seed, seeds, run.steps, run.validGrace(), keep);
     }
   }
+
+  /** What to do with a failing run: shrink it, and keep it in {@code folder} unless null. */
+  record Keep(Path folder) {}
 
   @Command(
       name = "replay",
@@ -112,11 +142,44 @@ public final class SimulateCommand implements KuikSubcommand {
   static final class Replay implements Callable<Integer> {
     @Mixin RunOptions run;
 
+    @Option(
+        names = "--script",
+        paramLabel = "FILE",
+        description =
+            "Replay the steps a script holds (a regression, or a shrunk run) instead of a seed's;"
+                + " --seed, --steps and --syncer-grace-minutes come from the script.")
+    Path script;
+
     @Spec CommandSpec spec;
 
     @Override
     public Integer call() {
-      return runSeeds(spec.commandLine().getOut(), run.seed, 1, run.steps, run.validGrace());
+      PrintWriter out = spec.commandLine().getOut();
+      if (script == null) {
+        return runSeeds(out, run.seed, 1, run.steps, run.validGrace(), null);
+      }
+      String text;
+      try {
+        text = Files.readString(script);
+      } catch (NoSuchFileException missing) {
+        throw new ParameterException(spec.commandLine(), "--script " + script + ": no such file");
+      } catch (IOException unreadable) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--script " + script + ": cannot be read: " + unreadable.getMessage());
+      }
+      Explorer explorer;
+      try {
+        explorer = Regressions.replay(text, script.toString());
+      } catch (IllegalArgumentException notAScript) {
+        throw new ParameterException(spec.commandLine(), notAScript.getMessage());
+      }
+      out.println(explorer.banner());
+      out.flush();
+      Explorer.Outcome outcome = explorer.run();
+      out.println(outcome.report());
+      out.flush();
+      return outcome.passed() ? 0 : 1;
     }
   }
 
@@ -161,8 +224,12 @@ public final class SimulateCommand implements KuikSubcommand {
     }
   }
 
-  /** Runs the seeds, each banner first and its report after; 1 when any run failed. */
-  private static int runSeeds(PrintWriter out, long first, int seeds, int steps, Duration grace) {
+  /**
+   * Runs the seeds, each banner first and its report after, a failing one shrunk and kept when
+   * {@code keep} says so; 1 when any run failed.
+   */
+  private static int runSeeds(
+      PrintWriter out, long first, int seeds, int steps, Duration grace, Keep keep) {
     List<Long> failed = new ArrayList<>();
     for (long seed = first; seed < first + seeds; seed++) {
       Explorer explorer = Explorer.of(seed, steps, grace);
@@ -173,6 +240,9 @@ public final class SimulateCommand implements KuikSubcommand {
       out.flush();
       if (!outcome.passed()) {
         failed.add(seed);
+        if (keep != null) {
+          keep(out, outcome, keep);
+        }
       }
     }
     if (seeds > 1) {
@@ -185,5 +255,26 @@ public final class SimulateCommand implements KuikSubcommand {
       out.flush();
     }
     return failed.isEmpty() ? 0 : 1;
+  }
+
+  private static void keep(PrintWriter out, Explorer.Outcome failing, Keep keep) {
+    out.println("shrinking: replaying subsets of its " + failing.actions() + " actions");
+    out.flush();
+    Shrinker.Result shrunk = Shrinker.shrink(failing);
+    out.println(
+        "shrunk: "
+            + shrunk.before()
+            + " actions -> "
+            + shrunk.after()
+            + " in "
+            + shrunk.replays()
+            + " replays"
+            + (shrunk.exhausted() ? " (the replay budget ran out)" : ""));
+    if (keep.folder() == null) {
+      out.print(Regressions.text(failing, shrunk));
+    } else {
+      out.println("kept as a regression: " + Regressions.write(keep.folder(), failing, shrunk));
+    }
+    out.flush();
   }
 }

@@ -3,6 +3,10 @@ package io.kuik.sim.dsl;
 import io.kuik.routing.ContainerDecision;
 import io.kuik.routing.RoutingDecision;
 import io.kuik.sim.hosts.WebhookHost;
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.RequestKind;
+import io.kuik.sim.trace.Resource;
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.trace.Trace;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.object.Json;
@@ -24,7 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
 final class Storyline {
 
   /** The setup's actor: the administrator who installs the cluster's parts and kuik's chart. */
-  static final String ADMIN = "admin";
+  static final Actor ADMIN = new Actor("admin");
+
+  private static final Actor WEBHOOK = new Actor("webhook");
 
   private final Trace trace;
   private final List<WebhookHost.Admission> admissions;
@@ -51,13 +57,13 @@ final class Storyline {
         continue;
       }
       if (record instanceof TraceRecord.Request r) {
-        if (r.action().equals("LIST") || r.action().equals("WATCH")) {
+        if (r.kind() == RequestKind.LIST || r.kind() == RequestKind.WATCH) {
           continue;
         }
-        if (r.action().equals("CREATE") && r.target().startsWith("pods ")) {
+        if (r.kind() == RequestKind.CREATE && r.target().isA(Resource.PODS)) {
           admissionsOf(r).forEach(line -> out.append(line).append('\n'));
         }
-        if (r.action().equals("CREATE") && r.target().startsWith("events ") && r.succeeded()) {
+        if (r.kind() == RequestKind.CREATE && r.target().isA(Resource.EVENTS) && r.succeeded()) {
           Optional<String> event = event(r);
           if (event.isPresent()) {
             out.append(event.get()).append('\n');
@@ -75,13 +81,13 @@ final class Storyline {
    * created; returns the index of the first record after them.
    */
   private int foldSetup(List<TraceRecord> records, StringBuilder out) {
-    Map<String, Integer> created = new LinkedHashMap<>();
+    Map<Resource, Integer> created = new LinkedHashMap<>();
     int i = 0;
-    while (i < records.size() && records.get(i).actor().equals(ADMIN)) {
-      if (records.get(i) instanceof TraceRecord.Request r
-          && r.action().equals("CREATE")
-          && r.succeeded()) {
-        created.merge(r.target().split(" ", 2)[0], 1, Integer::sum);
+    while (i < records.size()
+        && records.get(i) instanceof TraceRecord.Request r
+        && r.actor().equals(ADMIN)) {
+      if (r.kind() == RequestKind.CREATE && r.succeeded()) {
+        created.merge(r.target().resource(), 1, Integer::sum);
       }
       i++;
     }
@@ -95,9 +101,9 @@ final class Storyline {
             what.append(what.length() == 0 ? "" : ", ").append(n).append(' ').append(resource));
     out.append(
             trace.line(
-                new TraceRecord.Note(
-                    records.get(0).at(),
-                    ADMIN,
+                records.get(0).at(),
+                new TraceRecord.Columns(
+                    ADMIN.name(),
                     "SETUP",
                     "the cluster and the kuik chart:",
                     total + " objects (" + what + ")")))
@@ -107,11 +113,11 @@ final class Storyline {
 
   /** The webhook's decisions on the pod this request creates, taken from the admissions list. */
   private List<String> admissionsOf(TraceRecord.Request create) {
-    String target = create.target().substring("pods ".length());
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < admissions.size(); i++) {
       WebhookHost.Admission a = admissions.get(i);
-      if (a.at().equals(create.at()) && target.equals(a.namespace() + "/" + a.pod())) {
+      if (a.at().equals(create.at())
+          && create.target().equals(Target.object(Resource.PODS, a.namespace(), a.pod()))) {
         lines.addAll(linesOf(a));
         admissions.remove(i);
         break;
@@ -163,24 +169,23 @@ final class Storyline {
   }
 
   private String note(WebhookHost.Admission a, String action, String target, String outcome) {
-    return trace.line(new TraceRecord.Note(a.at(), "webhook", action, target, outcome));
+    return trace.line(a.at(), new TraceRecord.Columns(WEBHOOK.name(), action, target, outcome));
   }
 
   /** An Event's creation as what it says: on which object, its type, reason and message. */
   private Optional<String> event(TraceRecord.Request create) {
-    String target = create.target().substring("events ".length());
-    int slash = target.indexOf('/');
-    if (slash < 0) {
+    Target target = create.target();
+    if (target.namespace() == null) {
       return Optional.empty();
     }
     return events
-        .apply(target.substring(0, slash), target.substring(slash + 1))
+        .apply(target.namespace(), target.name())
         .map(
             e ->
                 trace.line(
-                    new TraceRecord.Note(
-                        create.at(),
-                        create.actor(),
+                    create.at(),
+                    new TraceRecord.Columns(
+                        create.actor().name(),
                         "EVENT",
                         Json.text(e, "involvedObject", "kind") + " " + involved(e) + ":",
                         Json.text(e, "type")

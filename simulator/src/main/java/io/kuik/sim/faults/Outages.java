@@ -1,6 +1,7 @@
 package io.kuik.sim.faults;
 
 import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Note;
 import io.kuik.sim.trace.Trace;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.StatusReason;
@@ -46,13 +47,11 @@ public final class Outages {
         .failWhile(
             request -> !loop.now().isBefore(from) && loop.now().isBefore(until),
             StatusReason.SERVICE_UNAVAILABLE);
-    loop.scheduleAt(
-        from,
-        "api-server outage begins",
-        () -> trace.note(loop.now(), "fault", "OUTAGE", "api-server", "503 for " + window));
-    loop.scheduleAt(
-        until,
-        "api-server outage ends",
-        () -> trace.note(loop.now(), "fault", "RECOVERED", "api-server", "serving again"));
+    loop.scheduleAt(from, "api-server outage begins", () -> edge(true, "503 for " + window));
+    loop.scheduleAt(until, "api-server outage ends", () -> edge(false, "serving again"));
+  }
+
+  private void edge(boolean opens, String detail) {
+    trace.add(new Note.FaultWindow(loop.now(), Note.Fault.API_OUTAGE, opens, "api-server", detail));
   }
 }

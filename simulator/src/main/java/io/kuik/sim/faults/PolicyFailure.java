@@ -2,6 +2,7 @@ package io.kuik.sim.faults;
 
 import io.kuik.sim.chart.Release;
 import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Note;
 import io.kuik.sim.trace.Trace;
 import io.kuik.sim.world.admission.PolicyAdmission;
 import java.time.Duration;
@@ -70,7 +71,7 @@ public final class PolicyFailure {
     } else {
       failing.remove(policy);
     }
-    trace.note(loop.now(), "fault", fail ? "POLICY FAILS" : "POLICY HEALS", policy, "");
+    trace.add(new Note.FaultWindow(loop.now(), Note.Fault.POLICY_FAILURE, fail, policy, ""));
     return generation.merge(policy, 1, Integer::sum);
   }
 }

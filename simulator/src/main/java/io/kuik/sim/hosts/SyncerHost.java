@@ -1,5 +1,6 @@
 package io.kuik.sim.hosts;
 
+import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.syncer.SecretSyncer;
@@ -37,12 +38,13 @@ public final class SyncerHost {
     }
     incarnations++;
     api.trace()
-        .note(
-            api.loop().now(),
-            api.trace().actorOf(identity),
-            "START",
-            "syncer",
-            "incarnation " + incarnations);
+        .add(
+            new Note.Incarnation(
+                api.loop().now(),
+                api.trace().actorOf(identity),
+                Note.Process.SYNCER,
+                Note.Edge.START,
+                incarnations));
     process = new SyncerProcess(api, identity, settings, "syncer#" + incarnations);
     process.roundTrip(applyRoundTrip);
     process.start();
@@ -50,17 +52,17 @@ public final class SyncerHost {
 
   /** A clean stop; for the syncer's memory it is the same as a crash. */
   public void stop() {
-    halt("STOP");
+    halt(Note.Edge.STOP);
   }
 
   /** Dies at this event boundary: nothing in memory survives. */
   public void crash() {
-    halt("CRASH");
+    halt(Note.Edge.CRASH);
   }
 
   /** Restarts with other settings (the grace period, say), as a redeploy with new flags would. */
   public void restartWith(SyncerSettings newSettings) {
-    halt("STOP");
+    halt(Note.Edge.STOP);
     this.settings = Objects.requireNonNull(newSettings, "newSettings");
     start();
   }
@@ -96,17 +98,18 @@ public final class SyncerHost {
     return process == null ? Optional.empty() : process.syncer();
   }
 
-  private void halt(String how) {
+  private void halt(Note.Edge how) {
     if (process == null) {
       return;
     }
     api.trace()
-        .note(
-            api.loop().now(),
-            api.trace().actorOf(identity),
-            how,
-            "syncer",
-            "incarnation " + incarnations);
+        .add(
+            new Note.Incarnation(
+                api.loop().now(),
+                api.trace().actorOf(identity),
+                Note.Process.SYNCER,
+                how,
+                incarnations));
     process.halt();
     process = null;
   }

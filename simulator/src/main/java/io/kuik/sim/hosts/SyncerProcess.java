@@ -4,7 +4,7 @@ import io.kuik.kube.syncer.InformerStores;
 import io.kuik.kube.syncer.Intake;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.sim.client.Informer;
-import io.kuik.sim.trace.TraceRecord;
+import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.Identity;
@@ -140,7 +140,7 @@ final class SyncerProcess implements Effect.Executor {
   public void apply(Effect.ApplySecret apply) {
     String target =
         "secrets " + apply.pair().namespace() + "/" + apply.secret().getMetadata().getName();
-    trace(TraceRecord.SyncerEffect.Kind.APPLY, target, apply.lane().label());
+    trace(Note.EffectKind.APPLY, target, apply.lane().label());
     ObjectNode body = Json.MAPPER.valueToTree(apply.secret());
     Json.dropNulls(body);
     roundTrip(
@@ -151,7 +151,7 @@ final class SyncerProcess implements Effect.Executor {
 
   @Override
   public void write(Effect.WriteStatus write) {
-    trace(TraceRecord.SyncerEffect.Kind.STATUS, write.status().resource().toString(), "");
+    trace(Note.EffectKind.STATUS, write.status().resource().toString(), "");
     ObjectNode body = Json.MAPPER.valueToTree(write.status().applyConfiguration());
     roundTrip(
         name + " writes the status of " + write.status().resource(),
@@ -161,7 +161,7 @@ final class SyncerProcess implements Effect.Executor {
 
   @Override
   public void record(Effect.RecordEvent event) {
-    trace(TraceRecord.SyncerEffect.Kind.EVENT, event.resource().toString(), event.reason());
+    trace(Note.EffectKind.EVENT, event.resource().toString(), event.reason());
     ObjectNode involved = Json.object();
     involved.put("apiVersion", "kuik.enix.io/v1alpha1");
     involved.put("kind", event.resource().kind().kind());
@@ -189,7 +189,7 @@ final class SyncerProcess implements Effect.Executor {
   public void wakeAt(Effect.WakeAt wake) {
     Instant now = api.loop().now();
     Instant at = wake.timer().at();
-    trace(TraceRecord.SyncerEffect.Kind.WAKE, "", "at " + at);
+    trace(Note.EffectKind.WAKE, "", "at " + at);
     api.loop()
         .scheduleAt(
             at.isBefore(now) ? now : at,
@@ -226,10 +226,10 @@ final class SyncerProcess implements Effect.Executor {
     }
   }
 
-  private void trace(TraceRecord.SyncerEffect.Kind kind, String target, String outcome) {
+  private void trace(Note.EffectKind kind, String subject, String detail) {
     api.trace()
         .add(
-            new TraceRecord.SyncerEffect(
-                api.loop().now(), api.trace().actorOf(identity), kind, target, outcome));
+            new Note.SyncerEffect(
+                api.loop().now(), api.trace().actorOf(identity), kind, subject, detail));
   }
 }

@@ -6,6 +6,7 @@ import io.kuik.routing.Router;
 import io.kuik.routing.RoutingDecision;
 import io.kuik.routing.RoutingIndex;
 import io.kuik.sim.client.Informer;
+import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.AdmissionRequest;
 import io.kuik.sim.world.api.Identity;
@@ -78,12 +79,13 @@ public final class WebhookHost {
     running = true;
     incarnations++;
     api.trace()
-        .note(
-            api.loop().now(),
-            api.trace().actorOf(identity),
-            "START",
-            "webhook",
-            "incarnation " + incarnations);
+        .add(
+            new Note.Incarnation(
+                api.loop().now(),
+                api.trace().actorOf(identity),
+                Note.Process.WEBHOOK,
+                Note.Edge.START,
+                incarnations));
     TypedCaches fresh = new TypedCaches();
     caches = fresh;
     informers =
@@ -119,12 +121,13 @@ public final class WebhookHost {
     }
     running = false;
     api.trace()
-        .note(
-            api.loop().now(),
-            api.trace().actorOf(identity),
-            "STOP",
-            "webhook",
-            "incarnation " + incarnations);
+        .add(
+            new Note.Incarnation(
+                api.loop().now(),
+                api.trace().actorOf(identity),
+                Note.Process.WEBHOOK,
+                Note.Edge.STOP,
+                incarnations));
     informers.forEach(Informer::stop);
     api.mutatingAdmission().markDown(NAME, true);
   }

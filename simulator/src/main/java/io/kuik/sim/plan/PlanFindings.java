@@ -22,6 +22,9 @@ import io.kuik.sim.plan.PlanReport.Key;
 import io.kuik.sim.plan.PlanReport.PlannedContainer;
 import io.kuik.sim.plan.PlanReport.PlannedPod;
 import io.kuik.sim.plan.PlanReport.Problem;
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.RequestKind;
+import io.kuik.sim.trace.Resource;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.api.ClusterState;
 import io.kuik.sim.world.api.ResourceType;
@@ -68,8 +71,8 @@ final class PlanFindings {
    */
   PlanFindings(KuikWorld world, Map<String, String> podSources, List<String> deployments) {
     this.world = world;
-    this.state = world.api().state();
-    this.instances = world.instances();
+    this.state = world.cluster().api().state();
+    this.instances = world.install().instances();
     this.podSources = new TreeMap<>(podSources);
     this.deployments = List.copyOf(deployments);
   }
@@ -239,13 +242,15 @@ final class PlanFindings {
 
   /** What the API server answered the ReplicaSet controller's last refused pod creation. */
   private Optional<String> lastRefusedPodCreate(String namespace, String deployment) {
-    String actor = world.cluster().trace().actorOf(Deployments.IDENTITY);
-    String prefix = "pods " + namespace + "/" + deployment + "-";
+    Actor actor = world.cluster().trace().actorOf(Deployments.IDENTITY);
+    String prefix = deployment + "-";
     TraceRecord.Request last = null;
     for (TraceRecord.Request r : world.cluster().trace().requests()) {
       if (r.actor().equals(actor)
-          && r.action().equals("CREATE")
-          && r.target().startsWith(prefix)
+          && r.kind() == RequestKind.CREATE
+          && r.target().isA(Resource.PODS)
+          && namespace.equals(r.target().namespace())
+          && r.target().name().startsWith(prefix)
           && !r.succeeded()) {
         last = r;
       }
@@ -255,7 +260,7 @@ final class PlanFindings {
 
   private List<PlannedPod> pods(Map<String, String> sources) {
     Map<String, WebhookHost.Admission> admissions = new TreeMap<>();
-    for (WebhookHost.Admission admission : world.webhook().admissions()) {
+    for (WebhookHost.Admission admission : world.install().webhook().admissions()) {
       admissions.put(admission.namespace() + "/" + admission.pod(), admission);
     }
     List<PlannedPod> out = new ArrayList<>();

@@ -6,6 +6,7 @@ import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.dsl.KuikWorld;
 import io.kuik.sim.plan.Manifests.Manifest;
 import io.kuik.sim.plan.PlanReport.Problem;
+import io.kuik.sim.trace.Resource;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.api.ResourceType;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -43,7 +43,6 @@ public final class Planner {
   static final Duration LIMIT = Duration.ofMinutes(15);
 
   private static final Duration STEP = Duration.ofSeconds(5);
-  private static final Set<String> READS = Set.of("GET", "LIST", "WATCH");
 
   private final PlanSettings settings;
   private final KuikWorld world;
@@ -66,10 +65,10 @@ public final class Planner {
     registries.serveEverything();
     settings.registriesDown().forEach(host -> registries.registry(host).down());
     PlanSettings.Instance first = settings.instances().get(0);
-    world.install(first.namespace(), first.namespacesByDefault());
+    world.install().install(first.namespace(), first.namespacesByDefault());
     for (PlanSettings.Instance other :
         settings.instances().subList(1, settings.instances().size())) {
-      world.installAnotherInstance(other.namespace(), other.namespacesByDefault());
+      world.install().installAnotherInstance(other.namespace(), other.namespacesByDefault());
     }
     world.pass(Duration.ofSeconds(1));
 
@@ -100,7 +99,11 @@ public final class Planner {
     ObjectNode object = manifest.object();
     String name = manifest.name();
     if (!name.isEmpty()
-        && world.api().find(KuikWorld.ADMIN, ResourceType.NAMESPACE, null, name).isPresent()) {
+        && world
+            .cluster()
+            .api()
+            .find(KuikWorld.ADMIN, ResourceType.NAMESPACE, null, name)
+            .isPresent()) {
       ObjectNode patch = Json.object();
       ObjectNode meta = patch.putObject("metadata");
       for (String field : List.of("labels", "annotations")) {
@@ -113,6 +116,7 @@ public final class Planner {
           manifest,
           () ->
               world
+                  .cluster()
                   .api()
                   .mergePatch(
                       KuikWorld.ADMIN,
@@ -167,7 +171,7 @@ public final class Planner {
       return;
     }
     deployments.add(key);
-    world.deployment(namespace, manifest.name(), (ObjectNode) template, 1);
+    world.workloads().deployment(namespace, manifest.name(), (ObjectNode) template, 1);
   }
 
   private ObjectNode inNamespace(Manifest manifest) {
@@ -179,7 +183,7 @@ public final class Planner {
   }
 
   private void create(Manifest manifest, ObjectNode object) {
-    attempt(manifest, () -> world.create(object));
+    attempt(manifest, () -> world.objects().create(object));
   }
 
   private void attempt(Manifest manifest, Runnable request) {
@@ -238,8 +242,8 @@ public final class Planner {
   private long writes() {
     return world.cluster().trace().requests().stream()
         .filter(TraceRecord.Request::succeeded)
-        .filter(r -> !READS.contains(r.action()))
-        .filter(r -> !r.target().startsWith("events"))
+        .filter(r -> !r.kind().reads())
+        .filter(r -> !r.target().isA(Resource.EVENTS))
         .count();
   }
 }

@@ -1,6 +1,5 @@
 package io.kuik.sim.trace;
 
-import io.kuik.sim.world.api.Identity;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -15,9 +14,9 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
- * Everything that happened, in order: requests, watch deliveries and notes. Tests assert on the
- * records; the CLI prints the timeline; the hash proves that one seed and one script give one
- * history, byte for byte.
+ * Everything that happened, in order: requests, watch deliveries and notes. Tests and checkers ask
+ * the typed records; the CLI prints the timeline; the hash proves that one seed and one script give
+ * one history, byte for byte.
  */
 public final class Trace {
 
@@ -29,29 +28,26 @@ public final class Trace {
     this.start = start;
   }
 
-  /** Show {@code identity} as {@code alias} in the actor column (e.g. "syncer"). */
-  public void alias(Identity identity, String alias) {
-    aliases.put(identity.user(), alias);
+  /** Show {@code who} as {@code alias} in the actor column (e.g. "syncer"). */
+  public void alias(Principal who, String alias) {
+    aliases.put(who.user(), alias);
   }
 
-  /** The actor column for an identity: its alias, a service account's name, or the user name. */
-  public String actorOf(Identity identity) {
-    String alias = aliases.get(identity.user());
+  /** The actor of a user: its alias, a service account's name, or the user name. */
+  public Actor actorOf(Principal who) {
+    String user = who.user();
+    String alias = aliases.get(user);
     if (alias != null) {
-      return alias;
+      return new Actor(alias);
     }
-    String user = identity.user();
-    return user.startsWith("system:serviceaccount:")
-        ? user.substring(user.lastIndexOf(':') + 1)
-        : user;
+    return new Actor(
+        user.startsWith("system:serviceaccount:")
+            ? user.substring(user.lastIndexOf(':') + 1)
+            : user);
   }
 
   public void add(TraceRecord record) {
     records.add(record);
-  }
-
-  public void note(Instant at, String actor, String action, String target, String outcome) {
-    add(new TraceRecord.Note(at, actor, action, target, outcome));
   }
 
   public List<TraceRecord> records() {
@@ -100,13 +96,14 @@ public final class Trace {
   }
 
   public String line(TraceRecord r) {
+    return line(r.at(), r.columns());
+  }
+
+  /** A line in the timeline's columns for something told at {@code at}, as the storyline tells. */
+  public String line(Instant at, TraceRecord.Columns c) {
     return String.format(
             "+%s  %-26s  %-14s  %s %s",
-            elapsed(Duration.between(start, r.at())),
-            r.actor(),
-            r.action(),
-            r.target(),
-            r.outcome())
+            elapsed(Duration.between(start, at)), c.actor(), c.action(), c.target(), c.outcome())
         .stripTrailing();
   }
 

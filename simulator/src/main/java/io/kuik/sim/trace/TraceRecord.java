@@ -1,73 +1,95 @@
 package io.kuik.sim.trace;
 
 import java.time.Instant;
+import java.util.Objects;
 
 /**
- * One thing that happened in the simulated world. Every record renders as one fixed-column timeline
- * line and as one canonical line that the trace hash is computed over.
+ * One thing that happened in the simulated world: an API request, a watch event's fate, or a note
+ * ({@link Note}). Every field is typed, so that a checker asks what happened, never how it was
+ * printed. Every record renders as one fixed-column timeline line ({@link #columns}) and as one
+ * canonical line that the trace hash is computed over.
  */
-public sealed interface TraceRecord
-    permits TraceRecord.Request,
-        TraceRecord.WatchDelivery,
-        TraceRecord.Note,
-        TraceRecord.SyncerEffect {
+public sealed interface TraceRecord permits TraceRecord.Request, TraceRecord.WatchDelivery, Note {
 
   Instant at();
 
-  /** Who acted: a short name of the identity or the watcher. */
-  String actor();
+  /** The four columns after the time, as the timeline prints them. */
+  Columns columns();
 
-  /** What was done: a verb, a watch event type, or a note's kind. */
-  String action();
+  /** The record's family in the canonical line: Request, WatchDelivery or Note. */
+  String family();
 
-  /** What it was done to, e.g. {@code secrets team-a/x}; may be empty. */
-  String target();
-
-  /** How it ended, e.g. {@code 200 rv=12} or {@code 403 <message>}. */
-  String outcome();
-
-  /** Every field, unpadded, separated by '|': the input of the trace hash. */
+  /** Every column, unpadded, separated by '|': the input of the trace hash. */
   default String canonical() {
+    Columns c = columns();
     return String.join(
-        "|", getClass().getSimpleName(), at().toString(), actor(), action(), target(), outcome());
+        "|", family(), at().toString(), c.actor(), c.action(), c.target(), c.outcome());
   }
 
-  /**
-   * An API request: who, which verb (APPLY for a server-side apply), on what, and its status code;
-   * a refused request carries the API server's message.
-   */
-  record Request(
-      Instant at,
-      String actor,
-      String action,
-      String target,
-      int code,
-      String detail,
-      String message)
+  /** A timeline line's columns: who, what, on what, and how it ended. */
+  record Columns(String actor, String action, String target, String outcome) {
+    public Columns {
+      Objects.requireNonNull(actor, "actor");
+      Objects.requireNonNull(action, "action");
+      Objects.requireNonNull(target, "target");
+      Objects.requireNonNull(outcome, "outcome");
+    }
+  }
+
+  /** An API request: who, what kind, on what, and the API server's answer. */
+  record Request(Instant at, Actor actor, RequestKind kind, Target target, Answer answer)
       implements TraceRecord {
-    @Override
-    public String outcome() {
-      StringBuilder out = new StringBuilder().append(code);
-      if (detail != null && !detail.isEmpty()) {
-        out.append(' ').append(detail);
-      }
-      if (message != null && !message.isEmpty()) {
-        out.append(' ').append(message);
-      }
-      return out.toString();
+
+    public Request {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(actor, "actor");
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(target, "target");
+      Objects.requireNonNull(answer, "answer");
+    }
+
+    public int code() {
+      return answer.code();
     }
 
     public boolean succeeded() {
-      return code < 400;
+      return !(answer instanceof Answer.Refused);
+    }
+
+    /** The refusal's message; empty when the request was served. */
+    public String message() {
+      return answer instanceof Answer.Refused refused ? refused.message() : "";
+    }
+
+    /** Whether this is a write that changed the stored object (no-op applies do not). */
+    public boolean changedSomething() {
+      return answer instanceof Answer.Written written && !written.noOp();
+    }
+
+    @Override
+    public Columns columns() {
+      return new Columns(actor.name(), kind.name(), target.toString(), answer.text());
+    }
+
+    @Override
+    public String family() {
+      return "Request";
     }
   }
 
   /**
    * A watch event handed to a watcher (DELIVERED), lost on the way (DROPPED), or the watch closed
-   * as expired (EXPIRED, 410 Gone).
+   * as expired (EXPIRED, 410 Gone; no event then). {@code owner} is the actor of the identity that
+   * opened the watch, {@code watcher} the watch's own name (e.g. {@code syncer#2/pods}).
    */
   record WatchDelivery(
-      Instant at, String actor, Fate fate, String eventType, String target, String resourceVersion)
+      Instant at,
+      Actor owner,
+      String watcher,
+      Fate fate,
+      EventType event,
+      Target target,
+      String resourceVersion)
       implements TraceRecord {
 
     public enum Fate {
@@ -76,40 +98,42 @@ public sealed interface TraceRecord
       EXPIRED
     }
 
-    @Override
-    public String action() {
-      return fate == Fate.DELIVERED
-          ? eventType
-          : fate.name() + (eventType.isEmpty() ? "" : " " + eventType);
+    /** The watch event types. */
+    public enum EventType {
+      ADDED,
+      MODIFIED,
+      DELETED
+    }
+
+    public WatchDelivery {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(owner, "owner");
+      Objects.requireNonNull(watcher, "watcher");
+      Objects.requireNonNull(fate, "fate");
+      Objects.requireNonNull(target, "target");
+      if ((event == null) != (fate == Fate.EXPIRED)) {
+        throw new IllegalArgumentException("an expiry carries no event, a delivery or drop one");
+      }
+    }
+
+    /** A watch closed as expired: no event, no resourceVersion. */
+    public static WatchDelivery expired(Instant at, Actor owner, String watcher, Target watch) {
+      return new WatchDelivery(at, owner, watcher, Fate.EXPIRED, null, watch, "");
     }
 
     @Override
-    public String outcome() {
-      return fate == Fate.EXPIRED ? "410 Gone" : "rv=" + resourceVersion;
-    }
-  }
-
-  /** A free-form line from a component or an actor, e.g. a webhook that failed open. */
-  record Note(Instant at, String actor, String action, String target, String outcome)
-      implements TraceRecord {}
-
-  /**
-   * An effect the syncer's core returned, as the simulated executor takes it in hand: an apply or a
-   * status write (whose request follows half a round trip later), an Event, or a timer.
-   */
-  record SyncerEffect(Instant at, String actor, Kind kind, String target, String outcome)
-      implements TraceRecord {
-
-    public enum Kind {
-      APPLY,
-      STATUS,
-      EVENT,
-      WAKE
+    public Columns columns() {
+      String action =
+          fate == Fate.DELIVERED
+              ? event.name()
+              : fate.name() + (event == null ? "" : " " + event.name());
+      String outcome = fate == Fate.EXPIRED ? "410 Gone" : "rv=" + resourceVersion;
+      return new Columns(watcher, action, target.toString(), outcome);
     }
 
     @Override
-    public String action() {
-      return "effect " + kind;
+    public String family() {
+      return "WatchDelivery";
     }
   }
 }

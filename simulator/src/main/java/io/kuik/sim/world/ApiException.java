@@ -1,5 +1,6 @@
 package io.kuik.sim.world;
 
+import io.kuik.sim.trace.Stage;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Kinds;
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.List;
 /**
  * A request the API server refused, with the code, reason and message a kubectl user would see
  * (e.g. {@code secrets "x" is forbidden: User "..." cannot get resource "secrets" in API group ""
- * in the namespace "team-a"}). Messages never carry a Secret's values.
+ * in the namespace "team-a"}), and the stage of the API server that refused it (the handler unless
+ * a stage says otherwise: see {@link #at}). Messages never carry a Secret's values.
  */
 public final class ApiException extends RuntimeException {
 
@@ -15,15 +17,31 @@ public final class ApiException extends RuntimeException {
 
   private final StatusReason reason;
   private final List<String> causes;
+  private final Stage stage;
 
   public ApiException(StatusReason reason, String message) {
     this(reason, message, List.of());
   }
 
   public ApiException(StatusReason reason, String message, List<String> causes) {
+    this(reason, message, causes, Stage.HANDLER);
+  }
+
+  private ApiException(StatusReason reason, String message, List<String> causes, Stage stage) {
     super(message);
     this.reason = reason;
     this.causes = List.copyOf(causes);
+    this.stage = stage;
+  }
+
+  /** The same refusal, as the given stage of the request's path refused it. */
+  public ApiException at(Stage refusedAt) {
+    return refusedAt == stage ? this : new ApiException(reason, getMessage(), causes, refusedAt);
+  }
+
+  /** The stage that refused the request. */
+  public Stage stage() {
+    return stage;
   }
 
   public int code() {

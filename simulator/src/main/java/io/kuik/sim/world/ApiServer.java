@@ -1,6 +1,10 @@
 package io.kuik.sim.world;
 
 import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Answer;
+import io.kuik.sim.trace.RequestKind;
+import io.kuik.sim.trace.Resource;
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.trace.Trace;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.api.Authorizer;
@@ -142,9 +146,8 @@ public final class ApiServer {
     String ns = Writes.ns(type, namespace);
     return traced(
         identity,
-        "GET",
-        type.resource(),
-        target(ns, name),
+        RequestKind.GET,
+        Target.object(resource(type), ns, name),
         () -> {
           pipeline.authorize(new RequestAttributes(identity, Verb.GET, type, ns, name, null));
           ObjectNode stored = storage.stored(type, ns, name);
@@ -153,7 +156,7 @@ public final class ApiServer {
           }
           return stored.deepCopy();
         },
-        o -> "");
+        (o, code, wrote) -> new Answer.Served(code));
   }
 
   /** {@link #get}, with 404 as empty. */
@@ -179,9 +182,9 @@ public final class ApiServer {
     String ns = Writes.ns(type, namespace);
     return traced(
         identity,
-        "LIST",
-        type.resource(),
-        target(ns, "*") + (selector.isEverything() ? "" : " " + selector),
+        RequestKind.LIST,
+        new Target(
+            resource(type), null, ns, "*", selector.isEverything() ? null : selector.toString()),
         () -> {
           pipeline.authorize(new RequestAttributes(identity, Verb.LIST, type, ns, null, null));
           List<ObjectNode> items = new ArrayList<>();
@@ -192,7 +195,7 @@ public final class ApiServer {
           }
           return new ObjectList(items, storage.resourceVersion());
         },
-        l -> l.items().size() + " items");
+        (l, code, wrote) -> new Answer.Listed(code, l.items().size()));
   }
 
   /**
@@ -210,14 +213,13 @@ public final class ApiServer {
     String ns = Writes.ns(type, namespace);
     return traced(
         identity,
-        "WATCH",
-        type.resource(),
-        target(ns, "*"),
+        RequestKind.WATCH,
+        Target.object(resource(type), ns, "*"),
         () -> {
           pipeline.authorize(new RequestAttributes(identity, Verb.WATCH, type, ns, null, null));
           return watches.open(new WatchInfo(watcher, identity, type, ns), selector, handler);
         },
-        w -> "");
+        (w, code, wrote) -> new Answer.Served(code));
   }
 
   // ---- writes ------------------------------------------------------------------------------
@@ -227,7 +229,8 @@ public final class ApiServer {
   }
 
   public ObjectNode create(Identity identity, ObjectNode object, String fieldManager) {
-    return write(identity, "CREATE", object, () -> writes.create(identity, object, fieldManager));
+    return write(
+        identity, RequestKind.CREATE, object, () -> writes.create(identity, object, fieldManager));
   }
 
   /** A PUT: replaces the object; a non-empty metadata.resourceVersion must be the current one. */
@@ -236,15 +239,16 @@ public final class ApiServer {
   }
 
   public ObjectNode update(Identity identity, ObjectNode object, String fieldManager) {
-    return write(identity, "UPDATE", object, () -> writes.update(identity, object, fieldManager));
+    return write(
+        identity, RequestKind.UPDATE, object, () -> writes.update(identity, object, fieldManager));
   }
 
   /** A PUT on the status subresource: only {@code status} changes. */
   public ObjectNode updateStatus(Identity identity, ObjectNode object) {
     return write(
         identity,
-        "UPDATE",
-        "/status",
+        RequestKind.UPDATE,
+        "status",
         object,
         () -> writes.updateStatus(identity, object, defaultManager(identity)));
   }
@@ -254,7 +258,7 @@ public final class ApiServer {
       Identity identity, ObjectNode configuration, String fieldManager, boolean force) {
     return write(
         identity,
-        "APPLY",
+        RequestKind.APPLY,
         configuration,
         () -> writes.apply(identity, configuration, fieldManager, force));
   }
@@ -264,8 +268,8 @@ public final class ApiServer {
       Identity identity, ObjectNode configuration, String fieldManager, boolean force) {
     return write(
         identity,
-        "APPLY",
-        "/status",
+        RequestKind.APPLY,
+        "status",
         configuration,
         () -> writes.applyStatus(identity, configuration, fieldManager, force));
   }
@@ -281,11 +285,10 @@ public final class ApiServer {
     String ns = Writes.ns(type, namespace);
     return traced(
         identity,
-        "PATCH",
-        type.resource(),
-        target(ns, name),
+        RequestKind.PATCH,
+        Target.object(resource(type), ns, name),
         () -> writes.mergePatch(identity, type, ns, name, patch, fieldManager),
-        this::writeDetail);
+        written(RequestKind.PATCH));
   }
 
   public ObjectNode delete(Identity identity, ResourceType type, String namespace, String name) {
@@ -302,50 +305,53 @@ public final class ApiServer {
     String ns = Writes.ns(type, namespace);
     return traced(
         identity,
-        "DELETE",
-        type.resource(),
-        target(ns, name),
+        RequestKind.DELETE,
+        Target.object(resource(type), ns, name),
         () -> writes.delete(identity, type, ns, name, options),
-        this::writeDetail);
+        written(RequestKind.DELETE));
   }
 
   ObjectNode finalizeNamespace(Identity identity, String name, List<String> finalizers) {
     return traced(
         identity,
-        "UPDATE",
-        "namespaces/finalize",
-        name,
+        RequestKind.UPDATE,
+        new Target(Resource.NAMESPACES, "finalize", null, name, null),
         () -> writes.finalizeNamespace(identity, name, finalizers),
-        this::writeDetail);
+        written(RequestKind.UPDATE));
   }
 
   // ---- tracing -----------------------------------------------------------------------------
 
+  /** How a served request is answered, from its result, its code and whether storage changed. */
+  private interface Answering<T> {
+    Answer of(T result, int code, boolean wrote);
+  }
+
   private ObjectNode write(
-      Identity identity, String action, ObjectNode body, Supplier<ObjectNode> call) {
-    return write(identity, action, "", body, call);
+      Identity identity, RequestKind kind, ObjectNode body, Supplier<ObjectNode> call) {
+    return write(identity, kind, null, body, call);
   }
 
   private ObjectNode write(
       Identity identity,
-      String action,
+      RequestKind kind,
       String subresource,
       ObjectNode body,
       Supplier<ObjectNode> call) {
-    String resource;
+    Resource resource;
     String ns;
     boolean exists = false;
     try {
       ResourceType type = Decoding.typeOf(body);
-      resource = type.resource();
+      resource = resource(type);
       ns = Writes.ns(type, Meta.namespace(body));
       exists = Meta.name(body) != null && storage.stored(type, ns, Meta.name(body)) != null;
     } catch (ApiException e) {
-      resource = Json.text(body, "kind") == null ? "?" : Json.text(body, "kind");
+      resource = new Resource(Json.text(body, "kind") == null ? "?" : Json.text(body, "kind"));
       ns = Meta.namespace(body);
     }
     boolean creates =
-        action.equals("CREATE") || action.equals("APPLY") && !exists && subresource.isEmpty();
+        kind == RequestKind.CREATE || kind == RequestKind.APPLY && !exists && subresource == null;
     String name = Meta.name(body);
     if (name == null || name.isEmpty()) {
       String generate = Json.text(body, "metadata", "generateName");
@@ -353,60 +359,60 @@ public final class ApiServer {
     }
     return traced(
         identity,
-        action,
-        resource + subresource,
-        target(ns, name),
+        kind,
+        new Target(resource, subresource, ns, name, null),
         creates,
         call,
-        this::writeDetail);
+        written(kind));
   }
 
-  private String writeDetail(ObjectNode result) {
-    return "rv=" + Meta.resourceVersion(result);
+  /**
+   * A write's answer: its resourceVersion, and for an apply, update or patch whether it changed
+   * nothing (storage's resourceVersion did not move).
+   */
+  private static Answering<ObjectNode> written(RequestKind kind) {
+    boolean mayBeNoOp =
+        kind == RequestKind.APPLY || kind == RequestKind.UPDATE || kind == RequestKind.PATCH;
+    return (result, code, wrote) ->
+        new Answer.Written(code, Meta.resourceVersion(result), mayBeNoOp && !wrote);
+  }
+
+  private <T> T traced(
+      Identity identity, RequestKind kind, Target target, Supplier<T> call, Answering<T> answer) {
+    return traced(identity, kind, target, false, call, answer);
   }
 
   private <T> T traced(
       Identity identity,
-      String action,
-      String resource,
-      String target,
-      Supplier<T> call,
-      java.util.function.Function<T, String> detail) {
-    return traced(identity, action, resource, target, false, call, detail);
-  }
-
-  private <T> T traced(
-      Identity identity,
-      String action,
-      String resource,
-      String target,
+      RequestKind kind,
+      Target target,
       boolean created,
       Supplier<T> call,
-      java.util.function.Function<T, String> detail) {
+      Answering<T> answer) {
     String before = storage.resourceVersion();
-    String actor = trace.actorOf(identity);
+    var actor = trace.actorOf(identity);
     try {
       T result = call.get();
       boolean wrote = !before.equals(storage.resourceVersion());
-      int code = created ? 201 : 200;
-      String d = detail.apply(result);
-      if (!wrote && (action.equals("APPLY") || action.equals("UPDATE") || action.equals("PATCH"))) {
-        d += " unchanged";
-      }
       trace.add(
           new TraceRecord.Request(
-              loop.now(), actor, action, resource + " " + target, code, d, null));
+              loop.now(), actor, kind, target, answer.of(result, created ? 201 : 200, wrote)));
       return result;
     } catch (ApiException e) {
       trace.add(
           new TraceRecord.Request(
-              loop.now(), actor, action, resource + " " + target, e.code(), "", e.getMessage()));
+              loop.now(),
+              actor,
+              kind,
+              target,
+              new Answer.Refused(
+                  e.code(), e.stage(), e.getMessage() == null ? "" : e.getMessage())));
       throw e;
     }
   }
 
-  private static String target(String namespace, String name) {
-    return namespace == null ? name : namespace + "/" + name;
+  private static Resource resource(ResourceType type) {
+    return new Resource(type.resource());
   }
 
   /** The manager name a client gets when it names none: its service account or user name. */

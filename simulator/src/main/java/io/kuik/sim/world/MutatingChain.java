@@ -1,5 +1,7 @@
 package io.kuik.sim.world;
 
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.Note;
 import io.kuik.sim.trace.Trace;
 import io.kuik.sim.world.api.AdmissionRequest;
 import io.kuik.sim.world.api.MutatingAdmission;
@@ -89,7 +91,7 @@ public final class MutatingChain {
         if (w.failurePolicy() == FailurePolicy.FAIL) {
           throw ApiException.internal(message);
         }
-        trace.note(clock.get(), w.name(), "FAILED-OPEN", target(request), message);
+        trace.add(new Note.FailedOpen(clock.get(), new Actor(w.name()), target(request), message));
         continue;
       }
       if (!response.allowed()) {

@@ -1,5 +1,6 @@
 package io.kuik.sim.world;
 
+import io.kuik.sim.trace.Stage;
 import io.kuik.sim.world.api.AdmissionRequest;
 import io.kuik.sim.world.api.Authorizer;
 import io.kuik.sim.world.api.Operation;
@@ -20,6 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
  * The request stages in the API server's order: faults, authorization, mutating admission
  * (namespace lifecycle first, then the ServiceAccount plugin, then the webhooks), object
  * validation, validating admission. The write flows in {@link Writes} call them and end in storage.
+ * Each stage marks its refusals with its {@link Stage}, so that the trace tells who refused.
  */
 final class Pipeline {
 
@@ -64,7 +66,7 @@ final class Pipeline {
         .check(request)
         .ifPresent(
             e -> {
-              throw e;
+              throw e.at(Stage.SERVER_FAULT);
             });
     checkAccess(request);
     if (!customResources.served(request.type())) {
@@ -88,20 +90,29 @@ final class Pipeline {
     if (!decision.allowed()) {
       String reason = decision.reason();
       throw ApiException.forbidden(
-          request.type(),
-          request.name(),
-          forbiddenMessage(request) + (reason == null || reason.isEmpty() ? "" : ": " + reason));
+              request.type(),
+              request.name(),
+              forbiddenMessage(request) + (reason == null || reason.isEmpty() ? "" : ": " + reason))
+          .at(Stage.AUTHORIZATION);
     }
   }
 
   ObjectNode admitMutating(
       RequestAttributes request, Operation operation, ObjectNode object, ObjectNode old) {
-    namespaces.admit(request, operation);
-    if (request.subresource() != null) {
-      return object;
+    try {
+      namespaces.admit(request, operation);
+      if (request.subresource() != null) {
+        return object;
+      }
+      object = serviceAccounts.admit(request, operation, object);
+    } catch (ApiException refused) {
+      throw refused.at(Stage.ADMISSION_PLUGIN);
     }
-    object = serviceAccounts.admit(request, operation, object);
-    return mutating.admit(new AdmissionRequest(request, operation, object, old));
+    try {
+      return mutating.admit(new AdmissionRequest(request, operation, object, old));
+    } catch (ApiException refused) {
+      throw refused.at(Stage.ADMISSION_WEBHOOK);
+    }
   }
 
   void validate(ResourceType type, ObjectNode object, ObjectNode old) {
@@ -127,14 +138,18 @@ final class Pipeline {
       errors.addAll(customResources.validateDefinition(object));
     }
     if (!errors.isEmpty()) {
-      throw ApiException.invalid(type, Meta.name(object), errors);
+      throw ApiException.invalid(type, Meta.name(object), errors).at(Stage.OBJECT_VALIDATION);
     }
   }
 
   void admitValidating(
       RequestAttributes request, Operation operation, ObjectNode object, ObjectNode old) {
     if (ownerReferencesEnforced) {
-      OwnerReferencesPermissionEnforcement.admit(authorizer, request, operation, object, old);
+      try {
+        OwnerReferencesPermissionEnforcement.admit(authorizer, request, operation, object, old);
+      } catch (ApiException refused) {
+        throw refused.at(Stage.ADMISSION_PLUGIN);
+      }
     }
     ValidatingAdmission.Verdict verdict =
         validating.validate(
@@ -148,12 +163,13 @@ final class Pipeline {
       // validation's reason and the code reasonToCode (policy_decision.go) gives it.
       String name = subjectName(request, object == null ? old : object);
       throw new ApiException(
-          statusOf(verdict.reason()),
-          Kinds.qualifiedResource(request.type())
-              + " \""
-              + name
-              + "\" is forbidden: "
-              + verdict.message());
+              statusOf(verdict.reason()),
+              Kinds.qualifiedResource(request.type())
+                  + " \""
+                  + name
+                  + "\" is forbidden: "
+                  + verdict.message())
+          .at(Stage.ADMISSION_POLICY);
     }
   }
 

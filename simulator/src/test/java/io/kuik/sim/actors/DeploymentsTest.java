@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.sim.Cluster;
 import io.kuik.sim.actors.Deployments.Deployment;
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.RequestKind;
+import io.kuik.sim.trace.Resource;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Meta;
@@ -46,12 +49,13 @@ class DeploymentsTest {
     assertEquals(Map.of("app", "web", "pod-template-hash", "1"), Meta.labels(pod));
     List<TraceRecord.Request> creates =
         cluster.trace().requests().stream()
-            .filter(r -> r.action().equals("CREATE") && r.target().startsWith("pods "))
+            .filter(r -> r.kind() == RequestKind.CREATE && r.target().isA(Resource.PODS))
             .toList();
     assertEquals(2, creates.size());
     assertTrue(
         creates.stream()
-            .allMatch(r -> r.actor().equals("replicaset-controller") && r.code() == 201));
+            .allMatch(
+                r -> r.actor().equals(new Actor("replicaset-controller")) && r.code() == 201));
   }
 
   @Test
@@ -117,7 +121,7 @@ class DeploymentsTest {
     assertEquals(List.of("web-1-0"), podNames(web));
     long refused =
         cluster.trace().requests().stream()
-            .filter(r -> r.actor().equals("replicaset-controller") && r.code() == 503)
+            .filter(r -> r.actor().equals(new Actor("replicaset-controller")) && r.code() == 503)
             .count();
     assertEquals(3, refused, "at +0 s, +5 s and +10 s; served at +15 s");
   }

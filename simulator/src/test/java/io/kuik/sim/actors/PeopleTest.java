@@ -1,14 +1,16 @@
 package io.kuik.sim.actors;
 
-import static io.kuik.sim.Manifests.auths;
-import static io.kuik.sim.Manifests.injectedSecret;
-import static io.kuik.sim.Manifests.opaqueSecret;
+import static io.kuik.sim.ManifestBuilders.auths;
+import static io.kuik.sim.ManifestBuilders.injectedSecret;
+import static io.kuik.sim.ManifestBuilders.opaqueSecret;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.sim.Cluster;
 import io.kuik.sim.chart.Release;
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.RequestKind;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.api.Identity;
@@ -39,7 +41,7 @@ class PeopleTest {
     assertEquals(
         2,
         cluster.trace().requests().stream()
-            .filter(r -> r.action().equals("PATCH") && r.actor().equals("alice"))
+            .filter(r -> r.kind() == RequestKind.PATCH && r.actor().equals(new Actor("alice")))
             .count());
   }
 
@@ -58,7 +60,7 @@ class PeopleTest {
     assertEquals("cHJvZA==", edited.path("data").path("mode").asString());
     assertEquals("eA==", edited.path("data").path("extra").asString());
     long patches =
-        cluster.trace().requests().stream().filter(r -> r.action().equals("PATCH")).count();
+        cluster.trace().requests().stream().filter(r -> r.kind() == RequestKind.PATCH).count();
     assertEquals(1, patches);
   }
 
@@ -99,7 +101,7 @@ class PeopleTest {
             .isEmpty());
     assertTrue(
         cluster.trace().requests().stream()
-            .filter(r -> r.actor().equals("alice") && r.action().equals("DELETE"))
+            .filter(r -> r.actor().equals(new Actor("alice")) && r.kind() == RequestKind.DELETE)
             .allMatch(TraceRecord.Request::succeeded));
   }
 }

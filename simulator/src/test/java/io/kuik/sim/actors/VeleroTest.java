@@ -1,8 +1,8 @@
 package io.kuik.sim.actors;
 
-import static io.kuik.sim.Manifests.auths;
-import static io.kuik.sim.Manifests.injectedSecret;
-import static io.kuik.sim.Manifests.opaqueSecret;
+import static io.kuik.sim.ManifestBuilders.auths;
+import static io.kuik.sim.ManifestBuilders.injectedSecret;
+import static io.kuik.sim.ManifestBuilders.opaqueSecret;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

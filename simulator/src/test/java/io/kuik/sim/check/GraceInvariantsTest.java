@@ -8,7 +8,11 @@ import io.kuik.sim.check.WorldView.EntryView;
 import io.kuik.sim.check.WorldView.InjectSecret;
 import io.kuik.sim.check.WorldView.NamespaceView;
 import io.kuik.sim.check.WorldView.PodView;
+import io.kuik.sim.check.WorldView.Policy;
 import io.kuik.sim.check.WorldView.ResourceView;
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.Note;
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.LabelSelector;
@@ -27,22 +31,23 @@ class GraceInvariantsTest {
 
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final String SECRET = "kuik-inject-imagealternative-r1";
-  private static final String TARGET = "secrets team-a/" + SECRET;
+  private static final Target TARGET = Target.secret("team-a", SECRET);
+  private static final Actor SYNCER = new Actor("syncer");
   private static final String KEY = "quay.io/r1/app";
   private static final Duration GRACE = Duration.ofMinutes(15);
 
   private final NotReleasedBeforeTheGrace early =
-      new NotReleasedBeforeTheGrace("syncer", "kuik-system", GRACE, Duration.ofMinutes(1));
+      new NotReleasedBeforeTheGrace(SYNCER, "kuik-system", GRACE, Duration.ofMinutes(1));
   private final ReleasedWhenTheGraceEnds late =
       new ReleasedWhenTheGraceEnds(
-          "syncer",
+          SYNCER,
           "kuik-system",
           GRACE,
           Duration.ofMinutes(1),
           Duration.ofMinutes(1),
           Duration.ofMinutes(6));
 
-  private static ResourceView resource(String policy, String tier) {
+  private static ResourceView resource(Policy policy, String tier) {
     LabelSelector selector =
         tier == null
             ? LabelSelector.EVERYTHING
@@ -54,7 +59,7 @@ class GraceInvariantsTest {
   private static WorldView view(Instant now, ResourceView r1, boolean podLive, Boolean held) {
     List<PodView> pods =
         podLive ? List.of(new PodView("team-a", "web-1", "r1", KEY + ":1", true)) : List.of();
-    Map<String, InjectSecret> secrets =
+    Map<Target, InjectSecret> secrets =
         held == null
             ? Map.of()
             : Map.of(
@@ -69,11 +74,15 @@ class GraceInvariantsTest {
   }
 
   private static WorldView onFailure(Instant now, boolean podLive, Boolean held) {
-    return view(now, resource("OnFailure", null), podLive, held);
+    return view(now, resource(Policy.ON_FAILURE, null), podLive, held);
   }
 
-  private static TraceRecord note(Instant at, String actor, String action) {
-    return new TraceRecord.Note(at, actor, action, "", "");
+  private static TraceRecord crash(Instant at) {
+    return new Note.Incarnation(at, SYNCER, Note.Process.SYNCER, Note.Edge.CRASH, 1);
+  }
+
+  private static TraceRecord window(Instant at, Note.Fault fault, boolean opens) {
+    return new Note.FaultWindow(at, fault, opens, "", "");
   }
 
   /** A pod needs the key at T0 and is deleted; 10 s later the key is still there. */
@@ -108,7 +117,7 @@ class GraceInvariantsTest {
 
   @Test
   void aRestartSinceTheNeedExplainsAnEarlyRelease() {
-    neededThenGone(early, List.of(note(T0.plusSeconds(5), "syncer", "CRASH")));
+    neededThenGone(early, List.of(crash(T0.plusSeconds(5))));
 
     assertTrue(
         early.check(onFailure(T0.plus(Duration.ofMinutes(5)), false, false), List.of()).isEmpty());
@@ -116,17 +125,17 @@ class GraceInvariantsTest {
 
   @Test
   void aStaleViewAtTheNeedExplainsAnEarlyReleaseButAFaultAfterItDoesNot() {
-    early.check(onFailure(T0, true, true), List.of(note(T0, "fault", "WATCH-FAULT")));
+    early.check(onFailure(T0, true, true), List.of(window(T0, Note.Fault.WATCH_FAULT, true)));
     early.check(onFailure(T0.plusSeconds(10), false, true), List.of());
     assertTrue(
         early.check(onFailure(T0.plus(Duration.ofMinutes(5)), false, false), List.of()).isEmpty(),
         "the syncer may never have seen the pod");
 
     NotReleasedBeforeTheGrace fresh =
-        new NotReleasedBeforeTheGrace("syncer", "kuik-system", GRACE, Duration.ofMinutes(1));
+        new NotReleasedBeforeTheGrace(SYNCER, "kuik-system", GRACE, Duration.ofMinutes(1));
     neededThenGone(fresh, List.of());
     Instant fault = T0.plus(Duration.ofMinutes(2));
-    fresh.check(onFailure(fault, false, true), List.of(note(fault, "fault", "OUTAGE")));
+    fresh.check(onFailure(fault, false, true), List.of(window(fault, Note.Fault.API_OUTAGE, true)));
     assertEquals(
         1,
         fresh.check(onFailure(T0.plus(Duration.ofMinutes(5)), false, false), List.of()).size(),
@@ -139,7 +148,7 @@ class GraceInvariantsTest {
     Instant flip = T0.plus(Duration.ofMinutes(1));
 
     List<Violation> found =
-        early.check(view(flip, resource("Always", "prod"), false, false), List.of());
+        early.check(view(flip, resource(Policy.ALWAYS, "prod"), false, false), List.of());
 
     assertTrue(found.isEmpty(), found.toString());
   }
@@ -174,13 +183,17 @@ class GraceInvariantsTest {
   void anOutageAroundTheReleaseExplainsALateOneButAnEarlierOutageDoesNot() {
     neededThenGone(late, List.of());
     Instant early = T0.plus(Duration.ofMinutes(5));
-    late.check(onFailure(early, false, true), List.of(note(early, "fault", "OUTAGE")));
+    late.check(onFailure(early, false, true), List.of(window(early, Note.Fault.API_OUTAGE, true)));
     Instant recovered = early.plus(Duration.ofMinutes(3));
-    late.check(onFailure(recovered, false, true), List.of(note(recovered, "fault", "RECOVERED")));
+    late.check(
+        onFailure(recovered, false, true),
+        List.of(window(recovered, Note.Fault.API_OUTAGE, false)));
     Instant release = T0.plus(Duration.ofMinutes(14));
-    late.check(onFailure(release, false, true), List.of(note(release, "fault", "OUTAGE")));
+    late.check(
+        onFailure(release, false, true), List.of(window(release, Note.Fault.API_OUTAGE, true)));
     Instant healed = release.plus(Duration.ofMinutes(3));
-    late.check(onFailure(healed, false, true), List.of(note(healed, "fault", "RECOVERED")));
+    late.check(
+        onFailure(healed, false, true), List.of(window(healed, Note.Fault.API_OUTAGE, false)));
 
     assertTrue(
         late.check(onFailure(T0.plus(Duration.ofMinutes(20)), false, true), List.of()).isEmpty(),
@@ -188,15 +201,17 @@ class GraceInvariantsTest {
 
     ReleasedWhenTheGraceEnds other =
         new ReleasedWhenTheGraceEnds(
-            "syncer",
+            SYNCER,
             "kuik-system",
             GRACE,
             Duration.ofMinutes(1),
             Duration.ofMinutes(1),
             Duration.ofMinutes(6));
     neededThenGone(other, List.of());
-    other.check(onFailure(early, false, true), List.of(note(early, "fault", "OUTAGE")));
-    other.check(onFailure(recovered, false, true), List.of(note(recovered, "fault", "RECOVERED")));
+    other.check(onFailure(early, false, true), List.of(window(early, Note.Fault.API_OUTAGE, true)));
+    other.check(
+        onFailure(recovered, false, true),
+        List.of(window(recovered, Note.Fault.API_OUTAGE, false)));
     assertEquals(
         1,
         other.check(onFailure(T0.plus(Duration.ofMinutes(20)), false, true), List.of()).size(),
@@ -207,9 +222,10 @@ class GraceInvariantsTest {
   void aStaleViewWhenThePodWentAwayMovesTheDeadlineToItsEnd() {
     late.check(onFailure(T0, true, true), List.of());
     Instant gone = T0.plusSeconds(10);
-    late.check(onFailure(gone, false, true), List.of(note(gone, "fault", "WATCH-FAULT")));
+    late.check(onFailure(gone, false, true), List.of(window(gone, Note.Fault.WATCH_FAULT, true)));
     Instant healed = T0.plus(Duration.ofMinutes(3));
-    late.check(onFailure(healed, false, true), List.of(note(healed, "fault", "WATCH-HEALED")));
+    late.check(
+        onFailure(healed, false, true), List.of(window(healed, Note.Fault.WATCH_FAULT, false)));
     Instant learned = healed.plus(Duration.ofMinutes(1));
 
     assertTrue(

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.cli.Main;
 import io.kuik.sim.explore.Explorer;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,6 +19,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
@@ -115,6 +119,7 @@ class SimulateCommandTest {
         "simulate bench 0 | a SIZE must be 1 or more",
         "simulate bench ten | 'ten'",
         "simulate | Missing a command",
+        "simulate replay --script /nonexistent/run.yaml | --script /nonexistent/run.yaml",
       })
   void aBadArgumentExitsTwoWithAMessageAndNoStackTrace(String args, String message) {
     Run run = kuik(args.split(" "));
@@ -125,12 +130,71 @@ class SimulateCommandTest {
     assertEquals("", run.out());
   }
 
+  /**
+   * A failing run is shrunk, kept as a script file, and {@code replay --script} of that file fails
+   * the same way (the syncer's wrong grace is part of the script).
+   */
+  @Test
+  void aFailingRunIsShrunkAndKeptAsAScriptThatReplaysTheFailure(@TempDir Path folder)
+      throws IOException {
+    Run explore =
+        kuik(
+            "simulate",
+            "explore",
+            "--seed",
+            "3",
+            "--steps",
+            "40",
+            "--syncer-grace-minutes",
+            "10",
+            "--regressions",
+            folder.toString());
+
+    assertEquals(1, explore.exit(), explore.err());
+    Matcher shrunk = Pattern.compile("shrunk: (\\d+) actions -> (\\d+) in").matcher(explore.out());
+    assertTrue(shrunk.find(), explore.out());
+    assertTrue(
+        Integer.parseInt(shrunk.group(2)) < Integer.parseInt(shrunk.group(1)), shrunk.group());
+    Path kept = folder.resolve("seed-3-not-released-before-the-grace.yaml");
+    assertTrue(explore.out().contains("kept as a regression: " + kept), explore.out());
+    assertTrue(Files.readString(kept).startsWith("# A failing explorer run"), kept.toString());
+
+    Run replay = kuik("simulate", "replay", "--script", kept.toString());
+
+    assertEquals(1, replay.exit(), replay.err());
+    assertTrue(
+        replay.out().contains("not-released-before-the-grace: team-"),
+        "the same failure: " + replay.out());
+    assertTrue(
+        replay.out().contains("reproduce: kuik simulate replay --script " + kept), replay.out());
+  }
+
+  @Test
+  void aFileThatIsNoScriptExitsTwoNamingIt(@TempDir Path folder) throws IOException {
+    Path file = Files.writeString(folder.resolve("pod.yaml"), "apiVersion: v1\nkind: Pod\n");
+
+    Run replay = kuik("simulate", "replay", "--script", file.toString());
+
+    assertEquals(2, replay.exit(), replay.err());
+    assertTrue(replay.err().contains(file + ": not an explorer script"), replay.err());
+    assertTrue(replay.err().contains("'setup' is missing"), replay.err());
+  }
+
   @Test
   void helpListsEveryFlag() {
     List<String> missing = new ArrayList<>();
     String[][] expected = {
-      {"explore", "--seed", "--steps", "--seeds", "--syncer-grace-minutes", "--help"},
-      {"replay", "--seed", "--steps", "--syncer-grace-minutes", "--help"},
+      {
+        "explore",
+        "--seed",
+        "--steps",
+        "--seeds",
+        "--syncer-grace-minutes",
+        "--shrink",
+        "--regressions",
+        "--help"
+      },
+      {"replay", "--seed", "--steps", "--syncer-grace-minutes", "--script", "--help"},
       {"bench", "SIZE", "--only", "--help"},
     };
     for (String[] command : expected) {

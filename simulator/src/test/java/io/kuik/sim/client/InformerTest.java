@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kuik.sim.faults.WatchFaults;
+import io.kuik.sim.trace.RequestKind;
 import io.kuik.sim.world.Fixture;
 import io.kuik.sim.world.api.Authorizer;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.api.Verb;
 import io.kuik.sim.world.object.Meta;
-import io.kuik.sim.world.watch.WatchFaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,7 +70,7 @@ class InformerTest {
     f.api.create(ADMIN, Fixture.opaque("team-a", "doomed", "k", "v"));
     Informer informer = informer(Duration.ZERO);
     f.loop.runFor(Duration.ofSeconds(1));
-    f.api.watches().faults().dropNext(WatchFaults.named("syncer/secrets"), 2);
+    WatchFaults.on(f.api).dropNext(WatchFaults.named("syncer/secrets"), 2);
     f.api.create(ADMIN, Fixture.opaque("team-a", "missed", "k", "v"));
     f.api.delete(ADMIN, ResourceType.SECRET, "team-a", "doomed");
     f.loop.runFor(Duration.ofSeconds(1));
@@ -110,7 +111,7 @@ class InformerTest {
     f.loop.runFor(Duration.ofSeconds(5));
     assertFalse(informer.hasSynced());
     assertTrue(
-        f.trace.requests().stream().anyMatch(r -> r.action().equals("LIST") && r.code() == 403));
+        f.trace.requests().stream().anyMatch(r -> r.kind() == RequestKind.LIST && r.code() == 403));
     allowed[0] = true;
     f.loop.runFor(Duration.ofSeconds(30));
     assertTrue(informer.hasSynced());

@@ -20,25 +20,31 @@ class StorylineTest {
   private final KuikWorld world = new KuikWorld(7);
 
   private List<String> demoStart() {
-    world.install("kuik-system");
+    world.install().install("kuik-system");
     world.pass(Duration.ofSeconds(1));
-    world.registryServes("quay.io", List.of("quay.io/acme/app:1.0"), "acme", "s3cret");
-    world.registryServesAnonymously("docker.io", List.of("docker.io/acme/app:1.0"));
-    world.dockerRegistrySecret(
-        "kuik-system",
-        "acme-pull",
-        Map.of("quay.io/acme", RegistryCredential.basic("acme", "s3cret")));
-    world.createNamespace("shop", Map.of());
-    world.createResource(
-        "ImageAlternative",
-        "acme-app",
-        "spec:\n  rewritePolicy: OnFailure\n  alternatives:\n  - repository: docker.io/acme/app\n"
-            + "  - repository: quay.io/acme/app\n    auth:\n      secretRef: {name: acme-pull}\n");
+    world.actions().registryServes("quay.io", List.of("quay.io/acme/app:1.0"), "acme", "s3cret");
+    world.actions().registryServesAnonymously("docker.io", List.of("docker.io/acme/app:1.0"));
+    world
+        .objects()
+        .dockerRegistrySecret(
+            "kuik-system",
+            "acme-pull",
+            Map.of("quay.io/acme", RegistryCredential.basic("acme", "s3cret")));
+    world.objects().createNamespace("shop", Map.of());
+    world
+        .objects()
+        .createResource(
+            "ImageAlternative",
+            "acme-app",
+            "spec:\n  rewritePolicy: OnFailure\n  alternatives:\n  - repository: docker.io/acme/app\n"
+                + "  - repository: quay.io/acme/app\n    auth:\n      secretRef: {name: acme-pull}\n");
     world.pass(Duration.ofSeconds(2));
-    world.registryDown("docker.io");
-    world.submitPod("shop", "web-1", Map.of("app", "docker.io/acme/app:1.0"), Map.of(), List.of());
+    world.faults().registryDown("docker.io");
+    world
+        .workloads()
+        .submitPod("shop", "web-1", Map.of("app", "docker.io/acme/app:1.0"), Map.of(), List.of());
     world.pass(Duration.ofSeconds(15));
-    return Arrays.asList(world.storyline().split("\n"));
+    return Arrays.asList(world.views().storyline().split("\n"));
   }
 
   private static List<String> withAction(List<String> lines, String action) {
@@ -98,7 +104,7 @@ class StorylineTest {
     demoStart();
     String hash = world.cluster().trace().hash();
 
-    world.storyline();
+    world.views().storyline();
 
     assertEquals(hash, world.cluster().trace().hash());
   }

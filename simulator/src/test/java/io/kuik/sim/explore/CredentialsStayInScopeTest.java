@@ -10,7 +10,13 @@ import io.kuik.sim.check.WorldView.EntryView;
 import io.kuik.sim.check.WorldView.InjectSecret;
 import io.kuik.sim.check.WorldView.NamespaceView;
 import io.kuik.sim.check.WorldView.PodView;
+import io.kuik.sim.check.WorldView.Policy;
 import io.kuik.sim.check.WorldView.ResourceView;
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.Answer;
+import io.kuik.sim.trace.Note;
+import io.kuik.sim.trace.RequestKind;
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.object.LabelSelector;
 import java.time.Duration;
@@ -24,17 +30,18 @@ class CredentialsStayInScopeTest {
 
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final String SECRET = "kuik-inject-imagealternative-r1";
-  private static final String TARGET = "secrets team-a/" + SECRET;
+  private static final Target TARGET = Target.secret("team-a", SECRET);
+  private static final Actor SYNCER = new Actor("syncer");
   private static final ResourceView ON_FAILURE =
       new ResourceView(
           "r1",
-          "OnFailure",
+          Policy.ON_FAILURE,
           LabelSelector.EVERYTHING,
           List.of(new EntryView("quay.io/r1/app", "src-a")));
 
   private final CredentialsStayInScope checker =
       new CredentialsStayInScope(
-          "syncer", Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(4));
+          SYNCER, Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(4));
 
   private static WorldView view(Instant now, boolean podLive) {
     return new WorldView(
@@ -47,11 +54,12 @@ class CredentialsStayInScopeTest {
   }
 
   private static TraceRecord start(Instant at) {
-    return new TraceRecord.Note(at, "syncer", "START", "syncer", "incarnation");
+    return new Note.Incarnation(at, SYNCER, Note.Process.SYNCER, Note.Edge.START, 1);
   }
 
   private static TraceRecord apply(Instant at) {
-    return new TraceRecord.Request(at, "syncer", "APPLY", TARGET, 200, "", "");
+    return new TraceRecord.Request(
+        at, SYNCER, RequestKind.APPLY, TARGET, new Answer.Written(200, "2", false));
   }
 
   @Test

@@ -40,6 +40,27 @@ class ExplorerTest {
   }
 
   @Test
+  void theScriptOfARunReplaysItsTraceByteForByteAlsoFromItsFile() {
+    Explorer.Outcome run = Explorer.explore(5, 40);
+    String file = ScriptFile.write(run.script(), "seed 5");
+    Script read = ScriptFile.read(file, "seed-5.yaml");
+
+    assertEquals(run.script(), read);
+    Explorer.Outcome replayed = Explorer.replaying(read, "seed-5.yaml").run();
+    assertEquals(run.traceHash(), replayed.traceHash());
+    assertEquals(40, replayed.script().steps().size());
+  }
+
+  @Test
+  void aReportNamesTheStepWhoseCheckFailed() {
+    Explorer.Outcome failing = Explorer.exploreWithSyncerGrace(3, 40, Duration.ofMinutes(10));
+    assertFalse(failing.passed(), "seed 3 no longer fails with a 10-minute grace: pick another");
+
+    int last = failing.script().steps().size();
+    assertTrue(failing.report().startsWith("VIOLATION after step " + last + " "), failing.report());
+  }
+
+  @Test
   void anotherSeedGivesAnotherHistory() {
     assertFalse(
         Explorer.explore(5, 20).traceHash().equals(Explorer.explore(6, 20).traceHash()),

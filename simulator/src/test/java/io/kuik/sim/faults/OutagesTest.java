@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kuik.sim.Cluster;
 import io.kuik.sim.actors.People;
+import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.kubelet.Kubelet;
@@ -49,9 +50,17 @@ class OutagesTest {
             "200"),
         answers);
     assertEquals(
+        List.of(true, false),
+        cluster.trace().records().stream()
+            .filter(r -> r instanceof Note.FaultWindow w && w.fault() == Note.Fault.API_OUTAGE)
+            .map(r -> ((Note.FaultWindow) r).opens())
+            .toList(),
+        "the window opens, then heals");
+    assertEquals(
         List.of("OUTAGE", "RECOVERED"),
-        cluster.trace().where(r -> r.actor().equals("fault")).stream()
-            .map(r -> r.action())
-            .toList());
+        cluster.trace().where(r -> r instanceof Note).stream()
+            .map(r -> r.columns().action())
+            .toList(),
+        "as the timeline says it");
   }
 }

@@ -1,7 +1,7 @@
 package io.kuik.sim.faults;
 
-import static io.kuik.sim.Manifests.auths;
-import static io.kuik.sim.Manifests.injectedSecret;
+import static io.kuik.sim.ManifestBuilders.auths;
+import static io.kuik.sim.ManifestBuilders.injectedSecret;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

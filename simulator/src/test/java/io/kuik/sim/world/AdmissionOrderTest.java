@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kuik.sim.trace.TraceRecord;
+import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.api.Authorizer;
 import io.kuik.sim.world.api.MutatingAdmission;
 import io.kuik.sim.world.api.Operation;
@@ -131,9 +131,7 @@ class AdmissionOrderTest {
         .register(webhook(MutatingAdmission.FailurePolicy.IGNORE, Duration.ZERO));
     f.api.mutatingAdmission().markDown("pods.kuik.enix.io", true);
     f.api.create(ADMIN, Fixture.pod("team-a", "ignored"));
-    assertTrue(
-        f.trace.records().stream()
-            .anyMatch(r -> r instanceof TraceRecord.Note && r.action().equals("FAILED-OPEN")));
+    assertTrue(f.trace.records().stream().anyMatch(r -> r instanceof Note.FailedOpen));
 
     f.api
         .mutatingAdmission()

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.RequestKind;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.Operation;
 import io.kuik.sim.world.api.ResourceType;
@@ -83,11 +85,11 @@ class GarbageCollectorTest {
     f.loop.runFor(Duration.ofSeconds(5));
     assertFalse(exists("team-a"));
     assertFalse(exists("team-b"));
-    String gc = f.trace.actorOf(Identity.GARBAGE_COLLECTOR);
+    Actor gc = f.trace.actorOf(Identity.GARBAGE_COLLECTOR);
     assertEquals(
         2,
         f.trace.requests().stream()
-            .filter(r -> r.actor().equals(gc) && r.action().equals("DELETE") && r.code() == 200)
+            .filter(r -> r.actor().equals(gc) && r.kind() == RequestKind.DELETE && r.code() == 200)
             .count());
   }
 

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.RequestKind;
+import io.kuik.sim.trace.Resource;
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
@@ -59,14 +63,14 @@ class NamespaceLifecycleTest {
     assertFalse(f.api.find(ADMIN, ResourceType.SECRET, "team-a", "s").isPresent());
     assertFalse(f.api.find(ADMIN, ResourceType.POD, "team-a", "p").isPresent());
     assertFalse(f.api.find(ADMIN, ResourceType.NAMESPACE, null, "team-a").isPresent());
-    String controller = f.trace.actorOf(Identity.NAMESPACE_CONTROLLER);
+    Actor controller = f.trace.actorOf(Identity.NAMESPACE_CONTROLLER);
     assertTrue(
         f.trace.requests().stream()
             .anyMatch(
                 r ->
                     r.actor().equals(controller)
-                        && r.action().equals("DELETE")
-                        && r.target().equals("secrets team-a/s")));
+                        && r.kind() == RequestKind.DELETE
+                        && r.target().equals(Target.object(Resource.SECRETS, "team-a", "s"))));
   }
 
   @Test
@@ -133,6 +137,8 @@ class NamespaceLifecycleTest {
             .anyMatch(
                 r ->
                     r instanceof TraceRecord.Request q
-                        && q.target().startsWith("events default/prod.")));
+                        && q.target().isA(Resource.EVENTS)
+                        && "default".equals(q.target().namespace())
+                        && q.target().name().startsWith("prod.")));
   }
 }

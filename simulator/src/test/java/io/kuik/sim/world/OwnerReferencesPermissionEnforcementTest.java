@@ -2,13 +2,17 @@ package io.kuik.sim.world;
 
 import static io.kuik.sim.world.Fixture.ADMIN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kuik.sim.trace.Stage;
 import io.kuik.sim.world.admission.RbacAuthorizer;
 import io.kuik.sim.world.admission.SystemRbac;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.Meta;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -69,7 +73,18 @@ class OwnerReferencesPermissionEnforcementTest {
 
   @Test
   void offUpstreamSettingAnOwnerReferenceNeedsNothingMore() {
-    f.api.create(BOB, owned(true));
+    ObjectNode stored = f.api.create(BOB, owned(true));
+
+    assertEquals(
+        Meta.uid(mirror),
+        stored.path("metadata").path("ownerReferences").path(0).path("uid").asString());
+    assertTrue(
+        stored
+            .path("metadata")
+            .path("ownerReferences")
+            .path(0)
+            .path("blockOwnerDeletion")
+            .asBoolean());
   }
 
   @Test
@@ -87,13 +102,30 @@ class OwnerReferencesPermissionEnforcementTest {
     f.api.create(BOB, owned(false));
   }
 
+  /**
+   * Bob may update the Secret but not delete it: an update that keeps its owner references passes,
+   * while the same update dropping them is refused for want of delete.
+   */
   @Test
   void onAnUpdateThatKeepsTheOwnerReferencesNeedsNoDelete() {
     ObjectNode stored = f.api.create(ADMIN, owned(false));
     f.api.setOwnerReferencesPermissionEnforcement(true);
     stored.withObjectProperty("metadata").putObject("labels").put("team", "a");
 
-    f.api.update(BOB, stored);
+    ObjectNode updated = f.api.update(BOB, stored.deepCopy());
+
+    assertEquals("a", Meta.labels(updated).get("team"));
+    assertEquals(
+        stored.path("metadata").path("ownerReferences"),
+        updated.path("metadata").path("ownerReferences"));
+    assertNotEquals(Meta.resourceVersion(stored), Meta.resourceVersion(updated));
+    updated.withObjectProperty("metadata").remove("ownerReferences");
+    ApiException refused = assertThrows(ApiException.class, () -> f.api.update(BOB, updated));
+    assertEquals(403, refused.code());
+    assertEquals(Stage.ADMISSION_PLUGIN, refused.stage());
+    assertTrue(
+        refused.getMessage().contains("cannot set an ownerRef on a resource you can't delete"),
+        refused.getMessage());
   }
 
   @Test

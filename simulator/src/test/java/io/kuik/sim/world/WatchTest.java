@@ -4,12 +4,12 @@ import static io.kuik.sim.world.Fixture.ADMIN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kuik.sim.faults.WatchFaults;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.watch.WatchEvent;
-import io.kuik.sim.world.watch.WatchFaults;
 import io.kuik.sim.world.watch.WatchHandler;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,7 +74,7 @@ class WatchTest {
   @Test
   void aDroppedEventIsTracedAndNeverDelivered() {
     watch("team-a", LabelSelector.EVERYTHING);
-    f.api.watches().faults().dropNext(WatchFaults.named("w"), 1);
+    WatchFaults.on(f.api).dropNext(WatchFaults.named("w"), 1);
     f.api.create(ADMIN, Fixture.opaque("team-a", "lost", "k", "v"));
     f.api.create(ADMIN, Fixture.opaque("team-a", "kept", "k", "v"));
     f.loop.runFor(Duration.ofSeconds(1));
@@ -90,7 +90,7 @@ class WatchTest {
   @Test
   void aReorderedEventArrivesAfterTheNextOne() {
     watch("team-a", LabelSelector.EVERYTHING);
-    f.api.watches().faults().reorderNext(WatchFaults.all());
+    WatchFaults.on(f.api).reorderNext(WatchFaults.all());
     f.api.create(ADMIN, Fixture.opaque("team-a", "first", "k", "v"));
     f.api.create(ADMIN, Fixture.opaque("team-a", "second", "k", "v"));
     f.loop.runFor(Duration.ofSeconds(1));

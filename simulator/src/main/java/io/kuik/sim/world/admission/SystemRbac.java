@@ -1,6 +1,6 @@
 package io.kuik.sim.world.admission;
 
-import io.kuik.sim.chart.YamlDocuments;
+import io.kuik.sim.world.object.YamlDocuments;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
 

@@ -1,10 +1,11 @@
 package io.kuik.sim.world.api;
 
+import io.kuik.sim.trace.Principal;
 import java.util.List;
 import java.util.Objects;
 
 /** Who makes a request: a user name and its groups, as the API server's authenticator sees them. */
-public record Identity(String user, List<String> groups) {
+public record Identity(String user, List<String> groups) implements Principal {
 
   public static final Identity GARBAGE_COLLECTOR =
       serviceAccount("kube-system", "generic-garbage-collector");

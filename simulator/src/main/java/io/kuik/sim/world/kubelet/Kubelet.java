@@ -2,14 +2,12 @@ package io.kuik.sim.world.kubelet;
 
 import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidImageReferenceException;
-import io.kuik.sim.client.Informer;
 import io.kuik.sim.time.EventLoop;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.EventRecorder;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
-import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.registry.Availability;
 import io.kuik.sim.world.registry.Registries;
@@ -26,8 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The kubelet of the one node {@value #NODE_NAME}, as far as image pulls go. It watches every pod
- * through an {@link Informer} under its node identity (a pod counts as scheduled here once it
- * exists) and syncs each one:
+ * through a {@link PodFeed} (an informer) under its node identity (a pod counts as scheduled here
+ * once it exists) and syncs each one:
  *
  * <ul>
  *   <li>init containers one at a time, in order, each started only when the previous one has; then
@@ -63,6 +61,9 @@ public final class Kubelet {
   public static final Identity IDENTITY = Identity.node(NODE_NAME);
   static final String COMPONENT = "kubelet";
 
+  /** The name of the watch its pod feed opens, as the trace shows it. */
+  public static final String WATCHER = COMPONENT + "/pods";
+
   /** The pod worker's requeue after a sync that left the pod short of running. */
   public static final Duration SYNC_RETRY = Duration.ofSeconds(10);
 
@@ -70,36 +71,32 @@ public final class Kubelet {
   private final EventLoop loop;
   private final Registries registries;
   private final EventRecorder events;
-  private final Informer informer;
+  private final PodFeed informer;
   private final ImageBackoff backoff = new ImageBackoff();
   private final Set<String> images = new TreeSet<>();
   private final Map<String, PodWork> pods = new TreeMap<>();
   private final List<PullAttempt> attempts = new ArrayList<>();
   private Duration firstPullDelay = Duration.ZERO;
 
-  public Kubelet(ApiServer api, Registries registries) {
+  /**
+   * @param informer every pod, kept by an informer under {@link #IDENTITY} that watches as {@link
+   *     #WATCHER}
+   */
+  public Kubelet(ApiServer api, Registries registries, PodFeed informer) {
     this.api = Objects.requireNonNull(api, "api");
     this.loop = api.loop();
     this.registries = Objects.requireNonNull(registries, "registries");
     this.events = new EventRecorder(api, loop);
-    this.informer =
-        new Informer(
-            api,
-            IDENTITY,
-            COMPONENT + "/pods",
-            ResourceType.POD,
-            null,
-            LabelSelector.EVERYTHING,
-            Duration.ZERO);
-    informer.addHandler(
-        new Informer.Handler() {
+    this.informer = Objects.requireNonNull(informer, "informer");
+    informer.listen(
+        new PodFeed.Listener() {
           @Override
-          public void onAdd(ObjectNode pod) {
+          public void added(ObjectNode pod) {
             track(pod);
           }
 
           @Override
-          public void onUpdate(ObjectNode old, ObjectNode pod) {
+          public void updated(ObjectNode pod) {
             PodWork work = pods.get(Meta.key(pod));
             if (work == null || !work.uid.equals(Meta.uid(pod))) {
               track(pod);
@@ -111,7 +108,7 @@ public final class Kubelet {
           }
 
           @Override
-          public void onDelete(ObjectNode last) {
+          public void deleted(ObjectNode last) {
             PodWork work = pods.get(Meta.key(last));
             if (work != null && work.uid.equals(Meta.uid(last))) {
               pods.remove(work.key());
@@ -180,14 +177,8 @@ public final class Kubelet {
    */
   public void containerExits(String namespace, String pod, String container, int exitCode) {
     PodWork work = pods.get(namespace + "/" + pod);
-    ContainerWork c =
-        work == null
-            ? null
-            : work.containers.stream()
-                .filter(x -> x.name.equals(container))
-                .findFirst()
-                .orElse(null);
-    if (c == null || !c.started() || c.terminated()) {
+    ContainerWork c = runningContainer(work, container);
+    if (c == null) {
       throw new IllegalStateException(
           "the container " + container + " of " + namespace + "/" + pod + " is not running");
     }
@@ -195,6 +186,21 @@ public final class Kubelet {
     if (!writeStatus(work)) {
       schedule(work, SYNC_RETRY);
     }
+  }
+
+  /** Whether the container has started and not terminated since, as the kubelet has it. */
+  public boolean running(String namespace, String pod, String container) {
+    return runningContainer(pods.get(namespace + "/" + pod), container) != null;
+  }
+
+  private static ContainerWork runningContainer(PodWork work, String container) {
+    if (work == null) {
+      return null;
+    }
+    return work.containers.stream()
+        .filter(c -> c.name.equals(container) && c.started() && !c.terminated())
+        .findFirst()
+        .orElse(null);
   }
 
   /** The waiting reason of a container (e.g. {@code ImagePullBackOff}); null once started. */

@@ -4,6 +4,9 @@ import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidImageReferenceException;
 import io.kuik.model.RegistryCredential;
 import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.Note;
+import io.kuik.sim.trace.Note.RegistryEvent;
 import io.kuik.sim.trace.Trace;
 import java.util.Map;
 import java.util.Objects;
@@ -69,7 +72,7 @@ public final class Registries {
     Registry registry =
         servesEverything ? registry(image.registry()) : registries.get(image.registry());
     if (registry == null) {
-      return unknownHost("PULL", image, credentialOrNull);
+      return unknownHost(RegistryEvent.PULL, image, credentialOrNull);
     }
     return registry.pull(image, credentialOrNull);
   }
@@ -87,22 +90,23 @@ public final class Registries {
     Registry registry =
         servesEverything ? registry(image.registry()) : registries.get(image.registry());
     if (registry == null) {
-      return unknownHost("PROBE", image, credentialOrNull);
+      return unknownHost(RegistryEvent.PROBE, image, credentialOrNull);
     }
     return registry.probe(image, credentialOrNull);
   }
 
   private Availability unknownHost(
-      String action, ImageReference image, RegistryCredential credential) {
-    trace.note(
-        loop.now(),
-        image.registry(),
-        action,
-        image.toString(),
-        Availability.UNREACHABLE.specName()
-            + " as "
-            + Registry.who(credential)
-            + " (no such host)");
+      RegistryEvent event, ImageReference image, RegistryCredential credential) {
+    trace.add(
+        new Note.RegistryNote(
+            loop.now(),
+            new Actor(image.registry()),
+            event,
+            image.toString(),
+            Availability.UNREACHABLE.specName()
+                + " as "
+                + Registry.who(credential)
+                + " (no such host)"));
     return Availability.UNREACHABLE;
   }
 

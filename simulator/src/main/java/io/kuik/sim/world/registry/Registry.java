@@ -3,6 +3,9 @@ package io.kuik.sim.world.registry;
 import io.kuik.model.ImageReference;
 import io.kuik.model.RegistryCredential;
 import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.Note;
+import io.kuik.sim.trace.Note.RegistryEvent;
 import io.kuik.sim.trace.Trace;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -136,20 +139,20 @@ public final class Registry {
   public void downRepository(String path) {
     String repository = normalizedPath(path);
     downRepositories.add(repository);
-    note("DOWN", host + "/" + repository, "");
+    note(RegistryEvent.DOWN, host + "/" + repository, "");
   }
 
   /** Down from now until {@link #up()}. */
   public void down() {
     down = true;
-    note("DOWN", "", "");
+    note(RegistryEvent.DOWN, "", "");
   }
 
   /** Back now, ending any outage, timed or not. */
   public void up() {
     down = false;
     downUntil = null;
-    note("UP", "", "");
+    note(RegistryEvent.UP, "", "");
   }
 
   /** Down from now for {@code duration}, then back by itself (an earlier {@link #up()} ends it). */
@@ -158,7 +161,7 @@ public final class Registry {
     if (downUntil == null || until.isAfter(downUntil)) {
       downUntil = until;
     }
-    note("DOWN", "", "for " + duration);
+    note(RegistryEvent.DOWN, "", "for " + duration);
     Instant mine = downUntil;
     loop.schedule(
         duration,
@@ -167,7 +170,7 @@ public final class Registry {
           // Only the outage that set this end notes it; a later up() or a longer outage owns it.
           if (mine.equals(downUntil) && !down) {
             downUntil = null;
-            note("UP", "", "");
+            note(RegistryEvent.UP, "", "");
           }
         });
   }
@@ -189,15 +192,16 @@ public final class Registry {
    * @throws IllegalArgumentException when the image is on another host
    */
   public Availability pull(ImageReference image, RegistryCredential credentialOrNull) {
-    return traced("PULL", image, credentialOrNull);
+    return traced(RegistryEvent.PULL, image, credentialOrNull);
   }
 
   /** A {@code HEAD} of the image's manifest: the same answers as {@link #pull}. */
   public Availability probe(ImageReference image, RegistryCredential credentialOrNull) {
-    return traced("PROBE", image, credentialOrNull);
+    return traced(RegistryEvent.PROBE, image, credentialOrNull);
   }
 
-  private Availability traced(String action, ImageReference image, RegistryCredential credential) {
+  private Availability traced(
+      RegistryEvent action, ImageReference image, RegistryCredential credential) {
     if (!image.registry().equals(host)) {
       throw new IllegalArgumentException(image + " is not on " + host);
     }
@@ -238,8 +242,8 @@ public final class Registry {
     return credential.username() == null ? "a token" : credential.username();
   }
 
-  private void note(String action, String target, String outcome) {
-    trace.note(loop.now(), host, action, target, outcome);
+  private void note(RegistryEvent event, String subject, String outcome) {
+    trace.add(new Note.RegistryNote(loop.now(), new Actor(host), event, subject, outcome));
   }
 
   private static String normalizedPath(String path) {

@@ -1,8 +1,10 @@
 package io.kuik.sim.world.watch;
 
 import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Resource;
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.trace.Trace;
-import io.kuik.sim.trace.TraceRecord;
+import io.kuik.sim.trace.TraceRecord.WatchDelivery;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.object.Meta;
@@ -16,8 +18,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The API server's watch fan-out. Every committed write is turned into at most one event per open
  * watch of its type (namespace and label selector applied) and handed to the watcher through the
- * event loop after the delivery delay, in commit order per watch unless a fault says otherwise.
- * Deliveries, drops and expiries are traced.
+ * event loop after the delivery delay, in commit order per watch unless a fault says otherwise
+ * ({@link DeliveryFaults}). Deliveries, drops and expiries are traced.
  */
 public final class Watches {
 
@@ -26,7 +28,7 @@ public final class Watches {
 
   private final EventLoop loop;
   private final Trace trace;
-  private final WatchFaults faults = new WatchFaults();
+  private DeliveryFaults faults = DeliveryFaults.NONE;
   private final List<Watch> watches = new ArrayList<>();
   private Duration deliveryDelay = Duration.ofMillis(10);
 
@@ -35,8 +37,9 @@ public final class Watches {
     this.trace = trace;
   }
 
-  public WatchFaults faults() {
-    return faults;
+  /** What befalls events on their way from now on. */
+  public void setFaults(DeliveryFaults faults) {
+    this.faults = java.util.Objects.requireNonNull(faults, "faults");
   }
 
   public Duration deliveryDelay() {
@@ -75,13 +78,11 @@ public final class Watches {
             "watch " + w.info().name() + " expired",
             () -> {
               trace.add(
-                  new TraceRecord.WatchDelivery(
+                  WatchDelivery.expired(
                       loop.now(),
+                      trace.actorOf(w.info().identity()),
                       w.info().name(),
-                      TraceRecord.WatchDelivery.Fate.EXPIRED,
-                      "",
-                      w.info().type().resource() + scope(w.info().namespace()),
-                      ""));
+                      Target.watch(resource(w), w.info().namespace())));
               w.handler().onExpired("too old resource version");
             });
       }
@@ -128,7 +129,7 @@ public final class Watches {
 
   private void send(Watch w, WatchEvent event) {
     if (faults.drop(w.info())) {
-      traceFate(w, event, TraceRecord.WatchDelivery.Fate.DROPPED);
+      traceFate(w, event, WatchDelivery.Fate.DROPPED);
       return;
     }
     if (faults.holdBack(w.info())) {
@@ -165,23 +166,32 @@ public final class Watches {
           if (!w.active()) {
             return;
           }
-          traceFate(w, event, TraceRecord.WatchDelivery.Fate.DELIVERED);
+          traceFate(w, event, WatchDelivery.Fate.DELIVERED);
           w.handler().onEvent(new WatchEvent(event.type(), event.object().deepCopy()));
         });
   }
 
-  private void traceFate(Watch w, WatchEvent event, TraceRecord.WatchDelivery.Fate fate) {
+  private void traceFate(Watch w, WatchEvent event, WatchDelivery.Fate fate) {
     trace.add(
-        new TraceRecord.WatchDelivery(
+        new WatchDelivery(
             loop.now(),
+            trace.actorOf(w.info().identity()),
             w.info().name(),
             fate,
-            event.type().name(),
-            w.info().type().resource() + " " + Meta.key(event.object()),
+            typeOf(event.type()),
+            Target.object(resource(w), Meta.namespace(event.object()), Meta.name(event.object())),
             Meta.resourceVersion(event.object())));
   }
 
-  private static String scope(String namespace) {
-    return namespace == null ? "" : " " + namespace + "/";
+  private static WatchDelivery.EventType typeOf(WatchEvent.Type type) {
+    return switch (type) {
+      case ADDED -> WatchDelivery.EventType.ADDED;
+      case MODIFIED -> WatchDelivery.EventType.MODIFIED;
+      case DELETED -> WatchDelivery.EventType.DELETED;
+    };
+  }
+
+  private static Resource resource(Watch w) {
+    return new Resource(w.info().type().resource());
   }
 }

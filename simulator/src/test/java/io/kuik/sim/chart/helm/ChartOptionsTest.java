@@ -42,7 +42,7 @@ class ChartOptionsTest {
 
   @Test
   void serviceAccountsTakeTheirNamesAndAnnotationsEverywhereTheyAreNamed() {
-    Manifests manifests = Renders.of(ALL_ON);
+    RenderedManifests manifests = Renders.of(ALL_ON);
     JsonNode syncerAccount = manifests.one("ServiceAccount", "kuik-syncer-identity");
     JsonNode policy = manifests.only("ValidatingAdmissionPolicy");
 
@@ -80,7 +80,7 @@ class ChartOptionsTest {
 
   @Test
   void serviceAccountsTheUserBringsAreNotCreated() {
-    Manifests manifests =
+    RenderedManifests manifests =
         Renders.of(
             ValueSet.DEFAULTS.with(
                 "syncer.serviceAccount.create=false",
@@ -117,12 +117,13 @@ class ChartOptionsTest {
 
   @Test
   void eachComponentWithSeveralReplicasGetsADisruptionBudget() {
-    Manifests defaults = Renders.of(ValueSet.DEFAULTS);
+    RenderedManifests defaults = Renders.of(ValueSet.DEFAULTS);
     JsonNode syncer = defaults.one("PodDisruptionBudget", "kuik-secret-syncer");
-    Manifests single =
+    RenderedManifests single =
         Renders.of(
             ValueSet.DEFAULTS.with("syncer.replicas=1", "syncer.leaderElection.enabled=true"));
-    Manifests off = Renders.of(ValueSet.DEFAULTS.with("webhook.podDisruptionBudget.enabled=false"));
+    RenderedManifests off =
+        Renders.of(ValueSet.DEFAULTS.with("webhook.podDisruptionBudget.enabled=false"));
 
     assertAll(
         () -> assertEquals(1, syncer.path("spec").path("maxUnavailable").asInt()),
@@ -135,12 +136,12 @@ class ChartOptionsTest {
         () ->
             assertEquals(
                 List.of("kuik-webhook"),
-                single.ofKind("PodDisruptionBudget").stream().map(Manifests::name).toList(),
+                single.ofKind("PodDisruptionBudget").stream().map(RenderedManifests::name).toList(),
                 "one replica: no budget, it would block every drain"),
         () ->
             assertEquals(
                 List.of("kuik-secret-syncer"),
-                off.ofKind("PodDisruptionBudget").stream().map(Manifests::name).toList()),
+                off.ofKind("PodDisruptionBudget").stream().map(RenderedManifests::name).toList()),
         () ->
             assertEquals(
                 1,
@@ -173,7 +174,7 @@ class ChartOptionsTest {
 
   @Test
   void eachComponentHasAMetricsServiceOnItsHealthPort() {
-    Manifests manifests = Renders.of(ValueSet.DEFAULTS.with("syncer.healthPort=9090"));
+    RenderedManifests manifests = Renders.of(ValueSet.DEFAULTS.with("syncer.healthPort=9090"));
 
     for (String component : List.of("secret-syncer", "webhook")) {
       JsonNode service = manifests.one("Service", "kuik-" + component + "-metrics");
@@ -188,13 +189,13 @@ class ChartOptionsTest {
     assertEquals(
         List.of("kuik-webhook"),
         Renders.of(ValueSet.OWN_TLS_NO_CRDS).ofKind("Service").stream()
-            .map(Manifests::name)
+            .map(RenderedManifests::name)
             .toList());
   }
 
   @Test
   void theMonitorsScrapeBothComponentsAndCarryTheirLabels() {
-    Manifests manifests = Renders.of(ALL_ON);
+    RenderedManifests manifests = Renders.of(ALL_ON);
     JsonNode serviceMonitor = manifests.only("ServiceMonitor");
     JsonNode podMonitor = manifests.only("PodMonitor");
     Map<String, String> selected =
@@ -220,13 +221,14 @@ class ChartOptionsTest {
                     .asString()),
         () -> {
           for (JsonNode service : manifests.ofKind("Service")) {
-            boolean metrics = Manifests.name(service).endsWith("-metrics");
+            boolean metrics = RenderedManifests.name(service).endsWith("-metrics");
             assertEquals(
                 metrics,
                 labels(service.path("metadata").path("labels"))
                     .entrySet()
                     .containsAll(selected.entrySet()),
-                Manifests.name(service) + " is scraped exactly when it is a metrics Service");
+                RenderedManifests.name(service)
+                    + " is scraped exactly when it is a metrics Service");
           }
         },
         () -> assertTrue(Renders.of(ValueSet.DEFAULTS).ofKind("ServiceMonitor").isEmpty()),
@@ -247,7 +249,7 @@ class ChartOptionsTest {
 
   @Test
   void certManagerSignsWithTheIssuerTheUserNames() {
-    Manifests manifests = Renders.of(ALL_ON);
+    RenderedManifests manifests = Renders.of(ALL_ON);
     JsonNode issuerRef = manifests.only("Certificate").path("spec").path("issuerRef");
 
     assertAll(
@@ -260,7 +262,7 @@ class ChartOptionsTest {
 
   @Test
   void aTlsSecretTheUserBringsIsMountedAndItsCaBundleUsed() {
-    Manifests manifests = Renders.of(ValueSet.OWN_TLS_NO_CRDS);
+    RenderedManifests manifests = Renders.of(ValueSet.OWN_TLS_NO_CRDS);
     JsonNode webhook = manifests.one("MutatingWebhookConfiguration", "kuik-webhook");
     String mounted = "";
     for (JsonNode volume :
@@ -303,7 +305,7 @@ class ChartOptionsTest {
 
   @Test
   void theCrdsAreTheGeneratedOnesKeptOnUninstallUnlessTurnedOff() throws Exception {
-    Manifests defaults = Renders.of(ValueSet.DEFAULTS);
+    RenderedManifests defaults = Renders.of(ValueSet.DEFAULTS);
     JsonNode mirrors = defaults.one("CustomResourceDefinition", "imagemirrors.kuik.enix.io");
     JsonNode generated =
         YAMLMapper.builder()
@@ -392,8 +394,8 @@ class ChartOptionsTest {
     JsonNode values =
         YAMLMapper.builder().build().readTree(Helm.chartDir().resolve("values.yaml").toFile());
     String defaults = values.path("syncer").path("jvmOptions").asString();
-    Manifests byDefault = Renders.of(ValueSet.DEFAULTS);
-    Manifests set = Renders.of(ALL_ON);
+    RenderedManifests byDefault = Renders.of(ValueSet.DEFAULTS);
+    RenderedManifests set = Renders.of(ALL_ON);
 
     assertAll(
         () -> assertFalse(defaults.isBlank(), "values.yaml gives the syncer JVM options"),
@@ -419,7 +421,7 @@ class ChartOptionsTest {
   }
 
   /** The first container's environment, as name=value in order. */
-  private static List<String> env(Manifests manifests, String deployment) {
+  private static List<String> env(RenderedManifests manifests, String deployment) {
     return ChartRenderTest.container(manifests.one("Deployment", deployment))
         .path("env")
         .values()
@@ -429,7 +431,7 @@ class ChartOptionsTest {
   }
 
   /** The ServiceAccounts the component's bindings name. */
-  private static List<String> subjects(Manifests manifests, String binding) {
+  private static List<String> subjects(RenderedManifests manifests, String binding) {
     return List.of("ClusterRoleBinding", "RoleBinding").stream()
         .map(kind -> manifests.one(kind, binding))
         .flatMap(b -> b.path("subjects").values().stream())

@@ -46,7 +46,7 @@ class ChartRenderTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("valueSets")
   void rendersBothComponentsTheirRbacThePolicyAndTheCrds(ValueSet values) {
-    Manifests manifests = Renders.of(values);
+    RenderedManifests manifests = Renders.of(values);
 
     Set<String> expected =
         new TreeSet<>(
@@ -80,13 +80,17 @@ class ChartRenderTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("valueSets")
   void leavesNoTemplateUnrenderedAndNoObjectTwice(ValueSet values) {
-    Manifests manifests = Renders.of(values);
+    RenderedManifests manifests = Renders.of(values);
 
     Set<String> seen = new HashSet<>();
     List<String> duplicates = new ArrayList<>();
     for (JsonNode object : manifests.all()) {
       String id =
-          Manifests.kind(object) + " " + Manifests.namespace(object) + "/" + Manifests.name(object);
+          RenderedManifests.kind(object)
+              + " "
+              + RenderedManifests.namespace(object)
+              + "/"
+              + RenderedManifests.name(object);
       if (!seen.add(id)) {
         duplicates.add(id);
       }
@@ -99,7 +103,7 @@ class ChartRenderTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("valueSets")
   void bothCommandsRunInTheInstallNamespaceUnderTheirOwnServiceAccount(ValueSet values) {
-    Manifests manifests = Renders.of(values);
+    RenderedManifests manifests = Renders.of(values);
 
     JsonNode syncer = manifests.one("Deployment", values.syncerName());
     JsonNode webhook = manifests.one("Deployment", values.webhookName());
@@ -115,8 +119,8 @@ class ChartRenderTest {
         () ->
             assertEquals(
                 values.webhookName(), podSpec(webhook).path("serviceAccountName").asString()),
-        () -> assertEquals(values.namespace(), Manifests.namespace(syncer)),
-        () -> assertEquals(values.namespace(), Manifests.namespace(webhook)));
+        () -> assertEquals(values.namespace(), RenderedManifests.namespace(syncer)),
+        () -> assertEquals(values.namespace(), RenderedManifests.namespace(webhook)));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -129,7 +133,7 @@ class ChartRenderTest {
       JsonNode pod = podSpec(deployment);
       JsonNode container = container(deployment);
       JsonNode security = container.path("securityContext");
-      String where = Manifests.name(deployment);
+      String where = RenderedManifests.name(deployment);
       assertAll(
           where,
           () -> assertTrue(pod.path("securityContext").path("runAsNonRoot").asBoolean()),
@@ -142,7 +146,8 @@ class ChartRenderTest {
           () -> assertFalse(security.path("allowPrivilegeEscalation").asBoolean(true)),
           () ->
               assertEquals(
-                  List.of("ALL"), Manifests.strings(security.path("capabilities").path("drop"))),
+                  List.of("ALL"),
+                  RenderedManifests.strings(security.path("capabilities").path("drop"))),
           () ->
               assertEquals(
                   "/healthz",
@@ -169,7 +174,7 @@ class ChartRenderTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("valueSets")
   void webhookNeverSeesTheInstallNamespaceAndNeverBlocksAdmission(ValueSet values) {
-    Manifests manifests = Renders.of(values);
+    RenderedManifests manifests = Renders.of(values);
 
     JsonNode configuration = manifests.one("MutatingWebhookConfiguration", values.webhookName());
     List<JsonNode> webhooks = List.copyOf(configuration.path("webhooks").values());
@@ -183,10 +188,11 @@ class ChartRenderTest {
         () -> assertEquals("Never", webhook.path("reinvocationPolicy").asString()),
         () -> assertEquals(3, webhook.path("timeoutSeconds").asInt()),
         () ->
-            assertEquals(List.of("v1"), Manifests.strings(webhook.path("admissionReviewVersions"))),
-        () -> assertEquals(List.of("CREATE"), Manifests.strings(rule.path("operations"))),
-        () -> assertEquals(List.of("pods"), Manifests.strings(rule.path("resources"))),
-        () -> assertEquals(List.of(""), Manifests.strings(rule.path("apiGroups"))),
+            assertEquals(
+                List.of("v1"), RenderedManifests.strings(webhook.path("admissionReviewVersions"))),
+        () -> assertEquals(List.of("CREATE"), RenderedManifests.strings(rule.path("operations"))),
+        () -> assertEquals(List.of("pods"), RenderedManifests.strings(rule.path("resources"))),
+        () -> assertEquals(List.of(""), RenderedManifests.strings(rule.path("apiGroups"))),
         () -> assertTrue(excludedNamespaces(webhook).contains(values.namespace())),
         () -> assertEquals(values.namespace(), service.path("namespace").asString()),
         () -> manifests.one("Service", service.path("name").asString()));
@@ -195,7 +201,7 @@ class ChartRenderTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("valueSets")
   void syncerReadsSecretsOnlyInTheInstallNamespace(ValueSet values) {
-    Manifests manifests = Renders.of(values);
+    RenderedManifests manifests = Renders.of(values);
 
     SecretGrants syncer = SecretGrants.of(manifests, values.namespace(), values.syncerName());
     assertFalse(SecretGrants.reads(syncer.clusterWide()), () -> "syncer: " + syncer);
@@ -247,7 +253,7 @@ class ChartRenderTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("valueSets")
   void admissionPolicyFailsClosedOnSecretWritesAndNamesTheSyncer(ValueSet values) {
-    Manifests manifests = Renders.of(values);
+    RenderedManifests manifests = Renders.of(values);
 
     JsonNode policy = manifests.only("ValidatingAdmissionPolicy");
     JsonNode binding = manifests.only("ValidatingAdmissionPolicyBinding");
@@ -255,18 +261,19 @@ class ChartRenderTest {
     List<String> resources = new ArrayList<>();
     for (JsonNode rule :
         policy.path("spec").path("matchConstraints").path("resourceRules").values()) {
-      operations.addAll(Manifests.strings(rule.path("operations")));
-      resources.addAll(Manifests.strings(rule.path("resources")));
+      operations.addAll(RenderedManifests.strings(rule.path("operations")));
+      resources.addAll(RenderedManifests.strings(rule.path("resources")));
     }
     String policyText = policy.toString();
     assertAll(
         () -> assertEquals("Fail", policy.path("spec").path("failurePolicy").asString()),
         () ->
             assertEquals(
-                Manifests.name(policy), binding.path("spec").path("policyName").asString()),
+                RenderedManifests.name(policy), binding.path("spec").path("policyName").asString()),
         () ->
             assertEquals(
-                List.of("Deny"), Manifests.strings(binding.path("spec").path("validationActions"))),
+                List.of("Deny"),
+                RenderedManifests.strings(binding.path("spec").path("validationActions"))),
         () -> assertTrue(resources.contains("secrets"), () -> "resources " + resources),
         () ->
             assertTrue(
@@ -296,14 +303,14 @@ class ChartRenderTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("valueSets")
   void everyObjectOfTheTemplatesCarriesTheCommonLabels(ValueSet values) {
-    Manifests manifests = Renders.of(values);
+    RenderedManifests manifests = Renders.of(values);
 
     for (String kind :
         List.of("ServiceAccount", "Deployment", "Service", "MutatingWebhookConfiguration")) {
       for (JsonNode object : manifests.ofKind(kind)) {
         JsonNode labels = object.path("metadata").path("labels");
         assertAll(
-            kind + " " + Manifests.name(object),
+            kind + " " + RenderedManifests.name(object),
             () -> assertEquals("kuik", labels.path("app.kubernetes.io/name").asString()),
             () ->
                 assertEquals(
@@ -316,7 +323,7 @@ class ChartRenderTest {
   }
 
   static List<String> args(JsonNode deployment) {
-    return Manifests.strings(container(deployment).path("args"));
+    return RenderedManifests.strings(container(deployment).path("args"));
   }
 
   static JsonNode podSpec(JsonNode deployment) {
@@ -325,7 +332,8 @@ class ChartRenderTest {
 
   static JsonNode container(JsonNode deployment) {
     JsonNode containers = podSpec(deployment).path("containers");
-    assertEquals(1, containers.size(), () -> Manifests.name(deployment) + " runs one container");
+    assertEquals(
+        1, containers.size(), () -> RenderedManifests.name(deployment) + " runs one container");
     return containers.path(0);
   }
 
@@ -343,7 +351,7 @@ class ChartRenderTest {
         webhook.path("namespaceSelector").path("matchExpressions").values()) {
       if ("kubernetes.io/metadata.name".equals(expression.path("key").asString())
           && "NotIn".equals(expression.path("operator").asString())) {
-        return Manifests.strings(expression.path("values"));
+        return RenderedManifests.strings(expression.path("values"));
       }
     }
     return List.of();

@@ -58,7 +58,7 @@ class ChartValuesTest {
 
   @Test
   void defaultFlagsAreTheDocumentedOnes() {
-    Manifests manifests = Renders.of(ValueSet.DEFAULTS);
+    RenderedManifests manifests = Renders.of(ValueSet.DEFAULTS);
 
     assertAll(
         () ->
@@ -200,8 +200,8 @@ class ChartValuesTest {
             .findFirst()
             .orElseThrow();
 
-    Manifests manifests = Renders.of(ValueSet.DEFAULTS);
-    Manifests pinned = Renders.of(ValueSet.DEFAULTS.with("image.tag=1.2.3"));
+    RenderedManifests manifests = Renders.of(ValueSet.DEFAULTS);
+    RenderedManifests pinned = Renders.of(ValueSet.DEFAULTS.with("image.tag=1.2.3"));
 
     for (String name : List.of("kuik-secret-syncer", "kuik-webhook")) {
       assertEquals(
@@ -216,7 +216,7 @@ class ChartValuesTest {
   @Test
   void generatedCertificateCoversTheServiceAndChainsToTheCaBundle() throws Exception {
     ValueSet values = ValueSet.OTHER_NAMESPACE;
-    Manifests manifests = Renders.of(values);
+    RenderedManifests manifests = Renders.of(values);
     JsonNode secret = manifests.one("Secret", "kuik-webhook-tls");
     JsonNode webhook =
         manifests.one("MutatingWebhookConfiguration", "kuik-webhook").path("webhooks").path(0);
@@ -248,7 +248,7 @@ class ChartValuesTest {
 
   @Test
   void certManagerIssuesTheCertificateAndInjectsItsCa() {
-    Manifests manifests = Renders.of(ValueSet.CERT_MANAGER);
+    RenderedManifests manifests = Renders.of(ValueSet.CERT_MANAGER);
     JsonNode configuration = manifests.one("MutatingWebhookConfiguration", "kuik-webhook");
     JsonNode certificate = manifests.only("Certificate");
     JsonNode issuer = manifests.only("Issuer");
@@ -256,7 +256,7 @@ class ChartValuesTest {
     assertAll(
         () ->
             assertEquals(
-                "kuik/" + Manifests.name(certificate),
+                "kuik/" + RenderedManifests.name(certificate),
                 configuration
                     .path("metadata")
                     .path("annotations")
@@ -273,12 +273,12 @@ class ChartValuesTest {
                 "cert-manager's CA injector fills the caBundle"),
         () ->
             assertEquals(
-                Manifests.name(issuer),
+                RenderedManifests.name(issuer),
                 certificate.path("spec").path("issuerRef").path("name").asString()),
         () -> assertFalse(issuer.path("spec").path("selfSigned").isMissingNode()),
         () ->
             assertTrue(
-                Manifests.strings(certificate.path("spec").path("dnsNames"))
+                RenderedManifests.strings(certificate.path("spec").path("dnsNames"))
                     .contains("kuik-webhook.kuik.svc")),
         () ->
             assertEquals(

@@ -98,7 +98,7 @@ final class Helm {
                   "templates/zz-notes-preview.yaml"));
       args.addAll(values.setFlags());
       String rendered = run(args).stdoutOrFail();
-      return Manifests.parse(rendered).all().get(0).path("notes").asString();
+      return RenderedManifests.parse(rendered).all().get(0).path("notes").asString();
     } catch (IOException e) {
       throw new IllegalStateException("cannot copy the chart to render its notes", e);
     } finally {

@@ -32,7 +32,7 @@ class MonitoringChartTest {
 
   @Test
   void neitherIsRenderedByDefault() {
-    Manifests manifests = Renders.of(ValueSet.DEFAULTS);
+    RenderedManifests manifests = Renders.of(ValueSet.DEFAULTS);
 
     assertTrue(manifests.ofKind("PrometheusRule").isEmpty());
     assertTrue(manifests.ofKind("ConfigMap").isEmpty());
@@ -72,7 +72,7 @@ class MonitoringChartTest {
 
   @Test
   void alertsAndPanelsReadOnlyMetricsTheReadmeDocuments() throws Exception {
-    Manifests manifests = Renders.of(MONITORED);
+    RenderedManifests manifests = Renders.of(MONITORED);
     StringBuilder expressions = new StringBuilder();
     manifests
         .ofKind("PrometheusRule")

@@ -11,17 +11,18 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Renders {
 
-  private static final Map<ValueSet, Manifests> CACHE = new ConcurrentHashMap<>();
+  private static final Map<ValueSet, RenderedManifests> CACHE = new ConcurrentHashMap<>();
 
   private Renders() {}
 
   /** {@code helm template --include-crds} with these values, parsed; fails if helm fails. */
-  static Manifests of(ValueSet values) {
+  static RenderedManifests of(ValueSet values) {
     return CACHE.computeIfAbsent(values, Renders::renderStrictly);
   }
 
-  private static Manifests renderStrictly(ValueSet values) {
-    Manifests manifests = Manifests.parse(Helm.template(values, true).stdoutOrFail());
+  private static RenderedManifests renderStrictly(ValueSet values) {
+    RenderedManifests manifests =
+        RenderedManifests.parse(Helm.template(values, true).stdoutOrFail());
     manifests.all().forEach(StrictManifests::read);
     return manifests;
   }

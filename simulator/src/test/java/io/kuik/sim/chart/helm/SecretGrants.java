@@ -25,7 +25,8 @@ final class SecretGrants {
 
   private SecretGrants() {}
 
-  static SecretGrants of(Manifests manifests, String installNamespace, String serviceAccount) {
+  static SecretGrants of(
+      RenderedManifests manifests, String installNamespace, String serviceAccount) {
     SecretGrants grants = new SecretGrants();
     for (JsonNode binding : manifests.ofKind("ClusterRoleBinding")) {
       if (bindsTo(binding, installNamespace, serviceAccount)) {
@@ -34,7 +35,7 @@ final class SecretGrants {
     }
     for (JsonNode binding : manifests.ofKind("RoleBinding")) {
       if (bindsTo(binding, installNamespace, serviceAccount)) {
-        String namespace = orDefault(Manifests.namespace(binding), installNamespace);
+        String namespace = orDefault(RenderedManifests.namespace(binding), installNamespace);
         grants
             .byNamespace
             .computeIfAbsent(namespace, n -> new TreeSet<>())
@@ -92,21 +93,23 @@ final class SecretGrants {
     return false;
   }
 
-  private static JsonNode role(Manifests manifests, JsonNode binding, String bindingNamespace) {
+  private static JsonNode role(
+      RenderedManifests manifests, JsonNode binding, String bindingNamespace) {
     String kind = binding.path("roleRef").path("kind").asString("");
     String name = binding.path("roleRef").path("name").asString("");
     for (JsonNode role : manifests.ofKind(kind)) {
       boolean sameScope =
           kind.equals("ClusterRole")
-              || orDefault(Manifests.namespace(role), bindingNamespace).equals(bindingNamespace);
-      if (name.equals(Manifests.name(role)) && sameScope) {
+              || orDefault(RenderedManifests.namespace(role), bindingNamespace)
+                  .equals(bindingNamespace);
+      if (name.equals(RenderedManifests.name(role)) && sameScope) {
         return role;
       }
     }
     throw new AssertionError(
-        Manifests.kind(binding)
+        RenderedManifests.kind(binding)
             + " "
-            + Manifests.name(binding)
+            + RenderedManifests.name(binding)
             + " refers to "
             + kind
             + " "
@@ -118,18 +121,18 @@ final class SecretGrants {
     if (!role.path("aggregationRule").isMissingNode()) {
       throw new AssertionError(
           "ClusterRole "
-              + Manifests.name(role)
+              + RenderedManifests.name(role)
               + " aggregates other roles: its Secret permissions cannot be checked here");
     }
     Set<String> verbs = new TreeSet<>();
     for (JsonNode rule : role.path("rules").values()) {
-      var groups = Manifests.strings(rule.path("apiGroups"));
-      var resources = Manifests.strings(rule.path("resources"));
+      var groups = RenderedManifests.strings(rule.path("apiGroups"));
+      var resources = RenderedManifests.strings(rule.path("resources"));
       boolean coversSecrets =
           (groups.contains("") || groups.contains("*"))
               && (resources.contains("secrets") || resources.contains("*"));
       if (coversSecrets) {
-        verbs.addAll(Manifests.strings(rule.path("verbs")));
+        verbs.addAll(RenderedManifests.strings(rule.path("verbs")));
       }
     }
     return verbs;

@@ -44,7 +44,7 @@ class SimulatorLoadsWhatHelmRendersTest {
   void helmRendersThePolicyAndRbacTheSimulatorLoads(ValueSet values) {
     TreeMap<String, JsonNode> rendered = new TreeMap<>();
     for (JsonNode object : Renders.of(values).all()) {
-      if (ENFORCED_KINDS.contains(Manifests.kind(object))) {
+      if (ENFORCED_KINDS.contains(RenderedManifests.kind(object))) {
         rendered.put(key(object), object);
       }
     }
@@ -69,7 +69,7 @@ class SimulatorLoadsWhatHelmRendersTest {
   void withOwnerReferencesPermissionEnforcementHelmRendersTheDeleteGrantTheSimulatorLoads() {
     ValueSet values = ValueSet.DEFAULTS.with("syncer.ownerReferencesPermissionEnforcement=true");
     Release release = new Release(values.release(), values.namespace());
-    Manifests manifests = Renders.of(values);
+    RenderedManifests manifests = Renders.of(values);
 
     List<tools.jackson.databind.node.ObjectNode> loaded =
         ChartFiles.at(Helm.chartDir()).load(ChartFiles.SYNCER_OWNER_REFERENCES_RBAC, release);
@@ -78,20 +78,20 @@ class SimulatorLoadsWhatHelmRendersTest {
     for (JsonNode object : loaded) {
       assertEquals(
           object,
-          manifests.one(Manifests.kind(object), Manifests.name(object)),
+          manifests.one(RenderedManifests.kind(object), RenderedManifests.name(object)),
           key(object) + " differs between Helm and the simulator");
     }
     assertFalse(
         Renders.of(ValueSet.DEFAULTS).all().stream()
-            .anyMatch(o -> Manifests.name(o).equals(Manifests.name(loaded.get(0)))),
+            .anyMatch(o -> RenderedManifests.name(o).equals(RenderedManifests.name(loaded.get(0)))),
         "rendered only when the value is set");
   }
 
   private static String key(JsonNode object) {
-    String namespace = Manifests.namespace(object);
-    return Manifests.kind(object)
+    String namespace = RenderedManifests.namespace(object);
+    return RenderedManifests.kind(object)
         + " "
         + (namespace == null || namespace.isEmpty() ? "" : namespace + "/")
-        + Manifests.name(object);
+        + RenderedManifests.name(object);
   }
 }

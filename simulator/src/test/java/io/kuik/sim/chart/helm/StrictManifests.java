@@ -85,7 +85,7 @@ final class StrictManifests {
   static Object read(JsonNode object) {
     String type = object.path("apiVersion").asString() + "/" + object.path("kind").asString();
     Class<?> model = TYPES.get(type);
-    String name = type + " " + Manifests.name(object);
+    String name = type + " " + RenderedManifests.name(object);
     if (model == null) {
       throw new AssertionError(name + ": no model class for this kind in StrictManifests.TYPES");
     }

@@ -1,12 +1,12 @@
 package io.kuik.sim.world.admission;
 
-import io.kuik.sim.chart.YamlDocuments;
 import io.kuik.sim.world.api.AdmissionRequest;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.Operation;
 import io.kuik.sim.world.api.RequestAttributes;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.api.Verb;
+import io.kuik.sim.world.object.YamlDocuments;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Admission requests for Secrets, as the fake API server hands them to validating admission. */

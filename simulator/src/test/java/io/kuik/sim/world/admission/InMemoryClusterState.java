@@ -1,8 +1,8 @@
 package io.kuik.sim.world.admission;
 
-import io.kuik.sim.chart.YamlDocuments;
 import io.kuik.sim.world.api.ClusterState;
 import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.object.YamlDocuments;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,17 +1,20 @@
 package io.kuik.sim.world.kubelet;
 
-import static io.kuik.sim.Manifests.auths;
-import static io.kuik.sim.Manifests.events;
-import static io.kuik.sim.Manifests.pod;
-import static io.kuik.sim.Manifests.pullSecret;
-import static io.kuik.sim.Manifests.waitingReason;
+import static io.kuik.sim.ManifestBuilders.auths;
+import static io.kuik.sim.ManifestBuilders.events;
+import static io.kuik.sim.ManifestBuilders.pod;
+import static io.kuik.sim.ManifestBuilders.pullSecret;
+import static io.kuik.sim.ManifestBuilders.waitingReason;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.sim.Cluster;
-import io.kuik.sim.Manifests;
+import io.kuik.sim.ManifestBuilders;
+import io.kuik.sim.trace.RequestKind;
+import io.kuik.sim.trace.Resource;
+import io.kuik.sim.trace.Target;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.registry.Availability;
@@ -37,7 +40,7 @@ class KubeletTest {
     cluster.registries().push(PUBLIC_IMAGE);
     cluster.registries().registry("quay.io").requireCredential("acme", "alice", "s3cret");
     cluster.registries().registry("quay.io").requireCredential("acme", "bob", "hunter2");
-    admin(Manifests.namespace("team-a"));
+    admin(ManifestBuilders.namespace("team-a"));
     cluster.loop().runFor(Duration.ofSeconds(1));
   }
 
@@ -114,7 +117,11 @@ class KubeletTest {
     assertEquals(List.of(10L, 20L), intervals(attempts()));
     long reads =
         cluster.trace().requests().stream()
-            .filter(r -> r.action().equals("GET") && r.target().equals("secrets team-a/acme-pull"))
+            .filter(
+                r ->
+                    r.kind() == RequestKind.GET
+                        && r.target()
+                            .equals(Target.object(Resource.SECRETS, "team-a", "acme-pull")))
             .count();
     assertEquals(3, reads, "one GET of the pull Secret per attempt");
     assertEquals("Running", kubelet.phase("team-a", "web"));
@@ -211,7 +218,7 @@ class KubeletTest {
   /** An entry without credential still matches: the runtime pulls with no credential for it. */
   @Test
   void anEntryWithoutCredentialIsTriedAsAnAnonymousPull() {
-    admin(Manifests.dockerConfigSecret("team-a", "pull", "{\"auths\":{\"quay.io\":{}}}"));
+    admin(ManifestBuilders.dockerConfigSecret("team-a", "pull", "{\"auths\":{\"quay.io\":{}}}"));
     admin(pod("team-a", "web", PUBLIC_IMAGE, "pull"));
 
     run(Duration.ofSeconds(5));
@@ -362,7 +369,7 @@ class KubeletTest {
   void aPullSecretTheKubeletCannotDecodeFailsThePullWithoutAskingTheRegistry() {
     // Valid JSON, so the API server takes it; "bm9wYXNz" is base64 of "nopass", which has no colon.
     admin(
-        Manifests.dockerConfigSecret(
+        ManifestBuilders.dockerConfigSecret(
             "team-a", "broken", "{\"auths\":{\"quay.io\":{\"auth\":\"bm9wYXNz\"}}}"));
     admin(pod("team-a", "web", PUBLIC_IMAGE, "broken"));
 

@@ -1,11 +1,11 @@
 package io.kuik.sim.world.kubelet;
 
-import static io.kuik.sim.Manifests.pod;
+import static io.kuik.sim.ManifestBuilders.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.kuik.sim.Cluster;
-import io.kuik.sim.Manifests;
+import io.kuik.sim.ManifestBuilders;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import java.time.Duration;
@@ -29,7 +29,7 @@ class PodPhaseTest {
   @BeforeEach
   void world() {
     cluster.registries().push(IMAGE);
-    cluster.api().create(Cluster.ADMIN, Manifests.namespace("team-a"));
+    cluster.api().create(Cluster.ADMIN, ManifestBuilders.namespace("team-a"));
     cluster.loop().runFor(Duration.ofSeconds(1));
   }
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidImageReferenceException;
-import io.kuik.sim.Manifests;
+import io.kuik.sim.ManifestBuilders;
 import io.kuik.sim.world.object.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -322,7 +322,7 @@ class PullKeyringTest {
       String rule, String upstream, String image, List<String> expected, List<String> documents) {
     List<ObjectNode> secrets = new ArrayList<>();
     for (int i = 0; i < documents.size(); i++) {
-      secrets.add(Manifests.dockerConfigSecret("team-a", "s" + i, documents.get(i)));
+      secrets.add(ManifestBuilders.dockerConfigSecret("team-a", "s" + i, documents.get(i)));
     }
     assertEquals(expected, usersTried(secrets, image), rule + " (" + upstream + ")");
   }
@@ -366,8 +366,9 @@ class PullKeyringTest {
             () ->
                 PullKeyring.of(
                     List.of(
-                        Manifests.dockerConfigSecret("team-a", "fine", auths("quay.io", "a")),
-                        Manifests.dockerConfigSecret(
+                        ManifestBuilders.dockerConfigSecret(
+                            "team-a", "fine", auths("quay.io", "a")),
+                        ManifestBuilders.dockerConfigSecret(
                             "team-a",
                             "bad",
                             "{\"auths\":{\"quay.io\":{\"password\":\"hunter2\",\"auth\":\"%%\"}}}"))));
@@ -381,7 +382,7 @@ class PullKeyringTest {
     PullKeyring keyring =
         PullKeyring.of(
             List.of(
-                Manifests.dockerConfigSecret(
+                ManifestBuilders.dockerConfigSecret(
                     "team-a",
                     "s",
                     auths(

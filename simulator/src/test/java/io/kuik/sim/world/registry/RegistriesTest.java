@@ -9,8 +9,9 @@ import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidImageReferenceException;
 import io.kuik.model.RegistryCredential;
 import io.kuik.sim.time.EventLoop;
+import io.kuik.sim.trace.Note;
+import io.kuik.sim.trace.Note.RegistryEvent;
 import io.kuik.sim.trace.Trace;
-import io.kuik.sim.trace.TraceRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -142,7 +143,11 @@ class RegistriesTest {
     at.apply(Duration.ofSeconds(10), Availability.UNREACHABLE);
     at.apply(Duration.ofSeconds(39), Availability.UNREACHABLE);
     at.apply(Duration.ofSeconds(40), Availability.AVAILABLE);
-    assertFalse(trace.where(r -> r.action().equals("UP")).isEmpty(), "the end is traced");
+    assertFalse(
+        trace
+            .where(r -> r instanceof Note.RegistryNote n && n.event() == RegistryEvent.UP)
+            .isEmpty(),
+        "the end is traced");
   }
 
   @Test
@@ -174,10 +179,15 @@ class RegistriesTest {
     registries.probe(image("quay.io/acme/foo:1.0"), null);
     registries.pull(image("ghcr.io/x/y:1"), null);
 
-    List<TraceRecord> notes = trace.where(r -> r instanceof TraceRecord.Note);
+    List<Note.RegistryNote> notes =
+        trace.records().stream()
+            .filter(r -> r instanceof Note.RegistryNote)
+            .map(r -> (Note.RegistryNote) r)
+            .toList();
     assertEquals(3, notes.size(), trace.timeline());
-    assertEquals("PULL", notes.get(0).action());
-    assertEquals("quay.io/acme/foo:1.0", notes.get(0).target());
+    assertEquals(RegistryEvent.PULL, notes.get(0).event());
+    assertEquals(RegistryEvent.PROBE, notes.get(1).event());
+    assertEquals("quay.io/acme/foo:1.0", notes.get(0).subject());
     assertEquals("Available as alice", notes.get(0).outcome());
     assertEquals("Unauthorized as anonymous", notes.get(1).outcome());
     assertTrue(notes.get(2).outcome().startsWith("Unreachable"), notes.get(2).outcome());

@@ -14,9 +14,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Manifest builders and small reads for the simulator's tests. */
-public final class Manifests {
+public final class ManifestBuilders {
 
-  private Manifests() {}
+  private ManifestBuilders() {}
 
   public static ObjectNode namespace(String name) {
     return Json.yaml("apiVersion: v1\nkind: Namespace\nmetadata: {name: " + name + "}");

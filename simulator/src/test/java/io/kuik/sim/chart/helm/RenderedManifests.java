@@ -10,20 +10,20 @@ import tools.jackson.databind.MappingIterator;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** The objects of one {@code helm template} output, parsed, in output order. */
-final class Manifests {
+final class RenderedManifests {
 
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
   private final String text;
   private final List<JsonNode> objects;
 
-  private Manifests(String text, List<JsonNode> objects) {
+  private RenderedManifests(String text, List<JsonNode> objects) {
     this.text = text;
     this.objects = List.copyOf(objects);
   }
 
   /** Parses a multi-document YAML stream; empty documents (comments only) are dropped. */
-  static Manifests parse(String text) {
+  static RenderedManifests parse(String text) {
     List<JsonNode> objects = new ArrayList<>();
     try (MappingIterator<JsonNode> documents = YAML.readerFor(JsonNode.class).readValues(text)) {
       while (documents.hasNext()) {
@@ -33,7 +33,7 @@ final class Manifests {
         }
       }
     }
-    return new Manifests(text, objects);
+    return new RenderedManifests(text, objects);
   }
 
   /** The raw output, as helm printed it. */
@@ -46,7 +46,9 @@ final class Manifests {
   }
 
   Set<String> kinds() {
-    return objects.stream().map(Manifests::kind).collect(Collectors.toCollection(TreeSet::new));
+    return objects.stream()
+        .map(RenderedManifests::kind)
+        .collect(Collectors.toCollection(TreeSet::new));
   }
 
   List<JsonNode> ofKind(String kind) {
@@ -65,7 +67,7 @@ final class Manifests {
               + ", found "
               + found.size()
               + " among "
-              + ofKind(kind).stream().map(Manifests::name).toList());
+              + ofKind(kind).stream().map(RenderedManifests::name).toList());
     }
     return found.get(0);
   }
@@ -78,7 +80,7 @@ final class Manifests {
           "expected exactly one "
               + kind
               + ", found "
-              + found.stream().map(Manifests::name).toList());
+              + found.stream().map(RenderedManifests::name).toList());
     }
     return found.get(0);
   }

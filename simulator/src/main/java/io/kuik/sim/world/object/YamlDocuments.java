@@ -1,4 +1,4 @@
-package io.kuik.sim.chart;
+package io.kuik.sim.world.object;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,7 @@ public final class YamlDocuments {
 
   /**
    * @param source names the text in error messages
-   * @throws ChartException when the text is not YAML, or a document is not a mapping
+   * @throws IllegalArgumentException when the text is not YAML, or a document is not a mapping
    */
   public static List<ObjectNode> parse(String text, String source) {
     var documents = new ArrayList<ObjectNode>();
@@ -29,13 +29,13 @@ public final class YamlDocuments {
           continue; // an empty document, e.g. after a trailing "---"
         }
         if (!document.isObject()) {
-          throw new ChartException(
+          throw new IllegalArgumentException(
               source + ": document " + index + " is not a mapping but " + document.getNodeType());
         }
         documents.add((ObjectNode) document);
       }
     } catch (JacksonException e) {
-      throw new ChartException(source + ": not valid YAML: " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(source + ": not valid YAML: " + e.getOriginalMessage(), e);
     }
     return List.copyOf(documents);
   }

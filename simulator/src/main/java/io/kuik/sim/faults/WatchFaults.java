@@ -1,6 +1,13 @@
-package io.kuik.sim.world.watch;
+package io.kuik.sim.faults;
 
+import io.kuik.sim.time.EventLoop;
 import io.kuik.sim.time.SimRandom;
+import io.kuik.sim.trace.Note;
+import io.kuik.sim.trace.Trace;
+import io.kuik.sim.world.ApiServer;
+import io.kuik.sim.world.watch.DeliveryFaults;
+import io.kuik.sim.world.watch.WatchInfo;
+import io.kuik.sim.world.watch.Watches;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,11 +16,15 @@ import java.util.function.Predicate;
 /**
  * Faults on the way from the API server to watchers. Fault model: a watch event can be late, lost
  * (a broken stream that the client has not noticed yet), or overtaken by the next one; a watch can
- * expire (410 Gone) at any time. Loss and expiry are real: clients recover by relisting. Reordering
- * within one watch never happens on a real API server (etcd orders a watch's events); it is here to
- * explore robustness and must be asked for explicitly.
+ * expire (410 Gone) at any time. Loss and expiry are real, and clients recover by relisting: a
+ * window of lost or late events ends with the watches expired, as a client whose broken stream
+ * times out lists again. Reordering within one watch never happens on a real API server (etcd
+ * orders a watch's events); it is here to explore robustness and must be asked for explicitly.
+ *
+ * <p>Windows opened with {@link #dropFor} and {@link #delayFor} are marked in the trace ({@link
+ * Note.Fault#WATCH_FAULT}), where the checkers see them.
  */
-public final class WatchFaults {
+public final class WatchFaults implements DeliveryFaults {
 
   private interface Rule {
     boolean applies(WatchInfo watch);
@@ -60,9 +71,25 @@ public final class WatchFaults {
     }
   }
 
+  private final Watches watches;
+  private final EventLoop loop;
+  private final Trace trace;
   private final List<Drop> drops = new ArrayList<>();
   private final List<Delay> delays = new ArrayList<>();
   private final List<Reorder> reorders = new ArrayList<>();
+
+  private WatchFaults(ApiServer api) {
+    this.watches = api.watches();
+    this.loop = api.loop();
+    this.trace = api.trace();
+  }
+
+  /** The watch faults of this API server, from now on. */
+  public static WatchFaults on(ApiServer api) {
+    WatchFaults faults = new WatchFaults(api);
+    api.watches().setFaults(faults);
+    return faults;
+  }
 
   /** Selects every watch. */
   public static Predicate<WatchInfo> all() {
@@ -101,7 +128,57 @@ public final class WatchFaults {
     reorders.clear();
   }
 
-  boolean drop(WatchInfo watch) {
+  /** Closes the selected watches as expired (410 Gone): their clients list again. */
+  public void expire(Predicate<WatchInfo> which) {
+    watches.expire(which);
+  }
+
+  /**
+   * For {@code window}, loses each event to the selected watches ({@code subject} in the trace)
+   * with {@code probability}; then every watch fault heals ({@link #heal}).
+   */
+  public void dropFor(
+      Predicate<WatchInfo> which,
+      String subject,
+      double probability,
+      SimRandom random,
+      Duration window) {
+    dropRandomly(which, probability, random);
+    opens(subject, "dropped (p=" + probability + ") for " + window);
+    healAfter(which, subject, window);
+  }
+
+  /** For {@code window}, delivers every event to the selected watches {@code extra} late. */
+  public void delayFor(
+      Predicate<WatchInfo> which, String subject, Duration extra, Duration window) {
+    delay(which, extra);
+    opens(subject, "delayed " + extra + " for " + window);
+    healAfter(which, subject, window);
+  }
+
+  /**
+   * Every watch fault heals, and the selected watches expire so that their clients relist, as a
+   * client whose broken stream times out does.
+   */
+  public void heal(Predicate<WatchInfo> which, String subject, String detail) {
+    clear();
+    expire(which);
+    trace.add(new Note.FaultWindow(loop.now(), Note.Fault.WATCH_FAULT, false, subject, detail));
+  }
+
+  private void opens(String subject, String detail) {
+    trace.add(new Note.FaultWindow(loop.now(), Note.Fault.WATCH_FAULT, true, subject, detail));
+  }
+
+  private void healAfter(Predicate<WatchInfo> which, String subject, Duration window) {
+    loop.schedule(
+        window,
+        "watch faults on " + subject + " heal",
+        () -> heal(which, subject, "faults cleared, watches expired"));
+  }
+
+  @Override
+  public boolean drop(WatchInfo watch) {
     boolean dropped = false;
     for (Drop d : drops) {
       dropped |= d.applies(watch);
@@ -113,7 +190,8 @@ public final class WatchFaults {
     return dropped;
   }
 
-  Duration extraDelay(WatchInfo watch) {
+  @Override
+  public Duration extraDelay(WatchInfo watch) {
     Duration extra = Duration.ZERO;
     for (Delay d : delays) {
       if (d.which().test(watch)) {
@@ -123,7 +201,8 @@ public final class WatchFaults {
     return extra;
   }
 
-  boolean holdBack(WatchInfo watch) {
+  @Override
+  public boolean holdBack(WatchInfo watch) {
     for (Reorder r : reorders) {
       if (r.remaining > 0 && r.which.test(watch)) {
         r.remaining--;

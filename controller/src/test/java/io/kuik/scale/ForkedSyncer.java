@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * readiness, its heap after a full GC (from the JDK's {@code jcmd}) and its RSS. {@link #close()}
  * sends SIGTERM, then kills it after 30 s.
  */
-final class SyncerProcess implements AutoCloseable {
+final class ForkedSyncer implements AutoCloseable {
 
   /**
    * What the chart's container gives the JVM: {@code syncer.jvmOptions} of chart/values.yaml (the
@@ -41,7 +41,7 @@ final class SyncerProcess implements AutoCloseable {
   private final int healthPort;
   private final Path log;
 
-  private SyncerProcess(Process process, int healthPort, Path log) {
+  private ForkedSyncer(Process process, int healthPort, Path log) {
     this.process = process;
     this.healthPort = healthPort;
     this.log = log;
@@ -62,7 +62,7 @@ final class SyncerProcess implements AutoCloseable {
         "--log-level=info");
   }
 
-  static SyncerProcess start(Path jar, List<String> flags, Path kubeconfig, Path log)
+  static ForkedSyncer start(Path jar, List<String> flags, Path kubeconfig, Path log)
       throws IOException {
     int healthPort = freePort();
     List<String> command = new ArrayList<>();
@@ -75,7 +75,7 @@ final class SyncerProcess implements AutoCloseable {
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().put("KUBECONFIG", kubeconfig.toString());
     builder.environment().remove("JAVA_TOOL_OPTIONS");
-    return new SyncerProcess(builder.start(), healthPort, log);
+    return new ForkedSyncer(builder.start(), healthPort, log);
   }
 
   boolean alive() {

@@ -1,0 +1,224 @@
+package io.kuik.sim.dsl;
+
+import io.kuik.sim.chart.Release;
+import io.kuik.sim.faults.PolicyFailure;
+import io.kuik.sim.hosts.SyncerHost;
+import io.kuik.sim.hosts.WebhookHost;
+import io.kuik.sim.world.api.Identity;
+import io.kuik.syncer.SyncerSettings;
+import io.kuik.syncer.Targeting;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The DSL's cluster setup, part one: kuik's releases as {@code helm install} leaves them, the
+ * syncer and webhook processes they run, and the restarts with other flags that a redeploy makes.
+ */
+public final class Install {
+
+  private final KuikWorld world;
+  private Release release;
+  private SyncerHost syncer;
+  private final Map<String, SyncerHost> otherInstances = new LinkedHashMap<>();
+  private final Map<String, Release> otherReleases = new LinkedHashMap<>();
+  private WebhookHost webhook;
+
+  Install(KuikWorld world) {
+    this.world = world;
+  }
+
+  /**
+   * Installs the chart's RBAC and policy for a release in {@code namespace} and starts the syncer.
+   */
+  public void install(String namespace) {
+    install(namespace, true);
+  }
+
+  /**
+   * Installs the first release, whose syncer serves namespaces with neither targeting label only
+   * when {@code namespacesByDefault} (the chart's {@code syncer.namespacesByDefault}).
+   */
+  public void install(String namespace, boolean namespacesByDefault) {
+    release = new Release("kuik", namespace);
+    world.cluster().install(release);
+    syncer =
+        new SyncerHost(
+            world.api(),
+            Identity.serviceAccount(namespace, release.syncerServiceAccount()),
+            syncerSettings(namespace, namespacesByDefault));
+    syncer.start();
+    webhook =
+        new WebhookHost(
+            world.api(),
+            Identity.serviceAccount(namespace, release.webhookServiceAccount()),
+            namespace,
+            world.cluster().registries(),
+            KuikWorld.WEBHOOK_TIMEOUT);
+    webhook.start();
+  }
+
+  /**
+   * Another kuik release, {@code namespace} its install namespace and release name, running a
+   * second syncer instance that shards the cluster with the first
+   * (docs/behaviour.md#namespace-targeting). As the README says to shard, every release lists the
+   * others in {@code syncer.peers}: the new one lists the releases already there, and each of those
+   * is upgraded to list it. It runs no webhook of its own here: the stories it serves are about
+   * which instance writes.
+   */
+  public void installAnotherInstance(String namespace, boolean namespacesByDefault) {
+    requireInstalled();
+    List<Release.Peer> present = new ArrayList<>();
+    present.add(release.asPeer());
+    otherReleases.values().forEach(r -> present.add(r.asPeer()));
+    Release other = new Release(namespace, namespace).withPeers(present);
+    world.cluster().install(other);
+    release = release.withPeers(List.of(other.asPeer()));
+    world.cluster().upgrade(release);
+    otherReleases.replaceAll(
+        (ns, r) -> {
+          Release upgraded = r.withPeers(List.of(other.asPeer()));
+          world.cluster().upgrade(upgraded);
+          return upgraded;
+        });
+    otherReleases.put(namespace, other);
+    Identity identity = Identity.serviceAccount(namespace, other.syncerServiceAccount());
+    world.cluster().trace().alias(identity, namespace + "-syncer");
+    SyncerHost host =
+        new SyncerHost(world.api(), identity, syncerSettings(namespace, namespacesByDefault));
+    otherInstances.put(namespace, host);
+    host.start();
+  }
+
+  /** The API server runs OwnerReferencesPermissionEnforcement, as OpenShift's does. */
+  public void enforceOwnerReferencesPermission() {
+    world.api().setOwnerReferencesPermissionEnforcement(true);
+  }
+
+  /** {@code helm upgrade --set syncer.ownerReferencesPermissionEnforcement=true}. */
+  public void upgradeWithOwnerReferencesPermission() {
+    world.cluster().grantOwnerReferencesPermission(requireInstalled());
+  }
+
+  /**
+   * A kuik release in {@code namespace} (its release name too) that no other release lists in
+   * {@code syncer.peers} and that lists none: its chart objects and ServiceAccounts only, no
+   * process. Its syncer's identity is then a stranger to every other release's policy.
+   */
+  public void installUnlistedRelease(String namespace) {
+    requireInstalled();
+    world.cluster().install(new Release(namespace, namespace));
+    // Its writes are not this world's syncer's: the every-scenario check must not count them.
+    world.cluster().trace().alias(syncerIdentityOf(namespace), namespace + "-syncer");
+  }
+
+  /** The identity of the syncer ServiceAccount of the release installed in {@code namespace}. */
+  public Identity syncerIdentityOf(String namespace) {
+    return Identity.serviceAccount(namespace, namespace + "-secret-syncer");
+  }
+
+  public String installNamespace() {
+    return requireInstalled().namespace();
+  }
+
+  /** The name of the first release's pull-secret admission policy. */
+  public String admissionPolicyName() {
+    return PolicyFailure.policyOf(requireInstalled());
+  }
+
+  // ---- the processes ------------------------------------------------------------------------
+
+  public SyncerHost syncer() {
+    requireInstalled();
+    return syncer;
+  }
+
+  /** The syncer instance installed in {@code namespace}. */
+  public SyncerHost syncer(String namespace) {
+    if (requireInstalled().namespace().equals(namespace)) {
+      return syncer;
+    }
+    SyncerHost host = otherInstances.get(namespace);
+    if (host == null) {
+      throw new IllegalArgumentException("no kuik instance is installed in " + namespace);
+    }
+    return host;
+  }
+
+  /** Whether the first syncer instance runs (it has not crashed or stopped since it started). */
+  public boolean syncerRunning() {
+    return syncer().running();
+  }
+
+  /** The targeting of every syncer instance, the first installed first. */
+  public List<Targeting> instances() {
+    List<Targeting> all = new ArrayList<>();
+    all.add(syncer().settings().targeting());
+    otherInstances.values().forEach(host -> all.add(host.settings().targeting()));
+    return all;
+  }
+
+  public WebhookHost webhook() {
+    requireInstalled();
+    return webhook;
+  }
+
+  // ---- restarts with other flags -------------------------------------------------------------
+
+  /** Sets whether the first instance serves namespaces with neither targeting label. */
+  public void restartSyncerServingByDefault(boolean namespacesByDefault) {
+    SyncerSettings settings = syncer().settings();
+    syncer.restartWith(
+        settings.withTargeting(
+            new Targeting(settings.clusterResourceNamespace(), namespacesByDefault)));
+  }
+
+  public void restartSyncerWithGrace(Duration grace) {
+    syncer().restartWith(syncer.settings().withGrace(grace));
+  }
+
+  /** A restart, as the syncer command runs: each resync spread over the resync period. */
+  public void restartSyncerWithResyncSpreadOverThePeriod() {
+    syncer().restartWith(syncer.settings());
+  }
+
+  /** The same, with {@code --api-qps qps --api-burst 1}. */
+  public void restartSyncerWithResyncSpreadOverThePeriod(double qps) {
+    syncer().restartWith(syncer.settings().withWriteLimit(qps, 1));
+  }
+
+  /**
+   * The chart's syncer flags for a release in {@code namespace}: the defaults, which resync every
+   * {@link KuikWorld#RESYNC_PERIOD} spread over it, as {@code kuik syncer} does.
+   */
+  private static SyncerSettings syncerSettings(String namespace, boolean namespacesByDefault) {
+    return SyncerSettings.defaults(namespace)
+        .withTargeting(new Targeting(namespace, namespacesByDefault))
+        .withResyncPeriod(KuikWorld.RESYNC_PERIOD);
+  }
+
+  // ---- for the other facets -------------------------------------------------------------------
+
+  /** Every syncer instance, the first installed first. */
+  List<SyncerHost> everySyncer() {
+    List<SyncerHost> all = new ArrayList<>();
+    all.add(syncer());
+    all.addAll(otherInstances.values());
+    return all;
+  }
+
+  /** The webhook, or null before the first install. */
+  WebhookHost webhookIfInstalled() {
+    return webhook;
+  }
+
+  Release requireInstalled() {
+    if (release == null) {
+      throw new IllegalStateException(
+          "kuik is not installed: start with 'Given kuik is installed in the namespace ...'");
+    }
+    return release;
+  }
+}

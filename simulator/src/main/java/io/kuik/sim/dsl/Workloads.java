@@ -1,0 +1,240 @@
+package io.kuik.sim.dsl;
+
+import static io.kuik.sim.dsl.KuikWorld.ADMIN;
+
+import io.kuik.model.RewriteAnnotations;
+import io.kuik.model.RoutingKind;
+import io.kuik.model.SecretNames;
+import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.object.Json;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The DSL's workloads: pods as a person, a controller or kuik's webhook leaves them, Deployments
+ * run by the simulated ReplicaSet controller, ServiceAccounts' pull secrets, and the lives of the
+ * containers on the node. Every write is a request as {@link KuikWorld#ADMIN}.
+ */
+public final class Workloads {
+
+  private final KuikWorld world;
+
+  Workloads(KuikWorld world) {
+    this.world = world;
+  }
+
+  /**
+   * A pod as kuik's webhook leaves it after rewriting its only container {@code app} to {@code
+   * image}: its label, the annotations and the pull-secret reference.
+   */
+  public void rewrittenPod(String namespace, String pod, String rewriter, String image) {
+    rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), null);
+  }
+
+  /** The same, with the pod's {@code restartPolicy} ({@code null}: unset, i.e. Always). */
+  public void rewrittenPod(
+      String namespace, String pod, String rewriter, String image, String restartPolicy) {
+    rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), restartPolicy);
+  }
+
+  /**
+   * The same pod with further containers that kuik left alone ({@code name -> image}, in order),
+   * pull Secrets of its own, listed before kuik's as the webhook appends its reference (every
+   * container pulls with all of them), and a {@code restartPolicy} ({@code null}: unset, i.e.
+   * Always).
+   */
+  public void rewrittenPod(
+      String namespace,
+      String pod,
+      String rewriter,
+      String image,
+      Map<String, String> others,
+      List<String> ownPullSecrets,
+      String restartPolicy) {
+    rewrittenPod(namespace, pod, rewriter, image, others, ownPullSecrets, restartPolicy, true);
+  }
+
+  /**
+   * A pod as a webhook older than the label left it: the annotations and the reference, without
+   * {@code kuik.enix.io/images-rewritten}, so the syncer's informer never selects it.
+   */
+  public void rewrittenPodWithoutLabel(
+      String namespace, String pod, String rewriter, String image) {
+    rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), null, false);
+  }
+
+  private void rewrittenPod(
+      String namespace,
+      String pod,
+      String rewriter,
+      String image,
+      Map<String, String> others,
+      List<String> ownPullSecrets,
+      String restartPolicy,
+      boolean labelled) {
+    String[] kindAndName = rewriter.split("/", 2);
+    RoutingKind kind =
+        "ImageMirror".equals(kindAndName[0])
+            ? RoutingKind.IMAGE_MIRROR
+            : RoutingKind.IMAGE_ALTERNATIVE;
+    ObjectNode object = Json.object();
+    object.put("apiVersion", "v1");
+    object.put("kind", "Pod");
+    ObjectNode meta = object.putObject("metadata");
+    meta.put("name", pod);
+    meta.put("namespace", namespace);
+    if (labelled) {
+      meta.putObject("labels")
+          .put(RewriteAnnotations.REWRITTEN_LABEL, RewriteAnnotations.REWRITTEN_LABEL_VALUE);
+    }
+    ObjectNode annotations = meta.putObject("annotations");
+    annotations.put(
+        RewriteAnnotations.ORIGINAL_IMAGES,
+        RewriteAnnotations.writeMap(Map.of("app", "original.example/app:1")));
+    annotations.put(
+        RewriteAnnotations.REWRITTEN_BY, RewriteAnnotations.writeMap(Map.of("app", rewriter)));
+    annotations.put(
+        RewriteAnnotations.REASON,
+        RewriteAnnotations.writeMap(Map.of("app", "the original was unavailable")));
+    ObjectNode spec = object.putObject("spec");
+    ArrayNode containers = spec.putArray("containers");
+    ObjectNode container = containers.addObject();
+    container.put("name", "app");
+    container.put("image", image);
+    // Every start pulls, so each pod shows whether the credential was in place for it.
+    container.put("imagePullPolicy", "Always");
+    others.forEach(
+        (name, other) -> {
+          ObjectNode added = containers.addObject();
+          added.put("name", name);
+          added.put("image", other);
+          added.put("imagePullPolicy", "Always");
+        });
+    ArrayNode pullSecrets = spec.putArray("imagePullSecrets");
+    ownPullSecrets.forEach(name -> pullSecrets.addObject().put("name", name));
+    pullSecrets.addObject().put("name", SecretNames.injected(kind.kind(), kindAndName[1]));
+    if (restartPolicy != null) {
+      spec.put("restartPolicy", restartPolicy);
+    }
+    world.api().create(ADMIN, object);
+  }
+
+  /**
+   * A pod submitted as a person or a controller would: its containers by name and image, in order,
+   * pulled on every start. kuik's webhook sees it in the admission chain.
+   */
+  public void submitPod(
+      String namespace,
+      String pod,
+      Map<String, String> containers,
+      Map<String, String> annotations,
+      List<String> pullSecrets) {
+    submitPod(namespace, pod, containers, annotations, pullSecrets, null);
+  }
+
+  /** {@link #submitPod}, run as {@code serviceAccount} (null: none named, so {@code default}). */
+  public void submitPod(
+      String namespace,
+      String pod,
+      Map<String, String> containers,
+      Map<String, String> annotations,
+      List<String> pullSecrets,
+      String serviceAccount) {
+    ObjectNode object = Json.object();
+    object.put("apiVersion", "v1");
+    object.put("kind", "Pod");
+    ObjectNode meta = object.putObject("metadata");
+    meta.put("name", pod);
+    meta.put("namespace", namespace);
+    annotations.forEach(meta.putObject("annotations")::put);
+    ObjectNode spec = object.putObject("spec");
+    ArrayNode list = spec.putArray("containers");
+    containers.forEach(
+        (name, image) -> {
+          ObjectNode container = list.addObject();
+          container.put("name", name);
+          container.put("image", image);
+          container.put("imagePullPolicy", "Always");
+        });
+    if (!pullSecrets.isEmpty()) {
+      ArrayNode refs = spec.putArray("imagePullSecrets");
+      pullSecrets.forEach(name -> refs.addObject().put("name", name));
+    }
+    if (serviceAccount != null) {
+      spec.put("serviceAccountName", serviceAccount);
+    }
+    world.api().create(ADMIN, object);
+  }
+
+  /** {@code kubectl label pod}: a merge patch of one label. */
+  public void labelPod(String namespace, String pod, String key, String value) {
+    ObjectNode patch = Json.object();
+    patch.putObject("metadata").putObject("labels").put(key, value);
+    world.api().mergePatch(ADMIN, ResourceType.POD, namespace, pod, patch, "kubectl-label");
+  }
+
+  public void deletePod(String namespace, String pod) {
+    world.api().delete(ADMIN, ResourceType.POD, namespace, pod);
+  }
+
+  /**
+   * A Deployment of {@code replicas} pods from {@code template} (its {@code spec.template}), run by
+   * the simulated ReplicaSet controller.
+   */
+  public void deployment(String namespace, String name, ObjectNode template, int replicas) {
+    world.cluster().deployments().create(namespace, name, template, replicas);
+  }
+
+  /**
+   * The ServiceAccount lists these pull secrets (created, or changed when it exists, as the {@code
+   * default} one always does).
+   */
+  public void serviceAccountPullSecrets(String namespace, String name, List<String> pullSecrets) {
+    Optional<ObjectNode> live =
+        world.api().find(ADMIN, ResourceType.SERVICE_ACCOUNT, namespace, name);
+    ObjectNode account = live.orElseGet(Json::object);
+    account.put("apiVersion", "v1");
+    account.put("kind", "ServiceAccount");
+    ObjectNode meta = Json.child(account, "metadata");
+    meta.put("name", name);
+    meta.put("namespace", namespace);
+    ArrayNode refs = account.putArray("imagePullSecrets");
+    pullSecrets.forEach(secret -> refs.addObject().put("name", secret));
+    if (live.isPresent()) {
+      world.api().update(ADMIN, account);
+    } else {
+      world.api().create(ADMIN, account);
+    }
+  }
+
+  // ---- containers on the node -----------------------------------------------------------------
+
+  /**
+   * The process of the pod's container {@code app} exits with {@code exitCode}; the kubelet
+   * restarts it or ends the pod Succeeded or Failed, as its restart policy says.
+   */
+  public void containerExits(String namespace, String pod, int exitCode) {
+    world.cluster().kubelet().containerExits(namespace, pod, "app", exitCode);
+  }
+
+  /**
+   * Runs the world until the pod is Running; returns how long that took, or empty past the limit.
+   */
+  public Optional<Duration> runUntilRunning(String namespace, String pod, Duration limit) {
+    Instant start = world.now();
+    Instant end = start.plus(limit);
+    Duration step = Duration.ofMillis(100);
+    while (!world.now().isAfter(end)) {
+      if ("Running".equals(world.views().kubeletPhase(namespace, pod))) {
+        return Optional.of(Duration.between(start, world.now()));
+      }
+      world.pass(step);
+    }
+    return Optional.empty();
+  }
+}

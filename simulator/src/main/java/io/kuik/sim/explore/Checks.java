@@ -1,0 +1,85 @@
+package io.kuik.sim.explore;
+
+import io.kuik.sim.check.Convergence;
+import io.kuik.sim.check.CredentialsStayInScope;
+import io.kuik.sim.check.Invariant;
+import io.kuik.sim.check.NoSyncerRequestRefused;
+import io.kuik.sim.check.NotReleasedBeforeTheGrace;
+import io.kuik.sim.check.ReleasedWhenTheGraceEnds;
+import io.kuik.sim.check.SecretsReadOnlyInInstallNamespace;
+import io.kuik.sim.check.SyncerNeverDeletes;
+import io.kuik.sim.check.Violation;
+import io.kuik.sim.check.WorldView;
+import io.kuik.sim.dsl.History;
+import io.kuik.sim.dsl.KuikWorld;
+import io.kuik.sim.trace.TraceRecord;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The explorer's checkers, apart from the world they judge: every safety invariant after each step,
+ * on the administrator's view and the trace records added since the previous check; and, once every
+ * fault has healed, the liveness check that names what is still pending. They take the documented
+ * numbers ({@link Bounds}), never the syncer's settings.
+ */
+final class Checks {
+
+  private final KuikWorld world;
+  private final List<Invariant> invariants;
+  private int cursor;
+
+  Checks(KuikWorld world) {
+    this.world = world;
+    this.invariants =
+        List.of(
+            new CredentialsStayInScope(
+                History.SYNCER, Bounds.DOCUMENTED_GRACE, Bounds.SLACK, Bounds.STALENESS),
+            new NotReleasedBeforeTheGrace(
+                History.SYNCER, Explorer.INSTALL, Bounds.DOCUMENTED_GRACE, Bounds.RELIST),
+            new ReleasedWhenTheGraceEnds(
+                History.SYNCER,
+                Explorer.INSTALL,
+                Bounds.DOCUMENTED_GRACE,
+                Bounds.GRACE_END_MARGIN,
+                Bounds.RELIST,
+                Bounds.AFTERMATH),
+            new NoSyncerRequestRefused(History.SYNCER),
+            new SyncerNeverDeletes(History.SYNCER),
+            new SecretsReadOnlyInInstallNamespace(History.SYNCER, Explorer.INSTALL));
+  }
+
+  /** Every safety invariant on what happened since the last check: the first violation, if any. */
+  Optional<Violation> safety() {
+    List<TraceRecord> records = world.history().records();
+    List<TraceRecord> fresh = List.copyOf(records.subList(cursor, records.size()));
+    cursor = records.size();
+    WorldView view = world.views().adminView(Explorer.INSTALL);
+    Optional<Violation> first = Optional.empty();
+    for (Invariant invariant : invariants) {
+      List<Violation> found = invariant.check(view, fresh);
+      if (first.isEmpty() && !found.isEmpty()) {
+        first = Optional.of(found.get(0));
+      }
+    }
+    return first;
+  }
+
+  /** Safety, then whether the world converged: every pending item, or empty. */
+  Optional<Violation> liveness() {
+    Optional<Violation> safety = safety();
+    if (safety.isPresent()) {
+      return safety;
+    }
+    List<Violation> pending = Convergence.pending(world.views().adminView(Explorer.INSTALL));
+    if (pending.isEmpty()) {
+      return Optional.empty();
+    }
+    StringBuilder all = new StringBuilder();
+    for (Violation v : pending) {
+      all.append("\n    still pending: ").append(v.message());
+    }
+    Violation first = pending.get(0);
+    return Optional.of(
+        new Violation(first.invariant(), pending.size() + " pending" + all, first.secretTarget()));
+  }
+}
