@@ -15,13 +15,13 @@ final class Renders {
 
   private Renders() {}
 
-  /** {@code helm template --include-crds} with these values, parsed; fails if helm fails. */
+  /** {@code helm template} with these values, parsed; fails if Helm fails. */
   static Manifests of(ValueSet values) {
     return CACHE.computeIfAbsent(values, Renders::renderStrictly);
   }
 
   private static Manifests renderStrictly(ValueSet values) {
-    Manifests manifests = Manifests.parse(Helm.template(values, true).stdoutOrFail());
+    Manifests manifests = Manifests.parse(Helm.template(values).orFail());
     manifests.all().forEach(StrictManifests::read);
     return manifests;
   }

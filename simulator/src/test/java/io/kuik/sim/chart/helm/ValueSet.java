@@ -47,7 +47,8 @@ record ValueSet(String label, String release, String namespace, List<String> set
               "syncer.podDisruptionBudget.minAvailable=1",
               "webhook.hostNetwork=true",
               "webhook.port=9443",
-              "webhook.insecureRegistries={registry.local:5000,mirror.lan}",
+              "webhook.insecureRegistries[0]=registry.local:5000",
+              "webhook.insecureRegistries[1]=mirror.lan",
               "webhook.probeCacheTtl=1m",
               "webhook.shutdownDelay=10s",
               "syncer.jvmOptions=-XX:MaxRAMPercentage=60.0 -Djavax.net.ssl.trustStore=/ca/trust.p12",
@@ -127,14 +128,45 @@ record ValueSet(String label, String release, String namespace, List<String> set
     return release + "-webhook";
   }
 
-  List<String> setFlags() {
-    List<String> flags = new ArrayList<>();
+  /**
+   * The {@code --set} pairs, split at their first {@code =}. Helm's library escapes every value it
+   * is given, so a list {@code key={a,b}} becomes {@code key[0]=a} and {@code key[1]=b}, which
+   * {@code --set} reads the same.
+   */
+  List<Set> parsedSets() {
+    List<Set> parsed = new ArrayList<>();
     for (String set : sets) {
-      flags.add("--set");
-      flags.add(set);
+      int equals = set.indexOf('=');
+      if (equals <= 0) {
+        throw new IllegalArgumentException("not key=value: " + set);
+      }
+      String key = set.substring(0, equals);
+      String value = set.substring(equals + 1);
+      if (value.startsWith("{") && value.endsWith("}")) {
+        String[] items = value.substring(1, value.length() - 1).split(",", -1);
+        if (value.length() == 2) {
+          throw new IllegalArgumentException(
+              "an empty list cannot be set through helm-java: " + set);
+        }
+        for (int i = 0; i < items.length; i++) {
+          parsed.add(new Set(key + "[" + i + "]", items[i]));
+        }
+      } else {
+        parsed.add(new Set(key, value));
+      }
     }
-    return flags;
+    return parsed;
   }
+
+  /** The {@code --set} flags as a command line would carry them, for messages. */
+  String flags() {
+    StringBuilder flags = new StringBuilder(" --namespace " + namespace);
+    sets.forEach(set -> flags.append(" --set '").append(set).append('\''));
+    return flags.toString();
+  }
+
+  /** One {@code --set key=value}: a key path, and a value typed by Helm's {@code --set} rules. */
+  record Set(String key, String value) {}
 
   @Override
   public String toString() {
