@@ -54,11 +54,23 @@ public class PolicySteps {
     }
   }
 
+  // Two wordings, two step definitions: an optional group that does not match makes Cucumber's
+  // report print the step's text again.
   @When(
-      "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) (?:unlabelled|labelled ([^=\\s]+)=(\\S+))$")
+      "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) unlabelled$")
+  public void theSyncersIdentityAppliesUnlabelled(String namespace, String name, String type) {
+    syncerApplies(namespace, name, type, Map.of());
+  }
+
+  @When(
+      "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
   public void theSyncersIdentityApplies(
       String namespace, String name, String type, String key, String value) {
-    Map<String, String> labels = key == null ? Map.of() : Map.of(key, value);
+    syncerApplies(namespace, name, type, Map.of(key, value));
+  }
+
+  private void syncerApplies(
+      String namespace, String name, String type, Map<String, String> labels) {
     var secret = KuikWorld.secretManifest(namespace, name, type, labels);
     Identity syncer = world().syncer().identity();
     answer = world().attempt(() -> world().api().apply(syncer, secret, "kuik-secret-syncer", true));
@@ -75,8 +87,8 @@ public class PolicySteps {
   }
 
   @When(
-      "^(?:the ServiceAccount ([a-z0-9-]+) of|the syncer of the release in) ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
-  public void anotherIdentityApplies(
+      "^the ServiceAccount ([a-z0-9-]+) of ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
+  public void aTenantApplies(
       String account,
       String accountNamespace,
       String namespace,
@@ -84,10 +96,19 @@ public class PolicySteps {
       String type,
       String key,
       String value) {
-    Identity who =
-        account == null
-            ? world().syncerIdentityOf(accountNamespace)
-            : tenants.get(accountNamespace + "/" + account);
+    anotherIdentityApplies(
+        tenants.get(accountNamespace + "/" + account), namespace, name, type, key, value);
+  }
+
+  @When(
+      "^the syncer of the release in ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
+  public void anotherReleasesSyncerApplies(
+      String release, String namespace, String name, String type, String key, String value) {
+    anotherIdentityApplies(world().syncerIdentityOf(release), namespace, name, type, key, value);
+  }
+
+  private void anotherIdentityApplies(
+      Identity who, String namespace, String name, String type, String key, String value) {
     var secret = KuikWorld.secretManifest(namespace, name, type, Map.of(key, value));
     answer = world().attempt(() -> world().api().apply(who, secret, "kuik-secret-syncer", true));
   }
