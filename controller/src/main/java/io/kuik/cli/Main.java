@@ -24,6 +24,10 @@ public final class Main {
       System.setProperty("java.util.logging.manager", ShutdownLogManager.class.getName());
     }
     Signals.handleTermination();
+    // Every command logs one text line per event, warnings and worse, on standard error (the
+    // CLIs: explain, plan, simulate); syncer and webhook set their own format and level from
+    // their flags (JSON by default, as the image runs them).
+    LogSetup.configure(LogFormat.text, LogLevel.warn);
     System.exit(execute(args));
   }
 

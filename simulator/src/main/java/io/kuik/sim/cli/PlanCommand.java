@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -155,12 +154,7 @@ public final class PlanCommand implements KuikSubcommand {
     if (after.isEmpty()) {
       return refuse(nothingToPlan(after));
     }
-    Logger logs = Logger.getLogger("io.kuik");
-    Level level = logs.getLevel();
-    if (!verbose) {
-      logs.setLevel(Level.OFF);
-    }
-    try {
+    try (SimulatedLogs logs = SimulatedLogs.at(verbose, Level.OFF)) {
       PlanReport planned = Planner.plan(after, settings);
       String text =
           previous == null
@@ -170,8 +164,6 @@ public final class PlanCommand implements KuikSubcommand {
       out.print(text);
       out.flush();
       return planned.hasProblems() ? 1 : 0;
-    } finally {
-      logs.setLevel(level);
     }
   }
 

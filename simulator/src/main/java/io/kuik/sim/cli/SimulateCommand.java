@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.logging.Level;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,6 +34,11 @@ import picocli.CommandLine.Spec;
       SimulateCommand.Bench.class
     })
 public final class SimulateCommand implements KuikSubcommand {
+
+  static final String VERBOSE =
+      "Also print the simulated syncers' and webhook's own log lines (INFO and above) on standard"
+          + " error. Without it only their errors are: the faults a run injects make them warn by"
+          + " design, and the output already says what they did.";
 
   @Spec CommandSpec spec;
 
@@ -63,6 +69,9 @@ public final class SimulateCommand implements KuikSubcommand {
             "Give the syncer another grace than the documented 15 minutes; the checkers keep"
                 + " 15: a check of the checkers.")
     long graceMinutes = Bounds.DOCUMENTED_GRACE.toMinutes();
+
+    @Option(names = "--verbose", description = VERBOSE)
+    boolean verbose;
 
     /** The syncer's grace, once the options are checked. */
     Duration validGrace() {
@@ -99,7 +108,10 @@ public final class SimulateCommand implements KuikSubcommand {
       if (seeds < 1) {
         throw new ParameterException(spec.commandLine(), "--seeds must be 1 or more: " + seeds);
       }
-      return runSeeds(spec.commandLine().getOut(), run.seed, seeds, run.steps, run.validGrace());
+      Duration grace = run.validGrace();
+      try (SimulatedLogs logs = SimulatedLogs.at(run.verbose, Level.SEVERE)) {
+        return runSeeds(spec.commandLine().getOut(), run.seed, seeds, run.steps, grace);
+      }
     }
   }
 
@@ -116,7 +128,10 @@ public final class SimulateCommand implements KuikSubcommand {
 
     @Override
     public Integer call() {
-      return runSeeds(spec.commandLine().getOut(), run.seed, 1, run.steps, run.validGrace());
+      Duration grace = run.validGrace();
+      try (SimulatedLogs logs = SimulatedLogs.at(run.verbose, Level.SEVERE)) {
+        return runSeeds(spec.commandLine().getOut(), run.seed, 1, run.steps, grace);
+      }
     }
   }
 
@@ -140,6 +155,9 @@ public final class SimulateCommand implements KuikSubcommand {
         description = "Run only these contenders, of: kuik, kuik-5qps, patcher, replicator.")
     List<String> only = new ArrayList<>();
 
+    @Option(names = "--verbose", description = VERBOSE)
+    boolean verbose;
+
     @Spec CommandSpec spec;
 
     @Override
@@ -156,7 +174,9 @@ public final class SimulateCommand implements KuikSubcommand {
               "unknown contender '" + contender + "' in --only; one of " + Benchmark.CONTENDERS);
         }
       }
-      Benchmark.run(sizes.isEmpty() ? Benchmark.DEFAULT_SIZES : sizes, only, System.out);
+      try (SimulatedLogs logs = SimulatedLogs.at(verbose, Level.SEVERE)) {
+        Benchmark.run(sizes.isEmpty() ? Benchmark.DEFAULT_SIZES : sizes, only, System.out);
+      }
       return 0;
     }
   }
