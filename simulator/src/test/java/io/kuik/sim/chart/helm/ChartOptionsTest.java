@@ -30,7 +30,10 @@ class ChartOptionsTest {
         ChartRenderTest.container(Renders.of(ALL_ON).one("Deployment", "kuik-webhook"));
 
     assertEquals(
-        "ghcr.io/kuik-secret-syncer/kuik:0.1.0@sha256:" + "0123456789abcdef".repeat(4),
+        "ghcr.io/kuik-secret-syncer/kuik:"
+            + System.getProperty("kuik.project.version")
+            + "@sha256:"
+            + "0123456789abcdef".repeat(4),
         container.path("image").asString());
   }
 

@@ -163,6 +163,22 @@ class ChartValuesTest {
         "certManager.issuerRef.kind=Vault | certManager.issuerRef.kind",
         "syncer.podDisruptionBudget.maxUnavailable=-1 | syncer.podDisruptionBudget",
         "metrics.serviceMonitor.interval=30 | metrics.serviceMonitor.interval",
+        "syncer.resources.limits.memory=lots | syncer.resources.limits.memory",
+        "syncer.resources.requests.cpu=-1 | syncer.resources.requests.cpu",
+        "webhook.resources.requests.memory=1.5.3Gi | webhook.resources.requests.memory",
+        "syncer.podDisruptionBudget.minAvailable=150% | syncer.podDisruptionBudget.minAvailable",
+        "webhook.podDisruptionBudget.maxUnavailable=-5% | webhook.podDisruptionBudget.maxUnavailable",
+        "webhook.podDisruptionBudget.maxUnavailable=two | webhook.podDisruptionBudget.maxUnavailable",
+        "syncer.gracePeriod=0s        | syncer.gracePeriod",
+        "syncer.resyncPeriod=0m       | syncer.resyncPeriod",
+        "syncer.resyncShare=1.5       | syncer.resyncShare",
+        "syncer.resyncShare=0.0       | syncer.resyncShare",
+        "syncer.resyncShare=half      | syncer.resyncShare",
+        "syncer.api.qps=0.0           | syncer.api.qps",
+        "syncer.api.qps=fast          | syncer.api.qps",
+        "monitoring.prometheusRule.queueWaitSeconds=0.0 | queueWaitSeconds",
+        "fullnameOverride=Kuik_Prod   | fullnameOverride",
+        "commonLabels.app\\.kubernetes\\.io/name=x | commonLabels",
       })
   void refusesValuesOutsideTheSchema(String set, String reportedKey) {
     Helm.Result render = Helm.template(ValueSet.DEFAULTS.with(set));
@@ -197,6 +213,10 @@ class ChartValuesTest {
     Manifests manifests = Renders.of(ValueSet.DEFAULTS);
     Manifests pinned = Renders.of(ValueSet.DEFAULTS.with("image.tag=1.2.3"));
 
+    assertEquals(
+        System.getProperty("kuik.project.version"),
+        appVersion,
+        "the chart's appVersion is the version the image is built and tagged with");
     for (String name : List.of("kuik-secret-syncer", "kuik-webhook")) {
       assertEquals(
           "ghcr.io/kuik-secret-syncer/kuik:" + appVersion,
