@@ -328,7 +328,7 @@ class PlanCommandTest {
         kind: Namespace
         metadata: {name: team-b}
         """);
-    // No namespace: one copy in each instance's namespace, as the README asks for.
+    // No namespace: one copy in each instance's namespace, as docs/cli.md says.
     PlanRun.write(set, "secrets.yaml", QUAY_PULL.replace("  namespace: kuik-system\n", ""));
     PlanRun.write(set, "routing.yaml", ALWAYS_IN_PROD.replace("{matchLabels: {tier: prod}}", "{}"));
 
