@@ -5,10 +5,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What the syncer keeps of a pod the webhook rewrote (docs/decisions.md#scale): where it is,
- * whether it is live, and for each container a routing resource rewrote, that resource and the
- * image the container runs now. A few hundred bytes instead of the whole Pod; the informers' edges
- * build it from what they receive, with {@link #of}.
+ * What the syncer keeps of a pod the webhook rewrote
+ * (docs/decisions/0032-only-rewritten-pods-and-slim-records.md): where it is, whether it is live,
+ * and for each container a routing resource rewrote, that resource and the image the container runs
+ * now. A few hundred bytes instead of the whole Pod; the informers' edges build it from what they
+ * receive, with {@link #of}.
  *
  * @param phase the pod's {@code status.phase}, null when it has none yet
  * @param terminating whether the pod carries a deletionTimestamp

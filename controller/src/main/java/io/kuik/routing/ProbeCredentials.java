@@ -14,8 +14,9 @@ import java.util.Optional;
 /**
  * The credential a candidate is probed with: the one the kubelet would use for the entry's path,
  * picked from the entry's {@code secretRef} Secret by {@link DockerConfig#credentialFor(Entry)},
- * exactly as the syncer fills the injected Secret (docs/decisions.md, "Which credential the kubelet
- * uses"). So the probe asks with the credential the pod will pull with.
+ * exactly as the syncer fills the injected Secret
+ * (docs/decisions/0002-credential-the-kubelet-uses.md). So the probe asks with the credential the
+ * pod will pull with.
  *
  * <p>Anonymous ({@code null}) for the original, an entry without auth, a provider entry (providers
  * are not implemented, docs/behaviour.md#provider-credentials), and a Secret that is missing, not a

@@ -29,6 +29,9 @@ public final class ChartRbac {
 
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
   private static final Pattern ACTION = Pattern.compile("\\{\\{\\s*([^}]*?)\\s*}}");
+  private static final Pattern COMMON_LABELS =
+      Pattern.compile(
+          "\\n[ ]*\\{\\{-\\s*include \"kuik\\.commonLabels\" \\. \\| nindent \\d+\\s*}}");
 
   /** What the API server makes of one request: {@code RequestInfo} as the authorizer sees it. */
   public record Attributes(
@@ -65,8 +68,10 @@ public final class ChartRbac {
     return parse(render(text, releaseName, releaseNamespace, file));
   }
 
-  public static String render(
-      String text, String releaseName, String releaseNamespace, String source) {
+  public static String render(String text, String releaseName, String releaseNamespace, String source) {
+    // The chart's default values: no commonLabels (the line holding only their include renders
+    // nothing, its line break trimmed by {{-), no fullnameOverride, no nameOverride.
+    text = COMMON_LABELS.matcher(text).replaceAll("");
     Matcher action = ACTION.matcher(text);
     StringBuilder out = new StringBuilder();
     while (action.find()) {
@@ -74,6 +79,8 @@ public final class ChartRbac {
           switch (action.group(1)) {
             case ".Release.Name" -> releaseName;
             case ".Release.Namespace" -> releaseNamespace;
+            case "include \"kuik.fullname\" ." -> releaseName;
+            case "include \"kuik.name\" ." -> "kuik";
             // The default ServiceAccounts: serviceAccount.name left empty in values.yaml.
             case "include \"kuik.syncer.serviceAccountName\" ." -> releaseName + "-secret-syncer";
             case "include \"kuik.webhook.serviceAccountName\" ." -> releaseName + "-webhook";

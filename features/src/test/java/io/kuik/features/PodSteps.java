@@ -35,20 +35,38 @@ public class PodSteps {
     world().actions().registryServes(host, list, user, password);
   }
 
-  @When(
-      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)(?: beside a container ([a-z0-9-]+) on (\\S+))?(?: with its own pull secret ([a-z0-9-]+))?(?: with restartPolicy (Always|OnFailure|Never))?$")
-  public void aRewrittenPod(
+  // One step definition per wording, each with no optional group: a group that does not match
+  // makes Cucumber's report print the step's text again for each.
+  private static final String REWRITTEN =
+      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by"
+          + " ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)";
+
+  @When(REWRITTEN + "$")
+  public void aRewrittenPod(String pod, String namespace, String rewriter, String image) {
+    world().workloads().rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), null);
+  }
+
+  @When(REWRITTEN + " beside a container ([a-z0-9-]+) on (\\S+)$")
+  public void aRewrittenPodWithAnotherContainer(
       String pod,
       String namespace,
       String rewriter,
       String image,
       String other,
-      String otherImage,
-      String ownSecret,
-      String restartPolicy) {
-    Map<String, String> others = other == null ? Map.of() : Map.of(other, otherImage);
-    List<String> own = ownSecret == null ? List.of() : List.of(ownSecret);
-    world().workloads().rewrittenPod(namespace, pod, rewriter, image, others, own, restartPolicy);
+      String otherImage) {
+    world().workloads().rewrittenPod(namespace, pod, rewriter, image, Map.of(other, otherImage), List.of(), null);
+  }
+
+  @When(REWRITTEN + " with its own pull secret ([a-z0-9-]+)$")
+  public void aRewrittenPodWithItsOwnPullSecret(
+      String pod, String namespace, String rewriter, String image, String ownSecret) {
+    world().workloads().rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(ownSecret), null);
+  }
+
+  @When(REWRITTEN + " with restartPolicy (Always|OnFailure|Never)$")
+  public void aRewrittenPodWithARestartPolicy(
+      String pod, String namespace, String rewriter, String image, String restartPolicy) {
+    world().workloads().rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), restartPolicy);
   }
 
   @When(

@@ -54,11 +54,23 @@ public class PolicySteps {
     }
   }
 
+  // Two wordings, two step definitions: an optional group that does not match makes Cucumber's
+  // report print the step's text again.
   @When(
-      "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) (?:unlabelled|labelled ([^=\\s]+)=(\\S+))$")
+      "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) unlabelled$")
+  public void theSyncersIdentityAppliesUnlabelled(String namespace, String name, String type) {
+    syncerApplies(namespace, name, type, Map.of());
+  }
+
+  @When(
+      "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
   public void theSyncersIdentityApplies(
       String namespace, String name, String type, String key, String value) {
-    Map<String, String> labels = key == null ? Map.of() : Map.of(key, value);
+    syncerApplies(namespace, name, type, Map.of(key, value));
+  }
+
+  private void syncerApplies(
+      String namespace, String name, String type, Map<String, String> labels) {
     var secret = Actions.secretManifest(namespace, name, type, labels);
     Identity syncer = world().install().syncer().identity();
     answer = world().actions().applySecretAs(syncer, secret);
@@ -76,8 +88,8 @@ public class PolicySteps {
   }
 
   @When(
-      "^(?:the ServiceAccount ([a-z0-9-]+) of|the syncer of the release in) ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
-  public void anotherIdentityApplies(
+      "^the ServiceAccount ([a-z0-9-]+) of ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
+  public void aTenantApplies(
       String account,
       String accountNamespace,
       String namespace,
@@ -85,10 +97,19 @@ public class PolicySteps {
       String type,
       String key,
       String value) {
-    Identity who =
-        account == null
-            ? world().install().syncerIdentityOf(accountNamespace)
-            : tenants.get(accountNamespace + "/" + account);
+    anotherIdentityApplies(
+        tenants.get(accountNamespace + "/" + account), namespace, name, type, key, value);
+  }
+
+  @When(
+      "^the syncer of the release in ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
+  public void anotherReleasesSyncerApplies(
+      String release, String namespace, String name, String type, String key, String value) {
+    anotherIdentityApplies(world().install().syncerIdentityOf(release), namespace, name, type, key, value);
+  }
+
+  private void anotherIdentityApplies(
+      Identity who, String namespace, String name, String type, String key, String value) {
     var secret = Actions.secretManifest(namespace, name, type, Map.of(key, value));
     answer = world().actions().applySecretAs(who, secret);
   }

@@ -48,7 +48,7 @@ class HealthAndMetricsOnMockApiServerTest {
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
             "--leader-elect=false",
             "--debounce=50ms",
-            "--log-format=json");
+            "--log-format=text");
     await().atMost(PATIENCE).until(() -> fixtures.injectedUsers("team-a") != null);
 
     // A label change that changes no Secret: reconciled again, and skipped by the hash.
@@ -88,7 +88,7 @@ class HealthAndMetricsOnMockApiServerTest {
         new RunningSyncer(
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
             "--leader-elect=false",
-            "--log-format=json");
+            "--log-format=text");
     await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
 
     String fresh = syncer.get("/metrics").body();
@@ -134,7 +134,7 @@ class HealthAndMetricsOnMockApiServerTest {
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
             "--leader-elect=false",
             "--debounce=50ms",
-            "--log-format=json");
+            "--log-format=text");
     Logger.getLogger("").addHandler(capture);
     try {
       fixtures.imageAlternative("Always", "{}");
@@ -161,7 +161,7 @@ class HealthAndMetricsOnMockApiServerTest {
         new RunningSyncer(
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
             "--leader-elect=false",
-            "--log-format=json");
+            "--log-format=text");
 
     assertEquals(200, syncer.get("/healthz").statusCode());
     await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
@@ -191,7 +191,7 @@ class HealthAndMetricsOnMockApiServerTest {
         new RunningSyncer(
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
             "--leader-elect=false",
-            "--log-format=json");
+            "--log-format=text");
     await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
 
     // No real API server hands over such a pod; on the mock it stops the typed pods informer, the

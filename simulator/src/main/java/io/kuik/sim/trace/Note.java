@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * A record that is not a request nor a watch event: a process's incarnation starting or ending, a
  * fault window opening or closing, a registry's pull, probe or outage, a webhook that failed open,
- * an effect the syncer's core returned.
- * Each kind is its own type, so that a checker matches the type and its enums, never a word.
+ * an effect the syncer's core returned. Each kind is its own type, so that a checker matches the
+ * type and its enums, never a word.
  */
 public sealed interface Note extends TraceRecord
     permits Note.Incarnation,

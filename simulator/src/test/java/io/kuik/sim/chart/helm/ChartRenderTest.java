@@ -10,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
@@ -21,11 +20,6 @@ import tools.jackson.databind.JsonNode;
  * property that docs/behaviour.md#what-the-syncer-may-write promises to an installer.
  */
 class ChartRenderTest {
-
-  @BeforeEach
-  void requireHelm() {
-    Helm.requireOnPath();
-  }
 
   static List<ValueSet> valueSets() {
     return ValueSet.all();

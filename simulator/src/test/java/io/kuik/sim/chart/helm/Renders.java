@@ -15,14 +15,13 @@ final class Renders {
 
   private Renders() {}
 
-  /** {@code helm template --include-crds} with these values, parsed; fails if helm fails. */
+  /** {@code helm template} with these values, parsed; fails if Helm fails. */
   static RenderedManifests of(ValueSet values) {
     return CACHE.computeIfAbsent(values, Renders::renderStrictly);
   }
 
   private static RenderedManifests renderStrictly(ValueSet values) {
-    RenderedManifests manifests =
-        RenderedManifests.parse(Helm.template(values, true).stdoutOrFail());
+    RenderedManifests manifests = RenderedManifests.parse(Helm.template(values).orFail());
     manifests.all().forEach(StrictManifests::read);
     return manifests;
   }

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
@@ -29,11 +28,6 @@ class SimulatorLoadsWhatHelmRendersTest {
           "ClusterRoleBinding",
           "Role",
           "RoleBinding");
-
-  @BeforeEach
-  void helmIsThere() {
-    Helm.requireOnPath();
-  }
 
   static List<ValueSet> valueSets() {
     return ValueSet.withOptions();

@@ -135,7 +135,7 @@ class PullSecretPolicyTableTest {
     // Deletions pass unchecked, so deleting a resource still removes its Secrets; the one
     // exception is this release's syncer, which never deletes: the policy refuses its deletions,
     // so that the delete it holds where OwnerReferencesPermissionEnforcement runs stays unused
-    // (docs/decisions.md, "Admission policy and RBAC").
+    // (docs/decisions/0006-admission-policy-and-rbac.md).
     if (row.write() == Write.DELETE) {
       return row.who() != Who.SYNCER;
     }
