@@ -68,7 +68,8 @@ public final class ChartRbac {
     return parse(render(text, releaseName, releaseNamespace, file));
   }
 
-  public static String render(String text, String releaseName, String releaseNamespace, String source) {
+  public static String render(
+      String text, String releaseName, String releaseNamespace, String source) {
     // The chart's default values: no commonLabels (the line holding only their include renders
     // nothing, its line break trimmed by {{-), no fullnameOverride, no nameOverride.
     text = COMMON_LABELS.matcher(text).replaceAll("");
