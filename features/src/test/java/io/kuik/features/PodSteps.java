@@ -54,19 +54,25 @@ public class PodSteps {
       String image,
       String other,
       String otherImage) {
-    world().workloads().rewrittenPod(namespace, pod, rewriter, image, Map.of(other, otherImage), List.of(), null);
+    world()
+        .workloads()
+        .rewrittenPod(namespace, pod, rewriter, image, Map.of(other, otherImage), List.of(), null);
   }
 
   @When(REWRITTEN + " with its own pull secret ([a-z0-9-]+)$")
   public void aRewrittenPodWithItsOwnPullSecret(
       String pod, String namespace, String rewriter, String image, String ownSecret) {
-    world().workloads().rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(ownSecret), null);
+    world()
+        .workloads()
+        .rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(ownSecret), null);
   }
 
   @When(REWRITTEN + " with restartPolicy (Always|OnFailure|Never)$")
   public void aRewrittenPodWithARestartPolicy(
       String pod, String namespace, String rewriter, String image, String restartPolicy) {
-    world().workloads().rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), restartPolicy);
+    world()
+        .workloads()
+        .rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), restartPolicy);
   }
 
   @When(

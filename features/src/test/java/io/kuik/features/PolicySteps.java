@@ -105,7 +105,8 @@ public class PolicySteps {
       "^the syncer of the release in ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
   public void anotherReleasesSyncerApplies(
       String release, String namespace, String name, String type, String key, String value) {
-    anotherIdentityApplies(world().install().syncerIdentityOf(release), namespace, name, type, key, value);
+    anotherIdentityApplies(
+        world().install().syncerIdentityOf(release), namespace, name, type, key, value);
   }
 
   private void anotherIdentityApplies(

@@ -72,7 +72,9 @@ public class RoutingSteps {
   @When("a pod {word} using {word} with the ServiceAccount {word} is created in {word}")
   public void aPodWithAServiceAccountIsCreated(
       String pod, String image, String serviceAccount, String namespace) {
-    world().workloads().submitPod(namespace, pod, Map.of("app", image), Map.of(), List.of(), serviceAccount);
+    world()
+        .workloads()
+        .submitPod(namespace, pod, Map.of("app", image), Map.of(), List.of(), serviceAccount);
   }
 
   @When("a pod {word} using {word} that kuik already routed is created in {word}")
@@ -80,7 +82,9 @@ public class RoutingSteps {
     Map<String, String> annotations =
         Map.of(
             RewriteAnnotations.ORIGINAL_IMAGES, RewriteAnnotations.writeMap(Map.of("app", image)));
-    world().workloads().submitPod(namespace, pod, Map.of("app", image), annotations, List.of(), null);
+    world()
+        .workloads()
+        .submitPod(namespace, pod, Map.of("app", image), annotations, List.of(), null);
   }
 
   @When("the webhook stops")

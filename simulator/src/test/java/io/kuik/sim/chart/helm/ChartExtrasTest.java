@@ -163,7 +163,8 @@ class ChartExtrasTest {
     List<String> stillNamedAfterTheRelease = new ArrayList<>();
     for (JsonNode object : manifests.all()) {
       String name = RenderedManifests.name(object);
-      if (name.startsWith("kuik-") && !RenderedManifests.kind(object).equals("CustomResourceDefinition")) {
+      if (name.startsWith("kuik-")
+          && !RenderedManifests.kind(object).equals("CustomResourceDefinition")) {
         stillNamedAfterTheRelease.add(RenderedManifests.kind(object) + " " + name);
       }
     }
