@@ -31,8 +31,10 @@ public final class SyncerMetrics {
       int queueDepth,
       int appliesInFlight,
       long pairs,
-      double resyncPeriodSeconds) {
-    static final CoreSnapshot NONE = new CoreSnapshot(0, 0, 0, 0, 0, 0, 0);
+      double resyncPeriodSeconds,
+      Map<String, Long> rewritesNotRecognized) {
+    static final CoreSnapshot NONE =
+        new CoreSnapshot(0, 0, 0, 0, 0, 0, 0, new SyncerCounters().rewritesNotRecognized());
 
     static CoreSnapshot of(
         SyncerCounters counters,
@@ -47,7 +49,8 @@ public final class SyncerMetrics {
           queueDepth,
           appliesInFlight,
           pairs,
-          resyncPeriod.toMillis() / 1000.0);
+          resyncPeriod.toMillis() / 1000.0,
+          counters.rewritesNotRecognized());
     }
   }
 
@@ -89,6 +92,17 @@ public final class SyncerMetrics {
         "kuik_syncer_applies_skipped",
         "Applies not sent because the pair's content hash had not changed",
         CoreSnapshot::appliesSkipped);
+    CounterWithCallback.builder()
+        .name("kuik_syncer_rewrites_not_recognized")
+        .help(
+            "Pods whose claim of a rewrite (label and rewritten-by annotation) kuik does not"
+                + " recognize, each counted once, by reason: NoSuchResource, NamespaceNotSelected,"
+                + " ImageNotCovered")
+        .labelNames("reason")
+        .callback(
+            callback ->
+                snapshot.rewritesNotRecognized().forEach((reason, n) -> callback.call(n, reason)))
+        .register(registry);
     GaugeWithCallback.builder()
         .name("kuik_syncer_pairs")
         .help("Pairs (routing resource, namespace) that a resync reconciles")

@@ -85,6 +85,7 @@ public final class SecretSyncer {
   private final Map<Pair, Retry> retries = new HashMap<>();
   private final Set<Pair> written = new HashSet<>();
   private final SyncerCounters counters = new SyncerCounters();
+  private final ClaimReports claimReports;
   private final WriteBudget budget;
   private final InFlight inFlight;
 
@@ -150,6 +151,7 @@ public final class SecretSyncer {
     this.writer = writer;
     this.observer = observer;
     this.problems = new ProblemReports(events);
+    this.claimReports = new ClaimReports(events, counters, clock.now());
     this.hashes = hashes;
     this.budget = new WriteBudget(settings.writeQps(), settings.writeBurst(), clock.now());
     this.resyncBudget =
@@ -228,18 +230,28 @@ public final class SecretSyncer {
       }
       enqueue(pair, afterDebounce(), Lane.EVENT);
     }
+    if (after == null) {
+      claimReports.forget(before);
+    }
     requestWake();
   }
 
-  /** The entries a pod used until now keep their grace even if no reconcile saw the pod. */
+  /**
+   * The entries a pod used until now keep their grace even if no reconcile saw the pod, provided
+   * its claim counted: a forged pod created and deleted must not start a grace either.
+   */
   private void startGraceOf(Pair pair, RewrittenPod pod) {
+    Optional<ObservedNamespace> namespace = view.namespace(pair.namespace());
+    if (namespace.isEmpty() || !settings.targeting().serves(namespace.get().labels())) {
+      return;
+    }
     view.routingResource(pair.resource())
         .filter(Validated.Valid.class::isInstance)
         .map(v -> ((Validated.Valid) v).resource())
         .filter(r -> r.rewritePolicy() == RewritePolicy.ON_FAILURE)
         .ifPresent(
             resource ->
-                RewrittenPods.entriesServing(resource, List.of(pod)).stream()
+                Claims.judge(resource, namespace.get().labels(), List.of(pod)).recognized().stream()
                     .filter(Entry::injects)
                     .forEach(
                         entry ->
@@ -471,6 +483,12 @@ public final class SecretSyncer {
     Optional<ObservedNamespace> namespace = view.namespace(pair.namespace());
     if (found.isEmpty() || namespace.isEmpty()) {
       forget(pair);
+      if (found.isEmpty()
+          && namespace.isPresent()
+          && settings.targeting().serves(namespace.get().labels())) {
+        claimReports.report(
+            Claims.ofMissing(pair.resource(), view.pods(pair.namespace())).notRecognized(), now);
+      }
       return Outcome.NO_WRITE;
     }
     if (!(found.get() instanceof Validated.Valid valid)) {
@@ -489,6 +507,7 @@ public final class SecretSyncer {
             clocks.getOrDefault(pair, GraceClocks.NONE),
             settings.grace(),
             now);
+    claimReports.report(hold.notRecognized(), now);
     if (hold.clocks().isEmpty()) {
       clocks.remove(pair);
     } else {

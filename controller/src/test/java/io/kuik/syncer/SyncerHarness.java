@@ -72,6 +72,16 @@ final class SyncerHarness
   /** One Event the core recorded. */
   record Recorded(Instant at, ResourceId resource, Type type, String reason, String message) {}
 
+  /** One Event the core recorded on a pod. */
+  record PodEvent(
+      Instant at,
+      String namespace,
+      String pod,
+      String uid,
+      Type type,
+      String reason,
+      String message) {}
+
   private Instant now = T0;
   private final TreeMap<Instant, Integer> wakeups = new TreeMap<>();
   private final Map<ResourceId, Validated> resources = new LinkedHashMap<>();
@@ -81,6 +91,7 @@ final class SyncerHarness
   private final Map<String, DockerConfig> stored = new TreeMap<>();
   private final List<Apply> applies = new ArrayList<>();
   private final List<Recorded> events = new ArrayList<>();
+  private final List<PodEvent> podEvents = new ArrayList<>();
   private final List<Written> statuses = new ArrayList<>();
   private boolean statusTaken = true;
   private Function<Secret, Outcome> server = secret -> new Applied();
@@ -319,6 +330,10 @@ final class SyncerHarness
     return events.stream().filter(e -> e.reason().equals(reason)).toList();
   }
 
+  List<PodEvent> podEvents() {
+    return podEvents;
+  }
+
   // ---- ports ------------------------------------------------------------------------------
 
   @Override
@@ -419,6 +434,12 @@ final class SyncerHarness
     events.add(new Recorded(now, resource, type, reason, message));
   }
 
+  @Override
+  public void recordOnPod(
+      String namespace, String pod, String uid, Type type, String reason, String message) {
+    podEvents.add(new PodEvent(now, namespace, pod, uid, type, reason, message));
+  }
+
   private static DockerConfig read(Secret secret) {
     try {
       return DockerConfigSecret.read(secret, "applied Secret");
@@ -485,6 +506,7 @@ final class SyncerHarness
             .withNewMetadata()
             .withName(name)
             .withNamespace(namespace)
+            .withUid("uid-" + namespace + "-" + name)
             .withAnnotations(
                 by.isEmpty()
                     ? Map.of()

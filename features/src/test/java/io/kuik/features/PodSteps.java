@@ -57,6 +57,12 @@ public class PodSteps {
     world().rewrittenPodWithoutLabel(namespace, pod, rewriter, image);
   }
 
+  @When(
+      "^a tenant of ([a-z0-9-]+) creates the pod ([a-z0-9-]+) with the webhook's label and annotations claiming a rewrite by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)$")
+  public void aForgedPod(String namespace, String pod, String rewriter, String image) {
+    world().forgedPod(namespace, pod, rewriter, image);
+  }
+
   @When("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is labelled ([^=\\s]+)=(\\S+)$")
   public void thePodIsLabelled(String pod, String namespace, String key, String value) {
     world().labelPod(namespace, pod, key, value);
@@ -136,6 +142,20 @@ public class PodSteps {
     List<String> warnings = world().eventsOnPod(namespace, pod, "Warning");
     assertTrue(
         warnings.contains(reason + ": " + message), "Warning events of " + pod + ": " + warnings);
+  }
+
+  @Then("the pod {word} in {word} must have exactly {int} Warning event(s) {word}")
+  public void warningsOnThePod(String pod, String namespace, int count, String reason) {
+    List<String> warnings = world().eventsOnPod(namespace, pod, "Warning");
+    assertEquals(
+        count,
+        warnings.stream().filter(w -> w.startsWith(reason + ": ")).count(),
+        "Warning events of " + pod + ": " + warnings);
+  }
+
+  @Then("the syncer must have counted {int} pod(s) whose rewrite it does not recognize, for {word}")
+  public void podsNotRecognized(int count, String reason) {
+    assertEquals(count, world().rewritesNotRecognized(reason));
   }
 
   @Then("the kubelet must have pulled {word} for {word} in {word} as {word}")

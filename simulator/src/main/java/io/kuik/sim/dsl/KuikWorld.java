@@ -565,7 +565,54 @@ public final class KuikWorld {
       Map<String, String> others,
       List<String> ownPullSecrets,
       String restartPolicy) {
-    rewrittenPod(namespace, pod, rewriter, image, others, ownPullSecrets, restartPolicy, true);
+    rewrittenPod(
+        ADMIN, namespace, pod, rewriter, image, others, ownPullSecrets, restartPolicy, true);
+  }
+
+  /**
+   * A tenant of {@code namespace}, a person whose Role there lets them create, change and delete
+   * pods, and nothing else: what a namespace's developers hold on a shared cluster.
+   */
+  public Identity tenantOf(String namespace) {
+    String name = "tenant-of-" + namespace;
+    if (api().find(ADMIN, ResourceType.ROLE, namespace, name).isEmpty()) {
+      ObjectNode role = Json.object();
+      role.put("apiVersion", "rbac.authorization.k8s.io/v1");
+      role.put("kind", "Role");
+      role.putObject("metadata").put("name", name).put("namespace", namespace);
+      ObjectNode rule = role.putArray("rules").addObject();
+      rule.putArray("apiGroups").add("");
+      rule.putArray("resources").add("pods");
+      rule.putArray("verbs").add("get").add("create").add("patch").add("update").add("delete");
+      api().create(ADMIN, role);
+      ObjectNode binding = Json.object();
+      binding.put("apiVersion", "rbac.authorization.k8s.io/v1");
+      binding.put("kind", "RoleBinding");
+      binding.putObject("metadata").put("name", name).put("namespace", namespace);
+      binding
+          .putObject("roleRef")
+          .put("apiGroup", "rbac.authorization.k8s.io")
+          .put("kind", "Role")
+          .put("name", name);
+      binding
+          .putArray("subjects")
+          .addObject()
+          .put("apiGroup", "rbac.authorization.k8s.io")
+          .put("kind", "User")
+          .put("name", name);
+      api().create(ADMIN, binding);
+    }
+    return Identity.person(name);
+  }
+
+  /**
+   * A pod that a tenant of {@code namespace} creates already looking as the webhook leaves a pod it
+   * rewrote: the label, the annotations naming {@code rewriter}, the reference and {@code image}.
+   * The webhook sees its creation and leaves it alone, as it leaves any pod already routed.
+   */
+  public void forgedPod(String namespace, String pod, String rewriter, String image) {
+    rewrittenPod(
+        tenantOf(namespace), namespace, pod, rewriter, image, Map.of(), List.of(), null, true);
   }
 
   /**
@@ -574,7 +621,7 @@ public final class KuikWorld {
    */
   public void rewrittenPodWithoutLabel(
       String namespace, String pod, String rewriter, String image) {
-    rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), null, false);
+    rewrittenPod(ADMIN, namespace, pod, rewriter, image, Map.of(), List.of(), null, false);
   }
 
   /** {@code kubectl label pod}: a merge patch of one label. */
@@ -585,6 +632,7 @@ public final class KuikWorld {
   }
 
   private void rewrittenPod(
+      Identity who,
       String namespace,
       String pod,
       String rewriter,
@@ -637,7 +685,7 @@ public final class KuikWorld {
     if (restartPolicy != null) {
       spec.put("restartPolicy", restartPolicy);
     }
-    api().create(ADMIN, object);
+    api().create(who, object);
   }
 
   public void deletePod(String namespace, String pod) {
@@ -890,6 +938,17 @@ public final class KuikWorld {
   }
 
   // ---- what happened ----------------------------------------------------------------------------
+
+  /**
+   * The pods whose claim of a rewrite the running syncer did not recognize, by the reason of the
+   * metric kuik_syncer_rewrites_not_recognized, since it started.
+   */
+  public long rewritesNotRecognized(String reason) {
+    return syncer()
+        .syncer()
+        .map(core -> core.counters().rewritesNotRecognized().getOrDefault(reason, 0L))
+        .orElse(0L);
+  }
 
   /** The first syncer instance's requests, from the trace. */
   public List<TraceRecord.Request> syncerRequests() {

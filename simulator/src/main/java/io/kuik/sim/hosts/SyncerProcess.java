@@ -257,6 +257,25 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
     if (uid != null) {
       meta.put("uid", uid);
     }
+    recordOn(involved, type, reason, message);
+  }
+
+  @Override
+  public void recordOnPod(
+      String namespace, String pod, String uid, Type type, String reason, String message) {
+    ObjectNode involved = Json.object();
+    involved.put("apiVersion", "v1");
+    involved.put("kind", "Pod");
+    ObjectNode meta = involved.putObject("metadata");
+    meta.put("name", pod);
+    meta.put("namespace", namespace);
+    if (uid != null) {
+      meta.put("uid", uid);
+    }
+    recordOn(involved, type, reason, message);
+  }
+
+  private void recordOn(ObjectNode involved, Type type, String reason, String message) {
     try {
       events.record(
           identity,
