@@ -55,12 +55,15 @@ public class PolicySteps {
   }
 
   @When(
-      "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) (?:unlabelled|labelled ([^=\\s]+)=(\\S+))$")
+      "^the syncer's (identity|ServiceAccount with a token bound to no pod) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) (?:unlabelled|labelled ([^=\\s]+)=(\\S+))$")
   public void theSyncersIdentityApplies(
-      String namespace, String name, String type, String key, String value) {
+      String token, String namespace, String name, String type, String key, String value) {
     Map<String, String> labels = key == null ? Map.of() : Map.of(key, value);
     var secret = KuikWorld.secretManifest(namespace, name, type, labels);
-    Identity syncer = world().syncer().identity();
+    Identity syncer =
+        token.equals("identity")
+            ? world().syncer().identity()
+            : world().syncerAccountWithALegacyToken();
     answer = world().attempt(() -> world().api().apply(syncer, secret, "kuik-secret-syncer", true));
   }
 
@@ -137,6 +140,22 @@ public class PolicySteps {
   public void someoneCreates(String who, String namespace, String name, String type) {
     var secret = KuikWorld.secretManifest(namespace, name, type, Map.of());
     answer = world().attempt(() -> world().api().create(who(who), secret));
+  }
+
+  @When(
+      "^(a person|a CI bot|Helm) creates in ([a-z0-9-]+) a Secret named from generateName ([a-z0-9.-]+) of type (\\S+)$")
+  public void someoneCreatesWithGenerateName(
+      String who, String namespace, String prefix, String type) {
+    var secret = KuikWorld.secretManifest(namespace, "unused", type, Map.of());
+    var metadata = (tools.jackson.databind.node.ObjectNode) secret.get("metadata");
+    metadata.remove("name");
+    metadata.put("generateName", prefix);
+    answer = world().attempt(() -> world().api().create(who(who), secret));
+  }
+
+  @When("^(a person|a CI bot|Helm) adds the finalizer (\\S+) to ([a-z0-9-]+)'s ([a-z0-9.-]+)$")
+  public void someoneAddsAFinalizer(String who, String finalizer, String namespace, String name) {
+    answer = world().attempt(() -> world().addFinalizer(who(who), namespace, name, finalizer));
   }
 
   @When("^(a person|a CI bot|Helm) changes the data of ([a-z0-9-]+)'s ([a-z0-9.-]+)$")

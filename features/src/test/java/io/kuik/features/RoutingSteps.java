@@ -79,6 +79,15 @@ public class RoutingSteps {
     world().submitPod(namespace, pod, containers, annotations, pullSecrets, serviceAccount);
   }
 
+  @Then("the webhook must not have been asked about any pod of {word} or {word}")
+  public void theWebhookWasNotAsked(String first, String second) {
+    var asked =
+        world().webhook().admissions().stream()
+            .filter(a -> a.namespace().equals(first) || a.namespace().equals(second))
+            .toList();
+    org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), asked);
+  }
+
   @When("the webhook stops")
   public void theWebhookStops() {
     world().webhook().stop();

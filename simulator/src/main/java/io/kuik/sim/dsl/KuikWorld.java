@@ -102,7 +102,7 @@ public final class KuikWorld {
     syncer =
         new SyncerHost(
             api(),
-            Identity.serviceAccount(namespace, release.syncerServiceAccount()),
+            SyncerHost.podIdentity(namespace, release.syncerServiceAccount()),
             SyncerSettings.defaults(namespace)
                 .withTargeting(new Targeting(namespace, namespacesByDefault)),
             RESYNC_PERIOD);
@@ -110,7 +110,7 @@ public final class KuikWorld {
     webhook =
         new WebhookHost(
             api(),
-            Identity.serviceAccount(namespace, release.webhookServiceAccount()),
+            SyncerHost.podIdentity(namespace, release.webhookServiceAccount()),
             namespace,
             cluster.registries(),
             WEBHOOK_TIMEOUT);
@@ -141,7 +141,7 @@ public final class KuikWorld {
           return upgraded;
         });
     otherReleases.put(namespace, other);
-    Identity identity = Identity.serviceAccount(namespace, other.syncerServiceAccount());
+    Identity identity = SyncerHost.podIdentity(namespace, other.syncerServiceAccount());
     cluster.trace().alias(identity, namespace + "-syncer");
     SyncerSettings settings =
         SyncerSettings.defaults(namespace)
@@ -173,9 +173,17 @@ public final class KuikWorld {
     cluster.trace().alias(syncerIdentityOf(namespace), namespace + "-syncer");
   }
 
-  /** The identity of the syncer ServiceAccount of the release installed in {@code namespace}. */
+  /** The identity of the syncer pod of the release installed in {@code namespace}. */
   public Identity syncerIdentityOf(String namespace) {
-    return Identity.serviceAccount(namespace, namespace + "-secret-syncer");
+    return SyncerHost.podIdentity(namespace, namespace + "-secret-syncer");
+  }
+
+  /**
+   * The first release's syncer ServiceAccount authenticated by a token bound to no pod: a legacy
+   * token Secret, or one from {@code kubectl create token}, in someone's hands.
+   */
+  public Identity syncerAccountWithALegacyToken() {
+    return Identity.serviceAccount(installNamespace(), requireInstalled().syncerServiceAccount());
   }
 
   /**
@@ -904,6 +912,16 @@ public final class KuikWorld {
   public void removeOwnerReferences(Identity who, String namespace, String name) {
     ObjectNode live = secret(namespace, name).orElseThrow();
     ((ObjectNode) live.get("metadata")).remove("ownerReferences");
+    api().update(who, live);
+  }
+
+  /** Adds a finalizer to a Secret as {@code who}, as {@code kubectl patch} or an operator would. */
+  public void addFinalizer(Identity who, String namespace, String name, String finalizer) {
+    ObjectNode live = secret(namespace, name).orElseThrow();
+    ObjectNode meta = (ObjectNode) live.get("metadata");
+    ArrayNode finalizers =
+        meta.has("finalizers") ? (ArrayNode) meta.get("finalizers") : meta.putArray("finalizers");
+    finalizers.add(finalizer);
     api().update(who, live);
   }
 

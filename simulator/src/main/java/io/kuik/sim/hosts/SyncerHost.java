@@ -32,6 +32,19 @@ public final class SyncerHost {
     this.resyncPeriod = Objects.requireNonNull(resyncPeriod, "resyncPeriod");
   }
 
+  /**
+   * The identity a syncer's pod runs as: its ServiceAccount, authenticated by the projected token
+   * the kubelet mounts, which is bound to the pod (the chart's policy requires that binding). The
+   * pod is {@code <serviceAccount>-0}; the simulator keeps no object for it.
+   */
+  public static Identity podIdentity(String namespace, String serviceAccount) {
+    return Identity.serviceAccountInPod(
+        namespace,
+        serviceAccount,
+        serviceAccount + "-0",
+        "pod-uid-" + namespace + "-" + serviceAccount + "-0");
+  }
+
   /** Starts a new incarnation: informers list and watch, and the syncer starts once they synced. */
   public void start() {
     if (process != null) {
