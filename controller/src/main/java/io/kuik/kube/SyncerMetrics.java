@@ -72,7 +72,8 @@ public final class SyncerMetrics {
           "Transport",
           "ClientError",
           "NotLeader",
-          "ShuttingDown");
+          "ShuttingDown",
+          "NoAdmissionPolicy");
 
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final WorkQueueMetrics workQueue = new WorkQueueMetrics(registry, System::nanoTime);
@@ -80,6 +81,7 @@ public final class SyncerMetrics {
   private final Counter statusWrites;
   private final Histogram reconcileDuration;
   private final Gauge leader;
+  private final Gauge admissionPolicy;
   private volatile CoreSnapshot snapshot = CoreSnapshot.NONE;
 
   public SyncerMetrics() {
@@ -143,6 +145,13 @@ public final class SyncerMetrics {
             .name("kuik_syncer_leader")
             .help("1 while this instance holds the lease and writes, 0 on a standby")
             .register(registry);
+    admissionPolicy =
+        Gauge.builder()
+            .name("kuik_syncer_admission_policy_in_place")
+            .help(
+                "1 while the admission policy that bounds the syncer's writes and its binding are"
+                    + " in place; 0 while they are missing, and nothing is written")
+            .register(registry);
     // Every reason series exists from the first scrape, so that rate() alerts have a series.
     statusWrites =
         Counter.builder()
@@ -201,6 +210,10 @@ public final class SyncerMetrics {
 
   void leading(boolean leading) {
     leader.set(leading ? 1 : 0);
+  }
+
+  void admissionPolicyInPlace(boolean inPlace) {
+    admissionPolicy.set(inPlace ? 1 : 0);
   }
 
   private void counter(String name, String help, ToLongFunction<CoreSnapshot> value) {

@@ -97,15 +97,34 @@ public final class KuikWorld {
    * when {@code namespacesByDefault} (the chart's {@code syncer.namespacesByDefault}).
    */
   public void install(String namespace, boolean namespacesByDefault) {
+    install(namespace, namespacesByDefault, true);
+  }
+
+  /**
+   * Installs the first release as Helm 3 orders it: everything but the admission policy and its
+   * binding, the syncer and the webhook started, and the policy and binding created {@code after}
+   * later (helm/helm {@code pkg/releaseutil/kind_sorter.go} puts kinds it does not know last).
+   */
+  public void installWithThePolicyCreated(Duration after) {
+    install("kuik-system", true, false);
+    cluster.loop().schedule(after, "helm creates the admission policy", this::createThePolicy);
+  }
+
+  private void install(String namespace, boolean namespacesByDefault, boolean withPolicy) {
     release = new Release("kuik", namespace);
-    cluster.install(release);
+    if (withPolicy) {
+      cluster.install(release);
+    } else {
+      cluster.installWithoutThePolicy(release);
+    }
     syncer =
         new SyncerHost(
-            api(),
-            SyncerHost.podIdentity(namespace, release.syncerServiceAccount()),
-            SyncerSettings.defaults(namespace)
-                .withTargeting(new Targeting(namespace, namespacesByDefault)),
-            RESYNC_PERIOD);
+                api(),
+                SyncerHost.podIdentity(namespace, release.syncerServiceAccount()),
+                SyncerSettings.defaults(namespace)
+                    .withTargeting(new Targeting(namespace, namespacesByDefault)),
+                RESYNC_PERIOD)
+            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(release.name()));
     syncer.start();
     webhook =
         new WebhookHost(
@@ -146,9 +165,39 @@ public final class KuikWorld {
     SyncerSettings settings =
         SyncerSettings.defaults(namespace)
             .withTargeting(new Targeting(namespace, namespacesByDefault));
-    SyncerHost host = new SyncerHost(api(), identity, settings, RESYNC_PERIOD);
+    SyncerHost host =
+        new SyncerHost(api(), identity, settings, RESYNC_PERIOD)
+            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(other.name()));
     otherInstances.put(namespace, host);
     host.start();
+  }
+
+  /** Helm (or a person) creates the first release's admission policy and its binding. */
+  public void createThePolicy() {
+    cluster.installPolicy(requireInstalled());
+  }
+
+  /**
+   * The first release's admission policy binding is deleted ({@code helm uninstall} deletes it with
+   * everything else, while the syncer runs through its termination grace; or a person).
+   */
+  public void deleteThePolicyBinding() {
+    api()
+        .delete(
+            ADMIN,
+            ResourceType.VALIDATING_ADMISSION_POLICY_BINDING,
+            null,
+            requireInstalled().name() + "-pull-secrets");
+  }
+
+  /** The first release's admission policy is deleted, its binding left. */
+  public void deleteThePolicy() {
+    api()
+        .delete(
+            ADMIN,
+            ResourceType.VALIDATING_ADMISSION_POLICY,
+            null,
+            requireInstalled().name() + "-pull-secrets");
   }
 
   /** The API server runs OwnerReferencesPermissionEnforcement, as OpenShift's does. */
@@ -375,6 +424,11 @@ public final class KuikWorld {
         name,
         "kubernetes.io/dockerconfigjson",
         Map.of(".dockerconfigjson", dockerConfigJson));
+  }
+
+  /** A legacy {@code kubernetes.io/dockercfg} Secret whose .dockercfg is this text exactly. */
+  public void legacyDockercfgSecret(String namespace, String name, String dockercfg) {
+    putSecret(namespace, name, "kubernetes.io/dockercfg", Map.of(".dockercfg", dockercfg));
   }
 
   public void opaqueSecret(String namespace, String name, Map<String, String> data) {

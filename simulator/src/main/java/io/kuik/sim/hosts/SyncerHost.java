@@ -23,6 +23,18 @@ public final class SyncerHost {
   private SyncerProcess process;
   private int incarnations;
   private Duration applyRoundTrip = SyncerProcess.ROUND_TRIP;
+  private Bounds bounds;
+
+  /**
+   * The chart's ValidatingAdmissionPolicy and binding the syncer reads by name (the production
+   * {@code --admission-policy} and {@code --admission-policy-binding}).
+   */
+  public record Bounds(String policy, String binding) {
+    /** Both named {@code <release>-pull-secrets}, as the chart names them. */
+    public static Bounds ofRelease(String release) {
+      return new Bounds(release + "-pull-secrets", release + "-pull-secrets");
+    }
+  }
 
   public SyncerHost(
       ApiServer api, Identity identity, SyncerSettings settings, Duration resyncPeriod) {
@@ -45,6 +57,25 @@ public final class SyncerHost {
         "pod-uid-" + namespace + "-" + serviceAccount + "-0");
   }
 
+  /**
+   * From the next start on, the syncer writes only while these are in place, reading them every 5
+   * seconds; without it, it writes unbounded (the host of a bare test).
+   */
+  public SyncerHost writingOnlyUnder(Bounds names) {
+    this.bounds = names;
+    return this;
+  }
+
+  /** What /readyz answers: informers synced and the admission policy in place. */
+  public boolean ready() {
+    return process != null && process.ready();
+  }
+
+  /** Whether the running incarnation may write now, and why not. */
+  public Optional<io.kuik.syncer.WriteBounds> bounds() {
+    return process == null ? Optional.empty() : Optional.of(process.bounds());
+  }
+
   /** Starts a new incarnation: informers list and watch, and the syncer starts once they synced. */
   public void start() {
     if (process != null) {
@@ -58,7 +89,8 @@ public final class SyncerHost {
             "START",
             "syncer",
             "incarnation " + incarnations);
-    process = new SyncerProcess(api, identity, settings, resyncPeriod, "syncer#" + incarnations);
+    process =
+        new SyncerProcess(api, identity, settings, resyncPeriod, "syncer#" + incarnations, bounds);
     process.roundTrip(applyRoundTrip);
     process.start();
   }

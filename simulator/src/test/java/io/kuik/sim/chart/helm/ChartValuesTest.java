@@ -76,6 +76,8 @@ class ChartValuesTest {
                     "--api-burst=50",
                     "--leader-elect=true",
                     "--health-port=8080",
+                    "--admission-policy=kuik-pull-secrets",
+                    "--admission-policy-binding=kuik-pull-secrets",
                     "--log-format=json",
                     "--log-level=info"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-secret-syncer"))),
