@@ -84,6 +84,14 @@ public final class SecretSyncer {
   private final Map<Pair, GraceClocks> clocks = new HashMap<>();
   private final Map<Pair, Retry> retries = new HashMap<>();
   private final Set<Pair> written = new HashSet<>();
+
+  /**
+   * Each resource's entry credentials, resolved from its source Secrets until the resource or a
+   * Secret of the cluster resource namespace changes, or a resync: a source Secret may hold a
+   * megabyte of auths, and reading it again for each pair would cost that much per pair.
+   */
+  private final Map<ResourceId, EntryCredentials> resolved = new HashMap<>();
+
   private final SyncerCounters counters = new SyncerCounters();
   private final ClaimReports claimReports;
   private final WriteBudget budget;
@@ -178,6 +186,7 @@ public final class SecretSyncer {
   }
 
   public void onResourceChanged(ResourceId id) {
+    resolved.remove(id);
     view.routingResource(id).ifPresent(this::reportValidity);
     statuses.changed(id, clock.now());
     enqueueResource(id);
@@ -186,6 +195,7 @@ public final class SecretSyncer {
 
   /** Its Secrets go with it through their ownerReference: the garbage collector's job. */
   public void onResourceDeleted(ResourceId id) {
+    resolved.remove(id);
     for (ObservedNamespace ns : view.namespaces()) {
       forget(new Pair(id, ns.name()));
     }
@@ -264,6 +274,7 @@ public final class SecretSyncer {
 
   /** A Secret of the cluster resource namespace was created, changed or deleted. */
   public void onClusterSecretChanged(String name) {
+    resolved.clear();
     List<Pair> queued = new ArrayList<>();
     for (Validated validated : view.routingResources()) {
       if (validated instanceof Validated.Valid valid && refersTo(valid.resource(), name)) {
@@ -282,6 +293,7 @@ public final class SecretSyncer {
    * at the resync's share of the write budget.
    */
   public void onResync() {
+    resolved.clear();
     pace(pairsToResync());
     Instant from = afterDebounce();
     for (Validated resource : view.routingResources()) {
@@ -303,7 +315,7 @@ public final class SecretSyncer {
   public void onWakeup() {
     wakeRequested = null;
     Instant now = clock.now();
-    Map<ResourceId, EntryCredentials> resolved = new HashMap<>();
+    Map<ResourceId, EntryCredentials> resolved = this.resolved;
     paused = false;
     while (!paused) {
       Optional<WorkQueue.Item> item = nextDue(now);

@@ -98,6 +98,7 @@ final class SyncerHarness
   private Duration resyncPeriod = Duration.ZERO;
   private Duration applyLatency = Duration.ZERO;
   private int wakeupsAsked;
+  private int sourceReads;
   private final TreeMap<Instant, List<Runnable>> answers = new TreeMap<>();
   private Instant nextResync;
   private boolean started;
@@ -384,7 +385,13 @@ final class SyncerHarness
 
   @Override
   public Optional<Secret> clusterSecret(String name) {
+    sourceReads++;
     return Optional.ofNullable(sources.get(name));
+  }
+
+  /** How many times the core read a Secret of the cluster resource namespace from the view. */
+  int sourceReads() {
+    return sourceReads;
   }
 
   @Override
