@@ -92,6 +92,7 @@ final class TypedCaches implements InformerView {
     return RewrittenPod.of(
         Meta.namespace(pod),
         Meta.name(pod),
+        Meta.uid(pod),
         phase.isString() ? phase.asString() : null,
         Meta.deletionTimestamp(pod) != null,
         Meta.annotations(pod),
