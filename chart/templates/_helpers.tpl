@@ -135,6 +135,8 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --api-burst={{ .Values.syncer.api.burst }}
 - --leader-elect={{ .Values.syncer.leaderElection.enabled }}
 - --health-port={{ .Values.syncer.healthPort }}
+- --admission-policy={{ .Release.Name }}-pull-secrets
+- --admission-policy-binding={{ .Release.Name }}-pull-secrets
 - --log-format={{ .Values.logFormat }}
 - --log-level={{ .Values.logLevel }}
 {{- end }}

@@ -11,6 +11,8 @@ import java.util.Objects;
  * now. A few hundred bytes instead of the whole Pod; the informers' edges build it from what they
  * receive, with {@link #of}.
  *
+ * @param uid the pod's {@code metadata.uid}: what an Event on it names, and what tells a pod from
+ *     another of the same name (null when unknown)
  * @param phase the pod's {@code status.phase}, null when it has none yet
  * @param terminating whether the pod carries a deletionTimestamp
  * @param containers by container name (init and ephemeral containers included), the rewritten ones
@@ -18,6 +20,7 @@ import java.util.Objects;
 public record RewrittenPod(
     String namespace,
     String name,
+    String uid,
     String phase,
     boolean terminating,
     Map<String, RewrittenContainer> containers) {
@@ -44,6 +47,7 @@ public record RewrittenPod(
   public static RewrittenPod of(
       String namespace,
       String name,
+      String uid,
       String phase,
       boolean terminating,
       Map<String, String> annotations,
@@ -58,7 +62,7 @@ public record RewrittenPod(
                             containers.put(
                                 container,
                                 new RewrittenContainer(id, imagesByContainer.get(container)))));
-    return new RewrittenPod(namespace, name, phase, terminating, containers);
+    return new RewrittenPod(namespace, name, uid, phase, terminating, containers);
   }
 
   /**

@@ -82,10 +82,11 @@ public sealed interface Effect {
 
   /**
    * A Kubernetes Event on a routing resource (cluster-scoped, so the Event lands in the {@code
-   * default} namespace, where kubectl looks). Fire and forget: one that cannot be recorded is
-   * logged and dropped. The message never holds a credential.
+   * default} namespace, where kubectl looks) or on a pod (in its namespace, where {@code kubectl
+   * describe pod} finds it by {@code uid}). Fire and forget: one that cannot be recorded is logged
+   * and dropped. The message never holds a credential.
    */
-  record RecordEvent(ResourceId resource, String uid, Type type, String reason, String message)
+  record RecordEvent(Target target, String uid, Type type, String reason, String message)
       implements Effect {
 
     public enum Type {
@@ -93,11 +94,46 @@ public sealed interface Effect {
       Warning
     }
 
+    /** What the Event is about. */
+    public sealed interface Target permits OnResource, OnPod {}
+
+    /** A routing resource. */
+    public record OnResource(ResourceId resource) implements Target {
+      public OnResource {
+        Objects.requireNonNull(resource, "resource");
+      }
+    }
+
+    /** A pod. */
+    public record OnPod(String namespace, String name) implements Target {
+      public OnPod {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(name, "name");
+      }
+    }
+
     public RecordEvent {
-      Objects.requireNonNull(resource, "resource");
+      Objects.requireNonNull(target, "target");
       Objects.requireNonNull(type, "type");
       Objects.requireNonNull(reason, "reason");
       Objects.requireNonNull(message, "message");
+    }
+
+    /** An Event on the routing resource {@code resource}. */
+    public static RecordEvent onResource(
+        ResourceId resource, String uid, Type type, String reason, String message) {
+      return new RecordEvent(new OnResource(resource), uid, type, reason, message);
+    }
+
+    /** An Event on the pod {@code namespace/name}. */
+    public static RecordEvent onPod(
+        String namespace, String name, String uid, Type type, String reason, String message) {
+      return new RecordEvent(new OnPod(namespace, name), uid, type, reason, message);
+    }
+
+    /** The routing resource the Event is about; null for a pod's. */
+    public ResourceId resource() {
+      return target instanceof OnResource on ? on.resource() : null;
     }
 
     @Override

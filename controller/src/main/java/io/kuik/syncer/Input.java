@@ -60,6 +60,15 @@ public sealed interface Input {
     }
   }
 
+  /**
+   * The chart's admission policy and its binding, which bound every Secret write the syncer's RBAC
+   * allows, went away ({@code inPlace} false) or came back ({@link WriteBounds}). While they are
+   * away the core hears every input and queues its work, but decides nothing into a write; when
+   * they are back every pair is owed a forced apply, as at a resync: someone may have written under
+   * the reserved names while nothing refused it.
+   */
+  record WriteBoundsChanged(boolean inPlace) implements Input {}
+
   /** A timer of an {@link Effect.WakeAt} fired. */
   record TimerFired(Timer timer) implements Input {
     public TimerFired {

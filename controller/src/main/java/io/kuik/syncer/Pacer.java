@@ -182,11 +182,12 @@ final class Pacer {
   }
 
   /**
-   * A resync pass at {@code now} for {@code pairs} to apply: the window they need from now on, the
-   * next pass one period later.
+   * A resync pass at {@code now} for {@code pairs} to apply (the periodic one, or the one that
+   * follows the admission policy's return): the window they need from now on, the next pass one
+   * period later (none without a period).
    */
   void resyncing(Instant now, int pairs) {
-    nextResync = now.plus(settings.resyncPeriod());
+    nextResync = settings.resyncPeriod().isZero() ? null : now.plus(settings.resyncPeriod());
     pace(pairs);
   }
 

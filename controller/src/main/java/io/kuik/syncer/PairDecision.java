@@ -52,6 +52,7 @@ public final class PairDecision {
   private final Hold hold;
   private final DockerConfig content;
   private final List<Problem> problems;
+  private final List<Claims.NotRecognized> notRecognized;
   private final long hash;
 
   private PairDecision(
@@ -61,12 +62,31 @@ public final class PairDecision {
       Hold hold,
       DockerConfig content,
       List<Problem> problems) {
+    this(
+        pair,
+        verdict,
+        resource,
+        hold,
+        content,
+        problems,
+        hold == null ? List.of() : hold.notRecognized());
+  }
+
+  private PairDecision(
+      Pair pair,
+      Verdict verdict,
+      RoutingResource resource,
+      Hold hold,
+      DockerConfig content,
+      List<Problem> problems,
+      List<Claims.NotRecognized> notRecognized) {
     this.pair = Objects.requireNonNull(pair, "pair");
     this.verdict = verdict;
     this.resource = resource;
     this.hold = hold;
     this.content = content;
     this.problems = List.copyOf(problems);
+    this.notRecognized = List.copyOf(notRecognized);
     this.hash =
         verdict == Verdict.WRITE ? DesiredSecrets.hash(resource, pair.namespace(), content) : 0;
   }
@@ -87,7 +107,14 @@ public final class PairDecision {
     Optional<Validated> found = view.routingResource(pair.resource());
     Optional<ObservedNamespace> namespace = view.namespace(pair.namespace());
     if (found.isEmpty() || namespace.isEmpty()) {
-      return new PairDecision(pair, Verdict.GONE, null, null, null, List.of());
+      // A pod of a served namespace that claims a resource that does not exist claims nothing.
+      List<Claims.NotRecognized> forged =
+          found.isEmpty()
+                  && namespace.isPresent()
+                  && settings.targeting().serves(namespace.get().labels())
+              ? Claims.ofMissing(pair.resource(), view.pods(pair.namespace())).notRecognized()
+              : List.of();
+      return new PairDecision(pair, Verdict.GONE, null, null, null, List.of(), forged);
     }
     if (!(found.get() instanceof Validated.Valid valid)) {
       Problem invalid =
@@ -207,6 +234,11 @@ public final class PairDecision {
   /** Each reason's messages now, in the order found; an empty set clears the reason. */
   List<Problem> problems() {
     return problems;
+  }
+
+  /** The pods' claims of the resource that count for nothing (docs/behaviour.md). */
+  List<Claims.NotRecognized> notRecognized() {
+    return notRecognized;
   }
 
   private void requireWrite() {

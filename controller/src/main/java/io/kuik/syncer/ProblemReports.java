@@ -42,7 +42,7 @@ final class ProblemReports {
       now.add(prefix + message);
       if (!before.contains(prefix + message)) {
         out.add(
-            new Effect.RecordEvent(
+            Effect.RecordEvent.onResource(
                 resource, uid, Effect.RecordEvent.Type.Warning, problem.reason(), message));
       }
     }

@@ -56,6 +56,14 @@ final class Reconciler {
   private final ResourceStatuses statuses;
   private final Propagations propagations;
   private final SyncerCounters counters;
+  private final ClaimReports claims;
+
+  /**
+   * Each resource's entry credentials, resolved from its source Secrets until the resource or a
+   * Secret of the cluster resource namespace changes, or a resync: a source Secret may hold a
+   * megabyte of auths, and reading it again for each pair would cost that much per pair.
+   */
+  private final Map<ResourceId, EntryCredentials> resolved = new HashMap<>();
 
   Reconciler(
       SyncerSettings settings,
@@ -66,7 +74,8 @@ final class Reconciler {
       ProblemReports problems,
       ResourceStatuses statuses,
       Propagations propagations,
-      SyncerCounters counters) {
+      SyncerCounters counters,
+      ClaimReports claims) {
     this.settings = settings;
     this.view = view;
     this.observer = observer;
@@ -76,6 +85,17 @@ final class Reconciler {
     this.statuses = statuses;
     this.propagations = propagations;
     this.counters = counters;
+    this.claims = claims;
+  }
+
+  /** The resource changed or went: its credentials are read again when next needed. */
+  void forgetCredentials(ResourceId id) {
+    resolved.remove(id);
+  }
+
+  /** A source Secret changed, or a resync: every resource's credentials are read again. */
+  void forgetCredentials() {
+    resolved.clear();
   }
 
   /**
@@ -86,7 +106,6 @@ final class Reconciler {
    * left of the budget (a status may wait; a credential should not).
    */
   void runDue(Instant now, Effects out) {
-    Map<ResourceId, EntryCredentials> resolved = new HashMap<>();
     Function<RoutingResource, EntryCredentials> credentials =
         resource ->
             resolved.computeIfAbsent(
@@ -129,8 +148,10 @@ final class Reconciler {
             pair, view, settings, memory.clocks(pair), memory.written(pair), credentials, now);
     if (decision.verdict() == PairDecision.Verdict.GONE) {
       forget(pair, now);
+      claims.report(decision.notRecognized(), now, out);
       return Outcome.NO_WRITE;
     }
+    claims.report(decision.notRecognized(), now, out);
     decision
         .hold()
         .ifPresent(

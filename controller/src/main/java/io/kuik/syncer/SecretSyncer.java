@@ -39,8 +39,12 @@ public final class SecretSyncer {
   private final ResourceStatuses statuses = new ResourceStatuses();
   private final Propagations propagations = new Propagations();
   private final SyncerCounters counters = new SyncerCounters();
+  private final ClaimReports claims = new ClaimReports(counters);
   private final Reconciler reconciler;
   private boolean started;
+
+  /** The admission policy that bounds the writes went away: nothing is decided into a write. */
+  private boolean held;
 
   public SecretSyncer(SyncerSettings settings, InformerView view) {
     this(settings, view, SyncerObserver.NONE);
@@ -60,7 +64,16 @@ public final class SecretSyncer {
     this.memory = new PairMemory(hashes);
     this.reconciler =
         new Reconciler(
-            settings, view, observer, pacer, memory, problems, statuses, propagations, counters);
+            settings,
+            view,
+            observer,
+            pacer,
+            memory,
+            problems,
+            statuses,
+            propagations,
+            counters,
+            claims);
   }
 
   /**
@@ -80,8 +93,8 @@ public final class SecretSyncer {
     } else if (!started) {
       throw new IllegalStateException(input + " before the core started");
     } else if (input instanceof Input.TimerFired fired) {
-      if (!pacer.fired(fired.timer())) {
-        return List.of();
+      if (!pacer.fired(fired.timer()) || held) {
+        return List.of(); // stale, or held: the policy's return runs what is due
       }
       if (pacer.resyncDue(now)) {
         resync(now);
@@ -90,6 +103,7 @@ public final class SecretSyncer {
     } else if (input instanceof Input.PodChanged pod) {
       podChanged(pod.before(), pod.after(), now);
     } else if (input instanceof Input.ResourceChanged changed) {
+      reconciler.forgetCredentials(changed.id());
       view.routingResource(changed.id()).ifPresent(r -> reportValidity(r, out));
       statuses.changed(changed.id(), now);
       enqueueResource(changed.id(), now);
@@ -110,10 +124,20 @@ public final class SecretSyncer {
       reconciler.answered(answered, now, out);
     } else if (input instanceof Input.StatusAnswered answered) {
       statuses.answered(answered.write().status(), answered.answer(), now, counters);
+    } else if (input instanceof Input.WriteBoundsChanged bounds) {
+      if (!bounds.inPlace()) {
+        held = true;
+      } else if (held) {
+        held = false;
+        resync(now);
+        reconciler.runDue(now, out);
+      }
     } else {
       throw new AssertionError("an input of no known kind: " + input);
     }
-    pacer.wake(now, statuses.nextDue()).ifPresent(out::add);
+    if (!held) {
+      pacer.wake(now, statuses.nextDue()).ifPresent(out::add);
+    }
     return out.list();
   }
 
@@ -133,6 +157,7 @@ public final class SecretSyncer {
 
   /** Its Secrets go with it through their ownerReference: the garbage collector's job. */
   private void resourceDeleted(ResourceId id, Instant now) {
+    reconciler.forgetCredentials(id);
     for (ObservedNamespace ns : view.namespaces()) {
       reconciler.forget(new Pair(id, ns.name()), now);
     }
@@ -143,8 +168,9 @@ public final class SecretSyncer {
 
   /**
    * A pod added ({@code before} null), changed, or gone ({@code after} null): the pairs of the
-   * resources that rewrote it. The entries it used until now start their grace here, even if no
-   * reconcile saw it live (a pod created and deleted within the debounce window).
+   * resources it claims rewrote it. The entries it used until now start their grace here, even if
+   * no reconcile saw it live (a pod created and deleted within the debounce window), provided its
+   * claim counted: a forged pod created and deleted must not start a grace either.
    */
   private void podChanged(RewrittenPod before, RewrittenPod after, Instant now) {
     Set<ResourceId> rewriters = new LinkedHashSet<>();
@@ -155,17 +181,24 @@ public final class SecretSyncer {
       rewriters.addAll(RewrittenPods.rewriters(after));
     }
     String namespace = (after != null ? after : before).namespace();
+    Optional<ObservedNamespace> served =
+        view.namespace(namespace).filter(ns -> settings.targeting().serves(ns.labels()));
     for (ResourceId id : rewriters) {
       Pair pair = new Pair(id, namespace);
-      if (before != null && before.live()) {
+      if (before != null && before.live() && served.isPresent()) {
         onFailureResource(id)
             .ifPresent(
                 resource ->
-                    RewrittenPods.entriesServing(resource, List.of(before)).stream()
+                    Claims.judge(resource, served.get().labels(), List.of(before))
+                        .recognized()
+                        .stream()
                         .filter(Entry::injects)
                         .forEach(entry -> memory.sawNeeded(pair, entry.authsKey(), now)));
       }
       pacer.enqueue(pair, afterDebounce(now), Lane.EVENT);
+    }
+    if (after == null) {
+      claims.forget(before);
     }
   }
 
@@ -178,6 +211,7 @@ public final class SecretSyncer {
 
   /** A Secret of the cluster resource namespace changed: every pair of the resources naming it. */
   private void sourceChanged(String name, Instant now) {
+    reconciler.forgetCredentials();
     List<Pair> queued = new ArrayList<>();
     for (Validated validated : view.routingResources()) {
       if (validated instanceof Validated.Valid valid && refersTo(valid.resource(), name)) {
@@ -194,6 +228,7 @@ public final class SecretSyncer {
    * still to apply) cannot all be applied in it at the resync's share of the write budget.
    */
   private void resync(Instant now) {
+    reconciler.forgetCredentials();
     pacer.resyncing(now, memory.writtenCount() + pacer.startPassLeft(this::mayHoldASecret));
     Instant from = afterDebounce(now);
     for (Validated resource : view.routingResources()) {

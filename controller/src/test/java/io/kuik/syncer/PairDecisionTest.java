@@ -141,7 +141,7 @@ class PairDecisionTest {
 
   @Test
   void ifALivePodWasRewrittenUnderOnFailureExpectTheEntryServingIt() {
-    view.applyNamespace("team-a", "tier=dev"); // out of scope: under OnFailure the pods decide
+    view.applyNamespace("team-a", "tier=prod");
     view.resource(acme(RewritePolicy.ON_FAILURE));
     sources();
     view.pod(pod("team-a", "web", ACME, "Running", BAR + ":1.0"));
@@ -151,6 +151,35 @@ class PairDecisionTest {
     assertEquals(Verdict.WRITE, decision.verdict());
     assertEquals(Set.of(BAR), keys(decision));
     assertEquals(Optional.empty(), decision.hold().orElseThrow().nextExpiry());
+    assertEquals(List.of(), decision.notRecognized());
+  }
+
+  @Test
+  void ifAPodClaimsARewriteWhereTheWebhookCouldNotHaveMadeItExpectItCountedForNothing() {
+    view.applyNamespace("team-a", "tier=dev"); // the namespaceSelector wants tier=prod
+    view.resource(acme(RewritePolicy.ON_FAILURE));
+    sources();
+    view.pod(pod("team-a", "web", ACME, "Running", BAR + ":1.0"));
+
+    PairDecision decision = decide();
+
+    assertEquals(Verdict.NOT_OURS, decision.verdict());
+    assertEquals(
+        List.of(Claims.Why.NAMESPACE_NOT_SELECTED),
+        decision.notRecognized().stream().map(Claims.NotRecognized::why).toList());
+  }
+
+  @Test
+  void ifAPodClaimsAResourceThatDoesNotExistExpectTheClaimReported() {
+    view.applyNamespace("team-a", "tier=prod");
+    view.pod(pod("team-a", "web", ACME, "Running", BAR + ":1.0"));
+
+    PairDecision decision = decide();
+
+    assertEquals(Verdict.GONE, decision.verdict());
+    assertEquals(
+        List.of(Claims.Why.NO_SUCH_RESOURCE),
+        decision.notRecognized().stream().map(Claims.NotRecognized::why).toList());
   }
 
   @Test

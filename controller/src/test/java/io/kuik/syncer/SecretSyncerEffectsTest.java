@@ -111,7 +111,7 @@ class SecretSyncerEffectsTest {
     List<Effect> effects = core.handle(new Input.Started(), T0);
 
     assertEquals(
-        new Effect.RecordEvent(
+        Effect.RecordEvent.onResource(
             BROKEN,
             null,
             Effect.RecordEvent.Type.Warning,
@@ -153,5 +153,40 @@ class SecretSyncerEffectsTest {
         slot.isBefore(T0.plus(period)) ? List.of(new Effect.WakeAt(new Timer(slot, 3))) : List.of(),
         answered,
         "the written pair owes a forced apply at its slot, " + slot);
+  }
+
+  /**
+   * While the admission policy that bounds the writes is away the core decides nothing into a write
+   * and sets no timer; when it is back every pair is owed a forced apply, at once without a resync
+   * period.
+   */
+  @Test
+  void whileTheWritesAreHeldNothingIsDecidedAndTheirReturnForcesEveryPair() {
+    SecretSyncer core = core(SyncerHarness.noResync());
+    Timer first = timerOf(core.handle(new Input.Started(), T0));
+    Instant due = T0.plus(DEBOUNCE);
+    List<Effect> sent = core.handle(new Input.TimerFired(first), due);
+    core.handle(new Input.ApplyAnswered((Effect.ApplySecret) sent.get(0), Answer.APPLIED), due);
+    core.handle(new Input.StatusAnswered((Effect.WriteStatus) sent.get(1), Answer.APPLIED), due);
+
+    assertEquals(List.of(), core.handle(new Input.WriteBoundsChanged(false), T0.plusSeconds(1)));
+    assertEquals(
+        List.of(),
+        core.handle(new Input.NamespaceChanged("team-a"), T0.plusSeconds(2)),
+        "queued, but no timer while held");
+    long reconciles = core.counters().reconciles();
+
+    List<Effect> released = core.handle(new Input.WriteBoundsChanged(true), T0.plusSeconds(3));
+    assertEquals(List.of(Effect.WakeAt.class), kinds(released), "the event's work found nothing");
+    assertTrue(core.counters().reconciles() > reconciles, "ran what was due at once");
+    Timer resync = timerOf(released);
+    assertEquals(T0.plusSeconds(3).plus(DEBOUNCE), resync.at(), "every pair's forced apply");
+    List<Effect> forced = core.handle(new Input.TimerFired(resync), resync.at());
+    assertEquals(
+        Effect.ApplySecret.class, forced.get(0).getClass(), "the unchanged Secret, forced");
+    assertEquals(
+        List.of(),
+        core.handle(new Input.WriteBoundsChanged(true), resync.at()),
+        "in place again: nothing to release");
   }
 }

@@ -135,7 +135,7 @@ class SecretSyncerTest {
     "Failed, false",
   })
   void onFailureWritesAfterTheFirstRewriteOfALivePod(String phase, boolean written) {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start().advanceSeconds(2);
     assertEquals(Optional.empty(), keys("team-a"), "no rewrite yet");
@@ -148,7 +148,7 @@ class SecretSyncerTest {
 
   @Test
   void onFailureNeverWritesForAPodAnotherResourceRewrote() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(
@@ -166,7 +166,7 @@ class SecretSyncerTest {
   @ParameterizedTest(name = "the need ends when the pod {0}")
   @CsvSource({"is deleted", "succeeds", "fails", "runs another image"})
   void anUnusedEntryStaysTheDocumentedGraceThenLeaves(String how) {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0", BAR + ":1"));
@@ -195,7 +195,7 @@ class SecretSyncerTest {
 
   @Test
   void anUnrelatedEventDuringTheGraceDoesNotEndItEarly() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0"));
@@ -203,7 +203,7 @@ class SecretSyncerTest {
     cluster.deletePod("team-a", "web");
     for (int minute = 1; minute <= 14; minute++) {
       cluster.advance(Duration.ofMinutes(1));
-      cluster.applyNamespace("team-a", "minute=" + minute); // each one reconciles the pair
+      cluster.applyNamespace("team-a", "tier=prod", "minute=" + minute); // reconciles the pair
     }
     cluster.advanceSeconds(59);
     assertEquals(Optional.of(List.of(FOO)), keys("team-a"), "present at 14:59");
@@ -213,7 +213,7 @@ class SecretSyncerTest {
 
   @Test
   void theGraceRunsFromTheLastMomentTheEntryWasNeeded() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web-1", ACME, "Running", FOO + ":1.0"));
@@ -238,7 +238,7 @@ class SecretSyncerTest {
 
   @Test
   void aPodCreatedAndDeletedWithinTheDebounceStillGetsItsEntryAndItsGrace() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start().advanceSeconds(2);
 
@@ -258,7 +258,7 @@ class SecretSyncerTest {
 
   @Test
   void anEntryRemovedFromTheResourceLeavesAtOnceWithoutGrace() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0", BAR + ":1"));
@@ -272,16 +272,16 @@ class SecretSyncerTest {
 
   @Test
   void anOnFailureResourceTurnedAlwaysAndBackDoesNotBringAReleasedKeyBack() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0"));
     cluster.advanceSeconds(2);
     cluster.deletePod("team-a", "web");
     cluster.advanceSeconds(2);
-    install(RewritePolicy.ALWAYS); // team-a is not selected: the Secret is emptied
+    install(RewritePolicy.ALWAYS); // every injecting entry, and no grace clock any more
     cluster.advanceSeconds(2);
-    assertEquals(Optional.of(List.of()), keys("team-a"));
+    assertEquals(Optional.of(List.of(BAR, FOO)), keys("team-a"));
 
     install(RewritePolicy.ON_FAILURE);
     cluster.advanceSeconds(2);
@@ -371,7 +371,7 @@ class SecretSyncerTest {
 
   @Test
   void aPodOfAnInvalidResourceChangesNothing() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0"));

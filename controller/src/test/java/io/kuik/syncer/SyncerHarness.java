@@ -70,6 +70,16 @@ final class SyncerHarness implements InformerView, Effect.Executor {
       String reason,
       String message) {}
 
+  /** One Event the core recorded on a pod. */
+  record PodEvent(
+      Instant at,
+      String namespace,
+      String pod,
+      String uid,
+      Effect.RecordEvent.Type type,
+      String reason,
+      String message) {}
+
   private Instant now = T0;
   private final TreeMap<Instant, List<Timer>> timers = new TreeMap<>();
   private final Map<ResourceId, Validated> resources = new LinkedHashMap<>();
@@ -79,12 +89,14 @@ final class SyncerHarness implements InformerView, Effect.Executor {
   private final Map<String, DockerConfig> stored = new TreeMap<>();
   private final List<Apply> applies = new ArrayList<>();
   private final List<Recorded> events = new ArrayList<>();
+  private final List<PodEvent> podEvents = new ArrayList<>();
   private final List<Written> statuses = new ArrayList<>();
   private final List<Effect> effects = new ArrayList<>();
   private boolean statusTaken = true;
   private Function<Secret, Answer> server = secret -> Answer.APPLIED;
   private Duration applyLatency = Duration.ZERO;
   private int wakeupsAsked;
+  private int sourceReads;
   private final TreeMap<Instant, List<Input>> answers = new TreeMap<>();
   private boolean started;
   private final SecretSyncer syncer;
@@ -325,6 +337,10 @@ final class SyncerHarness implements InformerView, Effect.Executor {
     return events.stream().filter(e -> e.reason().equals(reason)).toList();
   }
 
+  List<PodEvent> podEvents() {
+    return podEvents;
+  }
+
   // ---- the effects --------------------------------------------------------------------
 
   @Override
@@ -376,7 +392,13 @@ final class SyncerHarness implements InformerView, Effect.Executor {
 
   @Override
   public Optional<Secret> clusterSecret(String name) {
+    sourceReads++;
     return Optional.ofNullable(sources.get(name));
+  }
+
+  /** How many times the core read a Secret of the cluster resource namespace from the view. */
+  int sourceReads() {
+    return sourceReads;
   }
 
   @Override
@@ -428,7 +450,20 @@ final class SyncerHarness implements InformerView, Effect.Executor {
 
   @Override
   public void record(Effect.RecordEvent event) {
-    events.add(new Recorded(now, event.resource(), event.type(), event.reason(), event.message()));
+    if (event.target() instanceof Effect.RecordEvent.OnPod pod) {
+      podEvents.add(
+          new PodEvent(
+              now,
+              pod.namespace(),
+              pod.name(),
+              event.uid(),
+              event.type(),
+              event.reason(),
+              event.message()));
+    } else {
+      events.add(
+          new Recorded(now, event.resource(), event.type(), event.reason(), event.message()));
+    }
   }
 
   private static DockerConfig read(Secret secret) {
@@ -497,6 +532,7 @@ final class SyncerHarness implements InformerView, Effect.Executor {
             .withNewMetadata()
             .withName(name)
             .withNamespace(namespace)
+            .withUid("uid-" + namespace + "-" + name)
             .withAnnotations(
                 by.isEmpty()
                     ? Map.of()

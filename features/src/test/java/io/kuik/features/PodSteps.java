@@ -82,6 +82,12 @@ public class PodSteps {
     world().workloads().rewrittenPodWithoutLabel(namespace, pod, rewriter, image);
   }
 
+  @When(
+      "^a tenant of ([a-z0-9-]+) creates the pod ([a-z0-9-]+) with the webhook's label and annotations claiming a rewrite by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)$")
+  public void aForgedPod(String namespace, String pod, String rewriter, String image) {
+    world().workloads().forgedPod(namespace, pod, rewriter, image);
+  }
+
   @When("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is labelled ([^=\\s]+)=(\\S+)$")
   public void thePodIsLabelled(String pod, String namespace, String key, String value) {
     world().workloads().labelPod(namespace, pod, key, value);
@@ -165,6 +171,20 @@ public class PodSteps {
     List<String> warnings = world().views().eventsOnPod(namespace, pod, "Warning");
     assertTrue(
         warnings.contains(reason + ": " + message), "Warning events of " + pod + ": " + warnings);
+  }
+
+  @Then("the pod {word} in {word} must have exactly {int} Warning event(s) {word}")
+  public void warningsOnThePod(String pod, String namespace, int count, String reason) {
+    List<String> warnings = world().views().eventsOnPod(namespace, pod, "Warning");
+    assertEquals(
+        count,
+        warnings.stream().filter(w -> w.startsWith(reason + ": ")).count(),
+        "Warning events of " + pod + ": " + warnings);
+  }
+
+  @Then("the syncer must have counted {int} pod(s) whose rewrite it does not recognize, for {word}")
+  public void podsNotRecognized(int count, String reason) {
+    assertEquals(count, world().history().rewritesNotRecognized(reason));
   }
 
   @Then("the kubelet must have pulled {word} for {word} in {word} as {word}")

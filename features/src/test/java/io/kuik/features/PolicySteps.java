@@ -59,20 +59,38 @@ public class PolicySteps {
   @When(
       "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) unlabelled$")
   public void theSyncersIdentityAppliesUnlabelled(String namespace, String name, String type) {
-    syncerApplies(namespace, name, type, Map.of());
+    syncerApplies(world().install().syncer().identity(), namespace, name, type, Map.of());
   }
 
   @When(
       "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
   public void theSyncersIdentityApplies(
       String namespace, String name, String type, String key, String value) {
-    syncerApplies(namespace, name, type, Map.of(key, value));
+    syncerApplies(world().install().syncer().identity(), namespace, name, type, Map.of(key, value));
+  }
+
+  @When(
+      "^the syncer's ServiceAccount with a token bound to no pod applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
+  public void theSyncersUnboundTokenApplies(
+      String namespace, String name, String type, String key, String value) {
+    syncerApplies(
+        world().install().syncerAccountWithALegacyToken(),
+        namespace,
+        name,
+        type,
+        Map.of(key, value));
+  }
+
+  @When(
+      "^the syncer's ServiceAccount with a token bound to no pod applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) unlabelled$")
+  public void theSyncersUnboundTokenAppliesUnlabelled(String namespace, String name, String type) {
+    syncerApplies(
+        world().install().syncerAccountWithALegacyToken(), namespace, name, type, Map.of());
   }
 
   private void syncerApplies(
-      String namespace, String name, String type, Map<String, String> labels) {
+      Identity syncer, String namespace, String name, String type, Map<String, String> labels) {
     var secret = Actions.secretManifest(namespace, name, type, labels);
-    Identity syncer = world().install().syncer().identity();
     answer = world().actions().applySecretAs(syncer, secret);
   }
 
@@ -162,6 +180,25 @@ public class PolicySteps {
   public void someoneCreates(String who, String namespace, String name, String type) {
     var secret = Actions.secretManifest(namespace, name, type, Map.of());
     answer = world().actions().createAs(who(who), secret);
+  }
+
+  @When(
+      "^(a person|a CI bot|Helm) creates in ([a-z0-9-]+) a Secret named from generateName ([a-z0-9.-]+) of type (\\S+)$")
+  public void someoneCreatesWithGenerateName(
+      String who, String namespace, String prefix, String type) {
+    var secret = Actions.secretManifest(namespace, "unused", type, Map.of());
+    var metadata = (tools.jackson.databind.node.ObjectNode) secret.get("metadata");
+    metadata.remove("name");
+    metadata.put("generateName", prefix);
+    answer = world().actions().createAs(who(who), secret);
+  }
+
+  @When("^(a person|a CI bot|Helm) adds the finalizer (\\S+) to ([a-z0-9-]+)'s ([a-z0-9.-]+)$")
+  public void someoneAddsAFinalizer(String who, String finalizer, String namespace, String name) {
+    answer =
+        world()
+            .actions()
+            .attempt(() -> world().actions().addFinalizer(who(who), namespace, name, finalizer));
   }
 
   @When("^(a person|a CI bot|Helm) changes the data of ([a-z0-9-]+)'s ([a-z0-9.-]+)$")

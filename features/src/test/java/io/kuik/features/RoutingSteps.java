@@ -87,6 +87,15 @@ public class RoutingSteps {
         .submitPod(namespace, pod, Map.of("app", image), annotations, List.of(), null);
   }
 
+  @Then("the webhook must not have been asked about any pod of {word} or {word}")
+  public void theWebhookWasNotAsked(String first, String second) {
+    var asked =
+        world().install().webhook().admissions().stream()
+            .filter(a -> a.namespace().equals(first) || a.namespace().equals(second))
+            .toList();
+    org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), asked);
+  }
+
   @When("the webhook stops")
   public void theWebhookStops() {
     world().install().webhook().stop();

@@ -90,6 +90,15 @@ final class SyncerDriver implements Effect.Executor {
         });
   }
 
+  /**
+   * The admission policy that bounds the writes, or its binding, went away ({@code false}) or came
+   * back: an input of the core, which holds its writes meanwhile (the write fence stops what was
+   * already on its way). Any thread.
+   */
+  void writeBounds(boolean inPlace) {
+    loop.execute("write bounds", () -> handle(new Input.WriteBoundsChanged(inPlace)));
+  }
+
   /** An informer's notification, from its thread: handed to the loop, through the intake. */
   void notified(Notification notification) {
     loop.execute(

@@ -5,6 +5,7 @@ import io.kuik.sim.faults.PolicyFailure;
 import io.kuik.sim.hosts.SyncerHost;
 import io.kuik.sim.hosts.WebhookHost;
 import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.api.ResourceType;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
 import java.time.Duration;
@@ -42,18 +43,40 @@ public final class Install {
    * when {@code namespacesByDefault} (the chart's {@code syncer.namespacesByDefault}).
    */
   public void install(String namespace, boolean namespacesByDefault) {
+    install(namespace, namespacesByDefault, true);
+  }
+
+  /**
+   * Installs the first release as Helm 3 orders it: everything but the admission policy and its
+   * binding, the syncer and the webhook started, and the policy and binding created {@code after}
+   * later (helm/helm {@code pkg/releaseutil/kind_sorter.go} puts kinds it does not know last).
+   */
+  public void installWithThePolicyCreated(Duration after) {
+    install("kuik-system", true, false);
+    world
+        .cluster()
+        .loop()
+        .schedule(after, "helm creates the admission policy", this::createThePolicy);
+  }
+
+  private void install(String namespace, boolean namespacesByDefault, boolean withPolicy) {
     release = new Release("kuik", namespace);
-    world.cluster().install(release);
+    if (withPolicy) {
+      world.cluster().install(release);
+    } else {
+      world.cluster().installWithoutThePolicy(release);
+    }
     syncer =
         new SyncerHost(
-            world.api(),
-            Identity.serviceAccount(namespace, release.syncerServiceAccount()),
-            syncerSettings(namespace, namespacesByDefault));
+                world.api(),
+                SyncerHost.podIdentity(namespace, release.syncerServiceAccount()),
+                syncerSettings(namespace, namespacesByDefault))
+            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(release.name()));
     syncer.start();
     webhook =
         new WebhookHost(
             world.api(),
-            Identity.serviceAccount(namespace, release.webhookServiceAccount()),
+            SyncerHost.podIdentity(namespace, release.webhookServiceAccount()),
             namespace,
             world.cluster().registries(),
             KuikWorld.WEBHOOK_TIMEOUT);
@@ -84,12 +107,40 @@ public final class Install {
           return upgraded;
         });
     otherReleases.put(namespace, other);
-    Identity identity = Identity.serviceAccount(namespace, other.syncerServiceAccount());
+    Identity identity = SyncerHost.podIdentity(namespace, other.syncerServiceAccount());
     world.cluster().trace().alias(identity, namespace + "-syncer");
     SyncerHost host =
-        new SyncerHost(world.api(), identity, syncerSettings(namespace, namespacesByDefault));
+        new SyncerHost(world.api(), identity, syncerSettings(namespace, namespacesByDefault))
+            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(other.name()));
     otherInstances.put(namespace, host);
     host.start();
+  }
+
+  /** Helm (or a person) creates the first release's admission policy and its binding. */
+  public void createThePolicy() {
+    world.cluster().installPolicy(requireInstalled());
+  }
+
+  /**
+   * The first release's admission policy binding is deleted ({@code helm uninstall} deletes it with
+   * everything else, while the syncer runs through its termination grace; or a person).
+   */
+  public void deleteThePolicyBinding() {
+    world
+        .api()
+        .delete(
+            KuikWorld.ADMIN,
+            ResourceType.VALIDATING_ADMISSION_POLICY_BINDING,
+            null,
+            admissionPolicyName());
+  }
+
+  /** The first release's admission policy is deleted, its binding left. */
+  public void deleteThePolicy() {
+    world
+        .api()
+        .delete(
+            KuikWorld.ADMIN, ResourceType.VALIDATING_ADMISSION_POLICY, null, admissionPolicyName());
   }
 
   /** The API server runs OwnerReferencesPermissionEnforcement, as OpenShift's does. */
@@ -114,9 +165,17 @@ public final class Install {
     world.cluster().trace().alias(syncerIdentityOf(namespace), namespace + "-syncer");
   }
 
-  /** The identity of the syncer ServiceAccount of the release installed in {@code namespace}. */
+  /** The identity of the syncer pod of the release installed in {@code namespace}. */
   public Identity syncerIdentityOf(String namespace) {
-    return Identity.serviceAccount(namespace, namespace + "-secret-syncer");
+    return SyncerHost.podIdentity(namespace, namespace + "-secret-syncer");
+  }
+
+  /**
+   * The first release's syncer ServiceAccount authenticated by a token bound to no pod: a legacy
+   * token Secret, or one from {@code kubectl create token}, in someone's hands.
+   */
+  public Identity syncerAccountWithALegacyToken() {
+    return Identity.serviceAccount(installNamespace(), requireInstalled().syncerServiceAccount());
   }
 
   public String installNamespace() {

@@ -23,12 +23,56 @@ public final class SyncerHost {
   private SyncerProcess process;
   private int incarnations;
   private Duration applyRoundTrip = SyncerProcess.ROUND_TRIP;
+  private Bounds bounds;
+
+  /**
+   * The chart's ValidatingAdmissionPolicy and binding the syncer reads by name (the production
+   * {@code --admission-policy} and {@code --admission-policy-binding}).
+   */
+  public record Bounds(String policy, String binding) {
+    /** Both named {@code <release>-pull-secrets}, as the chart names them. */
+    public static Bounds ofRelease(String release) {
+      return new Bounds(release + "-pull-secrets", release + "-pull-secrets");
+    }
+  }
 
   /** A syncer with {@code settings}, its resync period among them (the chart's is 10 minutes). */
   public SyncerHost(ApiServer api, Identity identity, SyncerSettings settings) {
     this.api = Objects.requireNonNull(api, "api");
     this.identity = Objects.requireNonNull(identity, "identity");
     this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  /**
+   * The identity a syncer's pod runs as: its ServiceAccount, authenticated by the projected token
+   * the kubelet mounts, which is bound to the pod (the chart's policy requires that binding). The
+   * pod is {@code <serviceAccount>-0}; the simulator keeps no object for it.
+   */
+  public static Identity podIdentity(String namespace, String serviceAccount) {
+    return Identity.serviceAccountInPod(
+        namespace,
+        serviceAccount,
+        serviceAccount + "-0",
+        "pod-uid-" + namespace + "-" + serviceAccount + "-0");
+  }
+
+  /**
+   * From the next start on, the syncer writes only while these are in place, reading them every 5
+   * seconds; without it, it writes unbounded (the host of a bare test).
+   */
+  public SyncerHost writingOnlyUnder(Bounds names) {
+    this.bounds = names;
+    return this;
+  }
+
+  /** What /readyz answers: informers synced and the admission policy in place. */
+  public boolean ready() {
+    return process != null && process.ready();
+  }
+
+  /** Whether the running incarnation may write now, and why not. */
+  public Optional<io.kuik.syncer.WriteBounds> bounds() {
+    return process == null ? Optional.empty() : Optional.of(process.bounds());
   }
 
   /** Starts a new incarnation: informers list and watch, and the syncer starts once they synced. */
@@ -45,7 +89,7 @@ public final class SyncerHost {
                 Note.Process.SYNCER,
                 Note.Edge.START,
                 incarnations));
-    process = new SyncerProcess(api, identity, settings, "syncer#" + incarnations);
+    process = new SyncerProcess(api, identity, settings, "syncer#" + incarnations, bounds);
     process.roundTrip(applyRoundTrip);
     process.start();
   }

@@ -11,11 +11,13 @@ import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.LabelSelector;
+import io.kuik.sim.world.object.Meta;
 import io.kuik.syncer.Answer;
 import io.kuik.syncer.Effect;
 import io.kuik.syncer.Input;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
+import io.kuik.syncer.WriteBounds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -36,6 +38,9 @@ final class SyncerProcess implements Effect.Executor {
 
   private static final Duration SYNC_POLL = Duration.ofMillis(100);
 
+  /** How often the admission policy and its binding are read, as the production default. */
+  static final Duration BOUNDS_PERIOD = Duration.ofSeconds(5);
+
   /**
    * The default round trip of a write: it reaches the API server after half of it and its answer
    * comes back after the other half, so that writes are in flight for a while, as over a network.
@@ -54,8 +59,23 @@ final class SyncerProcess implements Effect.Executor {
   private boolean alive = true;
   private Duration roundTrip = ROUND_TRIP;
 
-  SyncerProcess(ApiServer api, Identity identity, SyncerSettings settings, String name) {
+  /** The policy and binding to read, null when this process writes unbounded (a bare test). */
+  private final SyncerHost.Bounds boundsNames;
+
+  private WriteBounds bounds;
+
+  SyncerProcess(
+      ApiServer api,
+      Identity identity,
+      SyncerSettings settings,
+      String name,
+      SyncerHost.Bounds boundsNames) {
     this.api = api;
+    this.boundsNames = boundsNames;
+    this.bounds =
+        boundsNames == null
+            ? new WriteBounds(true, "no admission policy to wait for")
+            : WriteBounds.unreadable("the admission policy and its binding have not been read yet");
     this.identity = identity;
     this.settings = settings;
     this.name = name;
@@ -82,7 +102,75 @@ final class SyncerProcess implements Effect.Executor {
 
   void start() {
     informers.forEach(Informer::start);
+    if (boundsNames != null) {
+      checkBounds();
+    }
     api.loop().schedule(SYNC_POLL, name + " waits for informers", this::startWhenSynced);
+  }
+
+  /** Whether the policy that bounds the writes was last found in place, and why not. */
+  WriteBounds bounds() {
+    return bounds;
+  }
+
+  /** As /readyz: informers synced and the policy in place. */
+  boolean ready() {
+    return alive && informers.stream().allMatch(Informer::hasSynced) && bounds.inPlace();
+  }
+
+  /**
+   * Reads the policy and its binding by name under the syncer's identity, as the production
+   * executor does every 5 seconds; a changed decision is an input of the core (writes held, or
+   * released with a resync).
+   */
+  private void checkBounds() {
+    if (!alive) {
+      return;
+    }
+    WriteBounds now;
+    try {
+      now =
+          WriteBounds.judge(
+              boundsNames.policy(),
+              read(ResourceType.VALIDATING_ADMISSION_POLICY, boundsNames.policy()),
+              boundsNames.binding(),
+              read(ResourceType.VALIDATING_ADMISSION_POLICY_BINDING, boundsNames.binding()));
+    } catch (ApiException failed) {
+      now =
+          failed.code() == 403
+              ? WriteBounds.unreadable("the syncer may not get the admission policy: " + failed)
+              : bounds; // says nothing of them: keep the last decision
+    }
+    if (!now.equals(bounds)) {
+      boolean changed = now.inPlace() != bounds.inPlace();
+      bounds = now;
+      api.trace()
+          .add(
+              new Note.WriteBounds(
+                  api.loop().now(), api.trace().actorOf(identity), now.inPlace(), now.why()));
+      if (changed) {
+        handle(new Input.WriteBoundsChanged(now.inPlace()));
+      }
+    }
+    api.loop().schedule(BOUNDS_PERIOD, name + " reads its admission policy", this::checkBounds);
+  }
+
+  private WriteBounds.Observed read(ResourceType type, String objectName) {
+    try {
+      ObjectNode found = api.get(identity, type, null, objectName);
+      if (type.equals(ResourceType.VALIDATING_ADMISSION_POLICY)) {
+        return WriteBounds.Observed.policy(Meta.deletionTimestamp(found) != null);
+      }
+      List<String> actions = new java.util.ArrayList<>();
+      found.path("spec").path("validationActions").forEach(a -> actions.add(a.asString()));
+      return WriteBounds.Observed.binding(
+          Meta.deletionTimestamp(found) != null, Json.text(found, "spec", "policyName"), actions);
+    } catch (ApiException missing) {
+      if (missing.code() == 404) {
+        return WriteBounds.Observed.MISSING;
+      }
+      throw missing;
+    }
   }
 
   void halt() {
@@ -103,7 +191,7 @@ final class SyncerProcess implements Effect.Executor {
     if (!alive) {
       return;
     }
-    if (!informers.stream().allMatch(Informer::hasSynced)) {
+    if (!informers.stream().allMatch(Informer::hasSynced) || !bounds.inPlace()) {
       api.loop().schedule(SYNC_POLL, name + " waits for informers", this::startWhenSynced);
       return;
     }
@@ -161,14 +249,27 @@ final class SyncerProcess implements Effect.Executor {
 
   @Override
   public void record(Effect.RecordEvent event) {
-    trace(Note.EffectKind.EVENT, event.resource().toString(), event.reason());
     ObjectNode involved = Json.object();
-    involved.put("apiVersion", "kuik.enix.io/v1alpha1");
-    involved.put("kind", event.resource().kind().kind());
-    ObjectNode meta = involved.putObject("metadata");
-    meta.put("name", event.resource().name());
+    ObjectNode meta;
+    if (event.target() instanceof Effect.RecordEvent.OnPod pod) {
+      trace(Note.EffectKind.EVENT, "pod " + pod.namespace() + "/" + pod.name(), event.reason());
+      involved.put("apiVersion", "v1");
+      involved.put("kind", "Pod");
+      meta = involved.putObject("metadata");
+      meta.put("name", pod.name());
+      meta.put("namespace", pod.namespace());
+    } else {
+      trace(Note.EffectKind.EVENT, event.resource().toString(), event.reason());
+      involved.put("apiVersion", "kuik.enix.io/v1alpha1");
+      involved.put("kind", event.resource().kind().kind());
+      meta = involved.putObject("metadata");
+      meta.put("name", event.resource().name());
+    }
     if (event.uid() != null) {
       meta.put("uid", event.uid());
+    }
+    if (!bounds.inPlace()) {
+      return; // as the production recorder, behind the same fence
     }
     try {
       events.record(
@@ -217,7 +318,14 @@ final class SyncerProcess implements Effect.Executor {
             });
   }
 
-  private static Answer send(Runnable request) {
+  private Answer send(Runnable request) {
+    if (!bounds.inPlace()) {
+      // The production write fence: a write on its way when the policy went is not sent.
+      return new Answer.Refused(
+          0,
+          "NoAdmissionPolicy",
+          "the admission policy that bounds the syncer's writes is not in place; nothing was sent");
+    }
     try {
       request.run();
       return Answer.APPLIED;

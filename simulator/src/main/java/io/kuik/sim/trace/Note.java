@@ -14,7 +14,8 @@ public sealed interface Note extends TraceRecord
         Note.FaultWindow,
         Note.RegistryNote,
         Note.FailedOpen,
-        Note.SyncerEffect {
+        Note.SyncerEffect,
+        Note.WriteBounds {
 
   @Override
   default String family() {
@@ -168,6 +169,24 @@ public sealed interface Note extends TraceRecord
     @Override
     public Columns columns() {
       return new Columns(actor.name(), "EFFECT " + kind.name(), subject, detail);
+    }
+  }
+
+  /**
+   * The syncer under {@code actor} found its admission policy and binding in place ({@code
+   * inPlace}: writes allowed) or not (writes held), and why.
+   */
+  record WriteBounds(Instant at, Actor actor, boolean inPlace, String why) implements Note {
+    public WriteBounds {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(actor, "actor");
+      Objects.requireNonNull(why, "why");
+    }
+
+    @Override
+    public Columns columns() {
+      return new Columns(
+          actor.name(), inPlace ? "WRITES-ALLOWED" : "WRITES-HELD", Process.SYNCER.label(), why);
     }
   }
 }

@@ -99,7 +99,10 @@ class ChartOptionsTest {
         "request.userInfo.username in ['system:serviceaccount:kuik:kuik-secret-syncer']";
 
     assertAll(
-        () -> assertEquals(expected, variable(policy, "syncer")),
+        () -> assertEquals(expected, variable(policy, "syncerAccount")),
+        () ->
+            assertEquals(
+                "variables.syncerAccount && variables.podBound", variable(policy, "syncer")),
         () ->
             assertTrue(
                 matchCondition(policy, "syncer-write-or-reserved-name")
@@ -108,7 +111,8 @@ class ChartOptionsTest {
             assertEquals(
                 defaults,
                 variable(
-                    Renders.of(ValueSet.DEFAULTS).only("ValidatingAdmissionPolicy"), "syncer")),
+                    Renders.of(ValueSet.DEFAULTS).only("ValidatingAdmissionPolicy"),
+                    "syncerAccount")),
         () -> assertFalse(policy.toString().contains(".matches("), "no name pattern decides"));
   }
 

@@ -194,6 +194,36 @@ class ChartRenderTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("valueSets")
+  void theSyncerWaitsForThePolicyAndBindingTheChartInstallsAndMayGetThemByName(ValueSet values) {
+    RenderedManifests manifests = Renders.of(values);
+    String policy =
+        manifests.only("ValidatingAdmissionPolicy").path("metadata").path("name").asString();
+    String binding =
+        manifests.only("ValidatingAdmissionPolicyBinding").path("metadata").path("name").asString();
+    List<String> args = args(manifests.one("Deployment", values.release() + "-secret-syncer"));
+
+    assertAll(
+        () -> assertTrue(args.contains("--admission-policy=" + policy), args::toString),
+        () -> assertTrue(args.contains("--admission-policy-binding=" + binding), args::toString),
+        () -> {
+          JsonNode role = manifests.one("ClusterRole", values.release() + "-secret-syncer");
+          boolean granted = false;
+          for (JsonNode rule : role.path("rules")) {
+            if (RenderedManifests.strings(rule.path("apiGroups"))
+                .contains("admissionregistration.k8s.io")) {
+              assertEquals(List.of("get"), RenderedManifests.strings(rule.path("verbs")));
+              assertEquals(
+                  new TreeSet<>(List.of(policy, binding)),
+                  new TreeSet<>(RenderedManifests.strings(rule.path("resourceNames"))));
+              granted = true;
+            }
+          }
+          assertTrue(granted, "the syncer may get its policy and binding");
+        });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("valueSets")
   void syncerReadsSecretsOnlyInTheInstallNamespace(ValueSet values) {
     RenderedManifests manifests = Renders.of(values);
 

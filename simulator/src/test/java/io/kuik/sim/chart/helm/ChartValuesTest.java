@@ -70,6 +70,8 @@ class ChartValuesTest {
                     "--api-burst=50",
                     "--leader-elect=true",
                     "--health-port=8080",
+                    "--admission-policy=kuik-pull-secrets",
+                    "--admission-policy-binding=kuik-pull-secrets",
                     "--log-format=json",
                     "--log-level=info"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-secret-syncer"))),
@@ -160,6 +162,7 @@ class ChartValuesTest {
         "webhook.tls.secretName=mine  | webhook.tls",
         "webhook.tls.caBundle=Q0E=    | webhook.tls",
         "syncer.peers[0].namespace=kuik-b | syncer.peers",
+        "syncer.serviceAccount.name=default | syncer.serviceAccount.name",
         "certManager.issuerRef.kind=Vault | certManager.issuerRef.kind",
         "syncer.podDisruptionBudget.maxUnavailable=-1 | syncer.podDisruptionBudget",
         "metrics.serviceMonitor.interval=30 | metrics.serviceMonitor.interval",
@@ -188,14 +191,25 @@ class ChartValuesTest {
   }
 
   @Test
-  void excludedNamespacesJoinTheInstallNamespaceInTheWebhookSelector() {
+  void theWebhookLeavesOutTheInstallNamespaceAndKubeSystemByDefault() {
+    JsonNode configuration =
+        Renders.of(ValueSet.DEFAULTS).one("MutatingWebhookConfiguration", "kuik-webhook");
+
+    assertEquals(
+        List.of(ValueSet.DEFAULTS.namespace(), "kube-system"),
+        ChartRenderTest.excludedNamespaces(configuration.path("webhooks").path(0)));
+  }
+
+  @Test
+  void excludedNamespacesJoinTheInstallNamespaceAndKubeSystemInTheWebhookSelector() {
     ValueSet values =
-        ValueSet.OTHER_NAMESPACE.with("webhook.excludedNamespaces={kube-system,kuik-other}");
+        ValueSet.OTHER_NAMESPACE.with(
+            "webhook.excludedNamespaces={kube-system,monitoring,kuik-other}");
 
     JsonNode configuration = Renders.of(values).one("MutatingWebhookConfiguration", "kuik-webhook");
 
     assertEquals(
-        List.of("kuik-other", "kube-system"),
+        List.of("kuik-other", "kube-system", "monitoring"),
         ChartRenderTest.excludedNamespaces(configuration.path("webhooks").path(0)));
   }
 

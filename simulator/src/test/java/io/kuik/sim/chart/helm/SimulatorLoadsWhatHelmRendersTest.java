@@ -60,6 +60,17 @@ class SimulatorLoadsWhatHelmRendersTest {
   }
 
   @org.junit.jupiter.api.Test
+  void theSimulatedWebhookLeavesOutTheNamespacesHelmsWebhookConfigurationLeavesOut() {
+    RenderedManifests manifests = Renders.of(ValueSet.DEFAULTS);
+
+    JsonNode configuration = manifests.one("MutatingWebhookConfiguration", "kuik-webhook");
+
+    assertEquals(
+        io.kuik.sim.hosts.WebhookHost.namespaceSelector(ValueSet.DEFAULTS.namespace()),
+        configuration.path("webhooks").path(0).path("namespaceSelector"));
+  }
+
+  @org.junit.jupiter.api.Test
   void withOwnerReferencesPermissionEnforcementHelmRendersTheDeleteGrantTheSimulatorLoads() {
     ValueSet values = ValueSet.DEFAULTS.with("syncer.ownerReferencesPermissionEnforcement=true");
     Release release = new Release(values.release(), values.namespace());
