@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.kuik.kube.ClusterFixtures;
 import io.kuik.kube.Metrics;
 import io.kuik.kube.MockCluster;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -172,7 +173,7 @@ class HealthAndMetricsOnMockApiServerTest {
   @Test
   void readyzFailsUntilEveryInformerHasListedWhileHealthzAnswers() {
     fixtures.namespace(INSTALL_NAMESPACE, Map.of());
-    cluster.slowListsOf("imagemirrors", Duration.ofSeconds(6));
+    cluster.slowListsOf("imagemirrors", Duration.ofSeconds(15));
     syncer =
         new RunningSyncer(
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
@@ -180,8 +181,19 @@ class HealthAndMetricsOnMockApiServerTest {
             "--log-format=json");
 
     assertEquals(200, syncer.get("/healthz").statusCode());
-    assertEquals(503, syncer.get("/readyz").statusCode(), "the mirrors' list is still on its way");
-    await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
+    await("the admission policy read and in place")
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                Metrics.value(
+                        syncer.get("/metrics").body(), "kuik_syncer_admission_policy_in_place")
+                    == 1.0);
+    HttpResponse<String> readyz = syncer.get("/readyz");
+    assertEquals(503, readyz.statusCode(), "the mirrors' list is still on its way");
+    assertTrue(readyz.body().contains("informers not synced"), readyz.body());
+    await("ready")
+        .atMost(Duration.ofSeconds(40))
+        .until(() -> syncer.get("/readyz").statusCode() == 200);
   }
 
   @Test
