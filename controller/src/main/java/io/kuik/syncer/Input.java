@@ -91,4 +91,12 @@ public sealed interface Input {
       Objects.requireNonNull(answer, "answer");
     }
   }
+
+  /** The API server answered an {@link Effect.ReleaseGate}; exactly one answer per release. */
+  record GateAnswered(Effect.ReleaseGate release, Answer answer) implements Input {
+    public GateAnswered {
+      Objects.requireNonNull(release, "release");
+      Objects.requireNonNull(answer, "answer");
+    }
+  }
 }

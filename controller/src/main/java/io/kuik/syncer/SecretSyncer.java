@@ -40,6 +40,7 @@ public final class SecretSyncer {
   private final Propagations propagations = new Propagations();
   private final SyncerCounters counters = new SyncerCounters();
   private final ClaimReports claims = new ClaimReports(counters);
+  private final Gates gates;
   private final Reconciler reconciler;
   private boolean started;
 
@@ -62,6 +63,7 @@ public final class SecretSyncer {
     this.view = Objects.requireNonNull(view, "view");
     this.pacer = new Pacer(settings);
     this.memory = new PairMemory(hashes);
+    this.gates = new Gates(settings, observer);
     this.reconciler =
         new Reconciler(
             settings,
@@ -73,7 +75,8 @@ public final class SecretSyncer {
             statuses,
             propagations,
             counters,
-            claims);
+            claims,
+            gates);
   }
 
   /**
@@ -100,8 +103,11 @@ public final class SecretSyncer {
         resync(now);
       }
       reconciler.runDue(now, out);
+      gates.retryDue(now, out);
     } else if (input instanceof Input.PodChanged pod) {
       podChanged(pod.before(), pod.after(), now);
+      RewrittenPod any = pod.after() != null ? pod.after() : pod.before();
+      gates.podChanged(pod.after(), key(any), now, held ? null : out);
     } else if (input instanceof Input.ResourceChanged changed) {
       reconciler.forgetCredentials(changed.id());
       view.routingResource(changed.id()).ifPresent(r -> reportValidity(r, out));
@@ -122,6 +128,8 @@ public final class SecretSyncer {
       sourceChanged(source.name(), now);
     } else if (input instanceof Input.ApplyAnswered answered) {
       reconciler.answered(answered, now, out);
+    } else if (input instanceof Input.GateAnswered answered) {
+      gates.answered(answered.release(), answered.answer(), now);
     } else if (input instanceof Input.StatusAnswered answered) {
       statuses.answered(answered.write().status(), answered.answer(), now, counters);
     } else if (input instanceof Input.WriteBoundsChanged bounds) {
@@ -131,12 +139,13 @@ public final class SecretSyncer {
         held = false;
         resync(now);
         reconciler.runDue(now, out);
+        gates.retryDue(now, out);
       }
     } else {
       throw new AssertionError("an input of no known kind: " + input);
     }
     if (!held) {
-      pacer.wake(now, statuses.nextDue()).ifPresent(out::add);
+      pacer.wake(now, earlier(statuses.nextDue(), gates.nextRetry())).ifPresent(out::add);
     }
     return out.list();
   }
@@ -153,6 +162,30 @@ public final class SecretSyncer {
         pacer.enqueue(new Pair(resource.id(), ns.name()), due, Lane.START);
       }
     }
+    if (settings.releasesGates()) {
+      // The pods a previous incarnation left gated: released once this one applied their pairs.
+      for (ObservedNamespace ns : view.namespaces()) {
+        for (RewrittenPod pod : view.pods(ns.name())) {
+          if (pod.gated()) {
+            gates.podChanged(pod, key(pod), now, out);
+          }
+        }
+      }
+    }
+  }
+
+  private static String key(RewrittenPod pod) {
+    return pod.namespace() + "/" + pod.name();
+  }
+
+  private static Optional<Instant> earlier(Optional<Instant> a, Optional<Instant> b) {
+    if (a.isEmpty()) {
+      return b;
+    }
+    if (b.isEmpty()) {
+      return a;
+    }
+    return a.get().isBefore(b.get()) ? a : b;
   }
 
   /** Its Secrets go with it through their ownerReference: the garbage collector's job. */
@@ -296,6 +329,11 @@ public final class SecretSyncer {
    */
   public int queueDepth() {
     return pacer.waiting();
+  }
+
+  /** Rewritten pods that wait on the pull-secret gate, as this process knows them. */
+  public int podsGated() {
+    return gates.waiting();
   }
 
   /** Applies sent and not yet answered. */

@@ -132,6 +132,9 @@ class ExplainAgreesWithTheSyncerTest {
           public void record(Effect.RecordEvent event) {}
 
           @Override
+          public void release(Effect.ReleaseGate release) {} // no gated pod here
+
+          @Override
           public void wakeAt(Effect.WakeAt wake) {
             if (wake.timer().at().isAfter(now[0])) {
               now[0] = wake.timer().at();

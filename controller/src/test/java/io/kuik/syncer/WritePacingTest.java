@@ -315,6 +315,9 @@ class WritePacingTest {
     public void record(Effect.RecordEvent event) {}
 
     @Override
+    public void release(Effect.ReleaseGate release) {} // no gated pod here
+
+    @Override
     public void wakeAt(Effect.WakeAt wake) {
       timers.computeIfAbsent(wake.timer().at(), at -> new ArrayList<>()).add(wake.timer());
     }

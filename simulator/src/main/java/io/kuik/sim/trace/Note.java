@@ -147,7 +147,8 @@ public sealed interface Note extends TraceRecord
     APPLY,
     STATUS,
     EVENT,
-    WAKE
+    WAKE,
+    RELEASE
   }
 
   /**
