@@ -50,6 +50,12 @@ final class Gates {
   private final SyncerObserver observer;
   private final Map<String, Waiting> waiting = new HashMap<>();
 
+  /**
+   * When each pod whose release is in flight was first seen gated: the informer's news of the pod
+   * without its gate may come before the answer, and forget the pod.
+   */
+  private final Map<String, Instant> releasing = new HashMap<>();
+
   /** The gated pods of each namespace, by key: a pair's sync looks at its namespace only. */
   private final Map<String, Set<String>> byNamespace = new HashMap<>();
 
@@ -119,13 +125,16 @@ final class Gates {
   /** The API server answered a release. */
   void answered(Effect.ReleaseGate sent, Answer answer, Instant now) {
     String key = sent.namespace() + "/" + sent.name();
+    Instant since = releasing.remove(key + "/" + sent.uid());
+    if (answer instanceof Answer.Applied && since != null) {
+      observer.gateReleased(Duration.between(since, now));
+    }
     Waiting pod = waiting.get(key);
     if (pod == null || !pod.pod.uid().equals(sent.uid())) {
-      return; // forgotten meanwhile: deleted, or released by the bound
+      return; // forgotten meanwhile: deleted, released by the bound, or its gate seen gone
     }
     pod.inFlight = false;
     if (answer instanceof Answer.Applied) {
-      observer.gateReleased(Duration.between(pod.since, now));
       forget(key);
       return;
     }
@@ -195,6 +204,7 @@ final class Gates {
     pod.inFlight = true;
     pod.owed = false;
     RewrittenPod p = pod.pod;
+    releasing.put(p.namespace() + "/" + p.name() + "/" + p.uid(), pod.since);
     out.add(new Effect.ReleaseGate(p.namespace(), p.name(), p.uid(), p.gate()));
   }
 
