@@ -107,7 +107,8 @@ public final class SecretSyncer {
     } else if (input instanceof Input.PodChanged pod) {
       podChanged(pod.before(), pod.after(), now);
       RewrittenPod any = pod.after() != null ? pod.after() : pod.before();
-      gates.podChanged(pod.after(), key(any), now, held ? null : out);
+      // Another instance serves the pods of a namespace this one does not: theirs to release.
+      gates.podChanged(served(any) ? pod.after() : null, key(any), now, held ? null : out);
     } else if (input instanceof Input.ResourceChanged changed) {
       reconciler.forgetCredentials(changed.id());
       view.routingResource(changed.id()).ifPresent(r -> reportValidity(r, out));
@@ -166,12 +167,19 @@ public final class SecretSyncer {
       // The pods a previous incarnation left gated: released once this one applied their pairs.
       for (ObservedNamespace ns : view.namespaces()) {
         for (RewrittenPod pod : view.pods(ns.name())) {
-          if (pod.gated()) {
+          if (pod.gated() && settings.targeting().serves(ns.labels())) {
             gates.podChanged(pod, key(pod), now, out);
           }
         }
       }
     }
+  }
+
+  /** Whether this instance serves the pod's namespace. */
+  private boolean served(RewrittenPod pod) {
+    return view.namespace(pod.namespace())
+        .filter(ns -> settings.targeting().serves(ns.labels()))
+        .isPresent();
   }
 
   private static String key(RewrittenPod pod) {

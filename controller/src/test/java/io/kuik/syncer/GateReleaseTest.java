@@ -140,4 +140,25 @@ class GateReleaseTest {
     assertTrue(plain.stored("team-a", SECRET).isPresent());
     assertEquals(List.of(), plain.releases());
   }
+
+  @Test
+  void aPodOfANamespaceAnotherInstanceServesIsLeftToThatInstance() {
+    SyncerHarness other =
+        new SyncerHarness(
+            SyncerHarness.noResync()
+                .withReleasesGates(true)
+                .withTargeting(new Targeting(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE, false)));
+    other.source("acme-pull", config("s3cret"));
+    other.resource(
+        alternative(
+            "acme", RewritePolicy.ALWAYS, selector("team", "a"), repository(0, FOO, "acme-pull")));
+    other.applyNamespace("team-a", "team=a");
+    other.pod(gated("web-1"));
+    other.start().advanceSeconds(2);
+    other.pod(gated("web-2"));
+    other.advanceSeconds(5);
+
+    assertTrue(other.stored("team-a", SECRET).isEmpty(), "not served here");
+    assertEquals(List.of(), other.releases(), "the serving instance releases them");
+  }
 }
