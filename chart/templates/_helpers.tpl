@@ -123,6 +123,28 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 {{- end }}
 
 {{/*
+The selftest's command line (templates/selftest.yaml): the release, where its components answer
+/readyz (their metrics Services, when the chart renders them), and the optional pod check.
+*/}}
+{{- define "kuik.selftest.args" -}}
+- selftest
+- --release={{ .Release.Name }}
+- --cluster-resource-namespace={{ .Release.Namespace }}
+- --fullname={{ .Release.Name }}
+{{- if .Values.metrics.service.enabled }}
+- --syncer-readyz=http://{{ include "kuik.syncer.name" . }}-metrics.{{ .Release.Namespace }}.svc:{{ .Values.syncer.healthPort }}/readyz
+- --webhook-readyz=http://{{ include "kuik.webhook.name" . }}-metrics.{{ .Release.Namespace }}.svc:{{ .Values.webhook.healthPort }}/readyz
+{{- else }}
+- --syncer-readyz=none
+- --webhook-readyz=none
+{{- end }}
+{{- with .Values.selftest.podCheck.namespace }}
+- --namespace={{ . }}
+- --image={{ $.Values.selftest.podCheck.image }}
+{{- end }}
+{{- end }}
+
+{{/*
 A file of chart/files rendered with the release's values. The files hold the RBAC and the
 admission policy that the simulator also loads, so the chart includes them verbatim (through tpl)
 instead of keeping a second copy. A missing file fails the render: a syncer without its policy

@@ -28,6 +28,12 @@ public record RoutingResourceStatus(
   /** The condition type that says whether the resource is valid. */
   public static final String VALID = "Valid";
 
+  /**
+   * The condition type that says whether the registries accept the credentials the resource's
+   * entries inject: True, False (a registry refused one) or Unknown (not tried, or unreachable).
+   */
+  public static final String CREDENTIALS_ACCEPTED = "CredentialsAccepted";
+
   /** printer-column path of the Valid condition's status */
   static final String VALID_STATUS_PATH = ".status.conditions[?(@.type==\"Valid\")].status";
 

@@ -17,7 +17,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The admission policy and RBAC the simulator enforces are the very objects Helm installs: for each
  * value set, what {@code helm template} renders equals what {@link ChartFiles} loads for the same
- * release name and namespace.
+ * release name and namespace, the selftest's test hooks included (the simulator creates those for
+ * {@code helm test} only, as Helm does).
  */
 class SimulatorLoadsWhatHelmRendersTest {
 
@@ -52,7 +53,11 @@ class SimulatorLoadsWhatHelmRendersTest {
     Release release = values.simulated();
     TreeMap<String, JsonNode> loaded = new TreeMap<>();
     for (String file :
-        List.of(ChartFiles.ADMISSION_POLICY, ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC)) {
+        List.of(
+            ChartFiles.ADMISSION_POLICY,
+            ChartFiles.SYNCER_RBAC,
+            ChartFiles.WEBHOOK_RBAC,
+            ChartFiles.SELFTEST_RBAC)) {
       for (JsonNode object : chart.load(file, release)) {
         loaded.put(key(object), object);
       }
