@@ -31,6 +31,12 @@ public final class History {
     this.world = world;
   }
 
+  /** The requests of {@code helm test}'s pod, under the selftest's ServiceAccount. */
+  public List<TraceRecord.Request> selftestRequests() {
+    Actor selftest = new Actor("selftest");
+    return trace().requests().stream().filter(r -> r.actor().equals(selftest)).toList();
+  }
+
   /** The first syncer instance's requests. */
   public List<TraceRecord.Request> syncerRequests() {
     return requestsOf(world.install().syncer());

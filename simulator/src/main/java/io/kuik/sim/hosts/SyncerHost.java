@@ -8,6 +8,7 @@ import io.kuik.syncer.SyncerSettings;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Runs the production {@link SecretSyncer} in the simulated cluster, as a process under its
@@ -24,6 +25,7 @@ public final class SyncerHost {
   private SyncerProcess process;
   private int incarnations;
   private Duration applyRoundTrip = SyncerProcess.ROUND_TRIP;
+  private Consumer<Boolean> availability = ready -> {};
 
   public SyncerHost(
       ApiServer api, Identity identity, SyncerSettings settings, Duration resyncPeriod) {
@@ -49,6 +51,7 @@ public final class SyncerHost {
                 incarnations));
     process = new SyncerProcess(api, identity, settings, resyncPeriod, "syncer#" + incarnations);
     process.roundTrip(applyRoundTrip);
+    process.onReady(() -> availability.accept(true));
     process.start();
   }
 
@@ -87,6 +90,20 @@ public final class SyncerHost {
     return process != null;
   }
 
+  /**
+   * From now on, tells {@code availability} when an incarnation becomes ready (its informers
+   * synced, as the production /readyz says) and when it stops or crashes: what its Deployment's
+   * available replicas count.
+   */
+  public void reportAvailability(Consumer<Boolean> availability) {
+    this.availability = availability;
+  }
+
+  /** Whether the running incarnation is ready: its informers synced and its core started. */
+  public boolean ready() {
+    return syncer().isPresent();
+  }
+
   public SyncerSettings settings() {
     return settings;
   }
@@ -119,5 +136,6 @@ public final class SyncerHost {
                 incarnations));
     process.halt();
     process = null;
+    availability.accept(false);
   }
 }

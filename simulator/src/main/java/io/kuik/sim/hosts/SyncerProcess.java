@@ -49,6 +49,7 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
   private final io.kuik.sim.world.EventRecorder events;
   private final List<Informer> informers;
   private SecretSyncer syncer;
+  private Runnable ready = () -> {};
   private boolean alive = true;
   private Duration roundTrip = ROUND_TRIP;
 
@@ -96,6 +97,11 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
     return Optional.ofNullable(syncer);
   }
 
+  /** Called once, when the informers have synced and the core has started: /readyz passes. */
+  void onReady(Runnable ready) {
+    this.ready = ready;
+  }
+
   /** From now on each apply takes this long to be answered (a slow or distant API server). */
   void roundTrip(Duration value) {
     roundTrip = value;
@@ -120,6 +126,7 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
             io.kuik.syncer.SyncerObserver.NONE,
             (StatusWriter) this);
     syncer.start();
+    ready.run();
     if (!resyncPeriod.isZero()) {
       api.loop().schedule(resyncPeriod, name + " resync", this::resync);
     }

@@ -18,7 +18,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The mutating admission webhooks, called in registration order, each seeing the object as the
  * previous one left it. A webhook that is down, throws, or answers later than its timeout has
- * failed: Ignore goes on (and leaves a note in the trace), Fail refuses with 500.
+ * failed: Ignore goes on (and leaves a note in the trace), Fail refuses with 500. Dry runs call
+ * them too: admissionregistration.k8s.io/v1 only registers webhooks whose sideEffects are None or
+ * NoneOnDryRun, so the API server never refuses a dry run for a webhook's sake.
  */
 public final class MutatingChain {
 
@@ -62,7 +64,8 @@ public final class MutatingChain {
               request.attributes(),
               request.operation(),
               object == null ? null : object.deepCopy(),
-              request.oldObject() == null ? null : request.oldObject().deepCopy());
+              request.oldObject() == null ? null : request.oldObject().deepCopy(),
+              request.dryRun());
       String failure = null;
       MutatingAdmission.Response response = null;
       if (down.contains(w.name())) {
