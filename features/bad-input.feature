@@ -1,8 +1,9 @@
 Feature: Bad input
   Nothing a user or the API server gets wrong may stop another pair's work. Broken source
-  Secrets, invalid routing resources, Secrets over the 1 MiB limit, an immutable Secret at a
-  reserved name, terminating namespaces and API outages each get a clear event or log line, and
-  a retry only where retrying can help, never in a tight loop.
+  Secrets (malformed, nested thousands deep, of the legacy dockercfg type, or holding 50,000
+  entries), invalid routing resources (10,000 alternatives among them), Secrets over the 1 MiB
+  limit, an immutable Secret at a reserved name, terminating namespaces and API outages each get a
+  clear event or log line, and a retry only where retrying can help, never in a tight loop.
 
   Upstream: https://kubernetes.io/docs/concepts/configuration/secret/ (the limits the API server enforces)
   In this project: docs/behaviour.md#bad-input
@@ -33,6 +34,77 @@ Feature: Bad input
     Then team-a's kuik-inject-imagealternative-acme must hold auths for exactly:
       | quay.io/acme |
     And the ImageAlternative acme must have a Warning event PullSecretInjectionFailed saying "Secret kuik-system/broken-pull is malformed"
+
+  Scenario: A source Secret nested thousands of levels deep should be left out with an event, at a bounded cost
+    The API server takes JSON nested up to 10000 levels; kuik stops reading at 500.
+    Given the Secret deep-pull in kuik-system holds a docker config nested 5000 levels deep
+    When the ImageAlternative acme is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+        - repositoryGroup: registry.example.com/acme
+          auth:
+            secretRef: {name: deep-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme must hold auths for exactly:
+      | quay.io/acme |
+    And the ImageAlternative acme must have a Warning event PullSecretInjectionFailed saying "Secret kuik-system/deep-pull is malformed: nested deeper than 500 levels"
+
+  Scenario: A source Secret of 50,000 auths entries within 1 MiB should still give its entry its credential
+    Given the Secret big-pull in kuik-system holds 50000 other auths entries and the credentials acme:s3cret for quay.io/acme
+    When the ImageAlternative acme is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: big-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+    And team-b's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+
+  Scenario: A legacy kubernetes.io/dockercfg source Secret should be left out with an event naming its type
+    Given the Secret old-pull in kuik-system of type kubernetes.io/dockercfg holds the docker config '{"registry.example.com": {"auth": "YTpi"}}'
+    When the ImageAlternative acme is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+        - repositoryGroup: registry.example.com/acme
+          auth:
+            secretRef: {name: old-pull}
+      """
+    And 2 seconds pass
+    Then team-a's kuik-inject-imagealternative-acme must hold auths for exactly:
+      | quay.io/acme |
+    And the ImageAlternative acme must have a Warning event PullSecretInjectionFailed saying "Secret kuik-system/old-pull is of type kubernetes.io/dockercfg, not kubernetes.io/dockerconfigjson"
+
+  Scenario: A resource of 10,000 alternatives stored without the CRD's schema should be refused whole with an event, and stop no other resource
+    The CRD allows at most 64 alternatives; kuik counts them before anything else and uses none.
+    Given the ImageAlternative huge listing 10000 alternatives under acme-pull is created through an API server without the CRD's schema
+    And the ImageAlternative acme is created:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    When 2 seconds pass
+    Then the ImageAlternative huge must have a Warning event InvalidRoutingResource saying "spec.alternatives: lists 10000 alternatives, at most 64 are allowed (the CRD's maxItems): kuik uses none of them"
+    And team-a must not have the Secret kuik-inject-imagealternative-huge
+    And team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
 
   Scenario: A resource the CRD refuses should be refused by the API server before any controller sees it
     When a person tries to create the ImageAlternative broken:

@@ -3,7 +3,7 @@ Feature: Namespace targeting
   namespace: the override label wins, then the instance label, then the instance's own
   namespacesByDefault setting. The outline runs the whole truth table on two instances; the
   last two scenarios flip the override while a syncer runs and while it is stopped. The two
-  releases list each other in syncer.peers, as the README's sharding steps say, so that each
+  releases list each other in syncer.peers, as docs/operations.md's sharding steps say, so that each
   one's admission policy lets the other's syncer write.
 
   Upstream: https://archive.istio.io/v1.4/docs/ops/configuration/mesh/secret-creation/ (the truth table, on this project's labels)

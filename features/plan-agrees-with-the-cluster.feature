@@ -5,7 +5,7 @@ Feature: kuik plan agrees with the cluster
   serves every image to anyone. Here the plan is made first; then the same manifests are applied
   to a cluster where kuik is installed and the registries hold the images and ask for the
   credentials: the cluster must end up as planned, Secret for Secret, key for key, image for image.
-  (README, "Planning a change offline")
+  (docs/cli.md, "Planning a change offline")
 
   Background:
     Given the manifests shop:

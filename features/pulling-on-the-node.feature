@@ -6,7 +6,7 @@ Feature: How a node pulls with the Secret
   warning Event, and the pull goes on without it.
   (https://github.com/kubernetes/kubernetes/blob/master/pkg/credentialprovider/keyring.go,
   https://github.com/kubernetes/kubernetes/blob/master/pkg/kubelet/kuberuntime/kuberuntime_image.go;
-  docs/decisions.md, "Which credential the kubelet uses")
+  docs/decisions/0002-credential-the-kubelet-uses.md)
 
   Background:
     Given kuik is installed in the namespace kuik-system

@@ -160,6 +160,30 @@ Feature: Routing and the pull-secret references
     And a pod web-2 using docker.io/acme/app:1.0 is created in team-a
     Then the pod web-2 in team-a must run quay.io/acme/app:1.0
 
+  Scenario: Pods in kube-system and in kuik's own namespace should never reach the webhook
+    The chart's webhook configuration leaves out kube-system (the control plane's mirror pods,
+    DNS, the network plugin) and the install namespace, whatever webhook.excludedNamespaces adds.
+    The API server does not even call the webhook there, so no pod of theirs is ever rewritten.
+    Given the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And 2 seconds pass
+    When a pod coredns using docker.io/acme/app:1.0 is created in kube-system
+    And a pod own using docker.io/acme/app:1.0 is created in kuik-system
+    And a pod web-1 using docker.io/acme/app:1.0 is created in team-a
+    Then the pod coredns in kube-system must run docker.io/acme/app:1.0
+    And the pod coredns in kube-system must not be labelled kuik.enix.io/images-rewritten
+    And the pod own in kuik-system must run docker.io/acme/app:1.0
+    And the webhook must not have been asked about any pod of kube-system or kuik-system
+    And the pod web-1 in team-a must run quay.io/acme/app:1.0
+
   Scenario: In a namespace that opted out with the override label, the webhook should add no reference
     Given the namespace team-out labelled kuik.enix.io/pull-secrets-override=false
     And the ImageAlternative quay:

@@ -7,7 +7,7 @@ Feature: What a Secret holds
   PullSecretInjectionFailed event says why; provider entries are never injected yet.
 
   Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#what-a-secret-holds
-  In this project: docs/behaviour.md#what-a-secret-holds, docs/decisions.md#which-credential-the-kubelet-uses-credentialfor
+  In this project: docs/behaviour.md#what-a-secret-holds, docs/decisions/0002-credential-the-kubelet-uses.md
 
   Background:
     Given kuik is installed in the namespace kuik-system

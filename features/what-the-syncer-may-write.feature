@@ -7,7 +7,8 @@ Feature: What the syncer may write
   OwnerReferencesPermissionEnforcement makes it hold the right to. The simulated API server
   enforces the chart's own policy and RBAC from chart/files, so these scenarios also show Velero
   restores and a policy that cannot be evaluated. Who counts as a syncer is exactly the release's
-  own ServiceAccount and the peer releases it lists in syncer.peers, never an account by its name.
+  own ServiceAccount and the peer releases it lists in syncer.peers, never an account by its name,
+  and only with a token bound to its pod; no one else may add a finalizer to a reserved Secret.
 
   Upstream: https://github.com/enix/kube-image-keeper/blob/d196fc2b3c6ebbcab8ae0cb48c8b5a50c680811d/docs/v3/architecture.md#bounding-what-the-syncer-may-write
   In this project: docs/behaviour.md#what-the-syncer-may-write
@@ -41,10 +42,35 @@ Feature: What the syncer may write
       | uses a name outside the reserved ones           | team-a    | registry-creds  | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer | may only write Secrets named kuik-inject-*                |
       | names a kuik-provider-* outside its namespace   | team-a    | kuik-provider-x | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer | kuik-provider-* (in kuik-system only)                     |
 
+  @the-policy-refuses-the-syncer
+  Scenario Outline: The syncer's ServiceAccount with a token bound to no pod should be refused <what>
+    A legacy token Secret, or a token from kubectl create token, is not bound to the syncer's pod:
+    the API server says so by leaving the pod's name out of the request's userInfo.extra.
+    When the syncer's ServiceAccount with a token bound to no pod applies in team-a a Secret <name> of type <type> <labelled>
+    Then the write must be refused saying "system:serviceaccount:kuik-system:kuik-secret-syncer writes Secrets only with a token bound to one of its pods"
+
+    Examples:
+      | what                    | name                               | type                           | labelled                                                 |
+      | its own pull secrets    | kuik-inject-imagealternative-other | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer |
+      | any other Secret either | registry-creds                     | Opaque                         | unlabelled                                               |
+
+  Scenario: A Secret created with generateName kuik-inject- should be refused: its name is generated before the policy looks
+    When a person creates in team-a a Secret named from generateName kuik-inject- of type kubernetes.io/dockerconfigjson
+    Then the write must be refused saying "are written only by the kuik secret-syncer"
+    And the request must be refused with 403 Forbidden
+
+  Scenario: Adding a finalizer to a reserved Secret should be refused, and deleting the resource should still take its Secrets
+    A finalizer would keep the Secret, and the credential in it, after its resource is deleted.
+    When a person adds the finalizer example.com/keep to team-a's kuik-inject-imagealternative-acme
+    Then the write must be refused saying "alice may not add a finalizer to team-a/kuik-inject-imagealternative-acme"
+    When the ImageAlternative acme is deleted with foreground propagation
+    And 2 seconds pass
+    Then team-a must not have the Secret kuik-inject-imagealternative-acme
+
   Scenario: A tenant's ServiceAccount named like a syncer should be refused the reserved names
     Given the ServiceAccount x-secret-syncer in team-a may create and patch Secrets there
     When the ServiceAccount x-secret-syncer of team-a applies in team-a a Secret kuik-inject-imagealternative-other of type kubernetes.io/dockerconfigjson labelled app.kubernetes.io/managed-by=kuik-secret-syncer
-    Then the write must be refused saying "are written only by the kuik secret-syncer (system:serviceaccount:kuik-system:kuik-secret-syncer, or a peer listed in syncer.peers)"
+    Then the write must be refused saying "are written only by the kuik secret-syncer (system:serviceaccount:kuik-system:kuik-secret-syncer, or a peer listed in syncer.peers, from its pod)"
 
   Scenario: The syncer of a peer release should be let through by this release's policy
     Given another kuik instance is installed in the namespace kuik-b, serving unlabelled namespaces: false

@@ -1,14 +1,24 @@
 {{/*
-Names. Every object is named after the release, never after a nameOverride: the files under
-chart/files (RBAC, admission policy) may use nothing but .Release.Name, .Release.Namespace and the
-three helpers below that name identities (the simulator renders them too, from the same values).
+Names. Objects are named <fullname>-<component>, fullname being the release name unless
+fullnameOverride says otherwise; nameOverride changes the app.kubernetes.io/name label. The files
+under chart/files (RBAC, admission policy) may use nothing but .Release.Namespace and the helpers
+kuik.fullname, kuik.name, kuik.commonLabels and the three that name identities below: the
+simulator renders them too, from the same values.
 */}}
+{{- define "kuik.fullname" -}}
+{{ .Values.fullnameOverride | default .Release.Name }}
+{{- end }}
+
+{{- define "kuik.name" -}}
+{{ .Values.nameOverride | default .Chart.Name }}
+{{- end }}
+
 {{- define "kuik.syncer.name" -}}
-{{ .Release.Name }}-secret-syncer
+{{ include "kuik.fullname" . }}-secret-syncer
 {{- end }}
 
 {{- define "kuik.webhook.name" -}}
-{{ .Release.Name }}-webhook
+{{ include "kuik.fullname" . }}-webhook
 {{- end }}
 
 {{/* The ServiceAccount each component runs as: serviceAccount.name, or the component's name. */}}
@@ -34,32 +44,54 @@ its release name or ServiceAccount name).
 {{- end }}
 
 {{- define "kuik.webhook.tlsSecretName" -}}
-{{ .Release.Name }}-webhook-tls
+{{ include "kuik.fullname" . }}-webhook-tls
 {{- end }}
 
 {{- define "kuik.chart" -}}
 {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
-{{/* Labels every object carries. */}}
+{{/*
+commonLabels, for the objects of chart/files (one "key: value" line each, empty when none); the
+schema keeps them off the chart's own label keys, so that no key is written twice.
+*/}}
+{{- define "kuik.commonLabels" -}}
+{{- with .Values.commonLabels }}
+{{- toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Labels every object of templates/ carries: commonLabels, then the chart's own. */}}
 {{- define "kuik.labels" -}}
-helm.sh/chart: {{ include "kuik.chart" . }}
-app.kubernetes.io/name: {{ .Chart.Name }}
-app.kubernetes.io/instance: {{ .Release.Name }}
-app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
-app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- $labels := dict
+  "helm.sh/chart" (include "kuik.chart" .)
+  "app.kubernetes.io/name" (include "kuik.name" .)
+  "app.kubernetes.io/instance" .Release.Name
+  "app.kubernetes.io/version" .Chart.AppVersion
+  "app.kubernetes.io/managed-by" .Release.Service -}}
+{{- toYaml (merge $labels (.Values.commonLabels | default dict)) }}
 {{- end }}
 
 {{/* Selector labels of one component; pass (dict "root" $ "component" "secret-syncer"). */}}
 {{- define "kuik.selectorLabels" -}}
-app.kubernetes.io/name: {{ .root.Chart.Name }}
+app.kubernetes.io/name: {{ include "kuik.name" .root }}
 app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .component }}
 {{- end }}
 
 {{- define "kuik.componentLabels" -}}
-{{ include "kuik.labels" .root }}
-app.kubernetes.io/component: {{ .component }}
+{{- toYaml (merge (dict "app.kubernetes.io/component" .component) (include "kuik.labels" .root | fromYaml)) }}
+{{- end }}
+
+{{/*
+A component's pod template labels: the selector's labels, then podLabels, then the component's
+other labels and commonLabels, the first of a key winning (a podLabel wins over a commonLabel, never
+over the selector). Pass (dict "root" $ "component" "webhook" "values" .Values.webhook).
+*/}}
+{{- define "kuik.podLabels" -}}
+{{- $selector := include "kuik.selectorLabels" . | fromYaml -}}
+{{- $labels := include "kuik.componentLabels" . | fromYaml -}}
+{{- toYaml (merge $selector (.values.podLabels | default dict) $labels) }}
 {{- end }}
 
 {{- define "kuik.image" -}}
@@ -103,6 +135,8 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --api-burst={{ .Values.syncer.api.burst }}
 - --leader-elect={{ .Values.syncer.leaderElection.enabled }}
 - --health-port={{ .Values.syncer.healthPort }}
+- --admission-policy={{ .Release.Name }}-pull-secrets
+- --admission-policy-binding={{ .Release.Name }}-pull-secrets
 - --log-format={{ .Values.logFormat }}
 - --log-level={{ .Values.logLevel }}
 {{- end }}
@@ -123,6 +157,27 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 {{- end }}
 
 {{/*
+A component's extraArgs, after the chart's flags; pass (dict "root" $ "component" "syncer"). A flag
+the chart already sets from a value is refused: kuik refuses a flag given twice, so the pod would
+crash at start.
+*/}}
+{{- define "kuik.extraArgs" -}}
+{{- $values := index .root.Values .component -}}
+{{- $chartArgs := include (printf "kuik.%s.args" .component) .root | fromYamlArray -}}
+{{- range $values.extraArgs -}}
+{{- $flag := regexReplaceAll "=.*$" (toString .) "" -}}
+{{- range $chartArgs -}}
+{{- if hasPrefix (printf "%s=" $flag) . -}}
+{{- fail (printf "%s.extraArgs sets %s, which the chart already sets (%s): set its value instead" $.component $flag .) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- with $values.extraArgs }}
+{{- toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
 The selftest's command line (templates/selftest.yaml): the release, where its components answer
 /readyz (their metrics Services, when the chart renders them), and the optional pod check.
 */}}
@@ -130,7 +185,7 @@ The selftest's command line (templates/selftest.yaml): the release, where its co
 - selftest
 - --release={{ .Release.Name }}
 - --cluster-resource-namespace={{ .Release.Namespace }}
-- --fullname={{ .Release.Name }}
+- --fullname={{ include "kuik.fullname" . }}
 {{- if .Values.metrics.service.enabled }}
 - --syncer-readyz=http://{{ include "kuik.syncer.name" . }}-metrics.{{ .Release.Namespace }}.svc:{{ .Values.syncer.healthPort }}/readyz
 - --webhook-readyz=http://{{ include "kuik.webhook.name" . }}-metrics.{{ .Release.Namespace }}.svc:{{ .Values.webhook.healthPort }}/readyz

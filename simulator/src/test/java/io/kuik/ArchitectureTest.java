@@ -217,7 +217,8 @@ class ArchitectureTest {
 
   /**
    * The syncer reads the core's own records of pods and namespaces, so a driver keeps of them only
-   * what the core needs (docs/decisions.md#scale); the webhook's routing still reads a Pod.
+   * what the core needs (docs/decisions/0032-only-rewritten-pods-and-slim-records.md); the
+   * webhook's routing still reads a Pod.
    */
   @Test
   void theSyncerCoreNeverReadsFabric8sPodsOrNamespaces() {

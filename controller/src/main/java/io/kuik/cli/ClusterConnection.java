@@ -20,8 +20,10 @@ import java.util.Optional;
  * fails the start within seconds instead of fabric8's default ten retries.
  *
  * @param source where the configuration came from, for log lines
+ * @param found whether a kubeconfig or the pod's ServiceAccount was found; without either, fabric8
+ *     falls back to {@code https://kubernetes.default.svc}, which only answers inside a pod
  */
-record ClusterConnection(Config config, String source) {
+record ClusterConnection(Config config, String source, boolean found) {
 
   private static final int CLIENT_RETRIES = 2;
   private static final Path IN_CLUSTER_TOKEN =
@@ -35,6 +37,11 @@ record ClusterConnection(Config config, String source) {
   }
 
   static ClusterConnection resolve() throws Unusable {
+    return resolve(null);
+  }
+
+  /** As {@link #resolve()}, with a kubeconfig context ({@code null}: the current one). */
+  static ClusterConnection resolve(String context) throws Unusable {
     Optional<String> named =
         Optional.ofNullable(System.getProperty("kubeconfig"))
             .map(path -> "kubeconfig " + path + " (system property kubeconfig)")
@@ -46,6 +53,7 @@ record ClusterConnection(Config config, String source) {
     String paths =
         Optional.ofNullable(System.getProperty("kubeconfig")).orElse(System.getenv("KUBECONFIG"));
     String source;
+    boolean found = true;
     if (named.isPresent()) {
       List<String> files =
           Arrays.stream(paths.split(File.pathSeparator)).filter(p -> !p.isBlank()).toList();
@@ -64,12 +72,16 @@ record ClusterConnection(Config config, String source) {
       source = "the pod's ServiceAccount";
     } else {
       source = "no kubeconfig (~/.kube/config missing, KUBECONFIG unset) and not in a pod";
+      found = false;
+    }
+    if (context != null) {
+      source += ", context " + context;
     }
     Config config =
-        new ConfigBuilder(Config.autoConfigure(null))
+        new ConfigBuilder(Config.autoConfigure(context))
             .withRequestRetryBackoffLimit(CLIENT_RETRIES)
             .build();
-    return new ClusterConnection(config, source);
+    return new ClusterConnection(config, source, found);
   }
 
   /** The API server, and where that came from, for every line that mentions the cluster. */

@@ -156,8 +156,24 @@ public final class ExplainCommand implements KuikSubcommand {
       SyncerSettings settings =
           SyncerSettings.defaults(clusterResourceNamespace)
               .withTargeting(new Targeting(clusterResourceNamespace, namespacesByDefault));
+      PrintWriter err = spec.commandLine().getErr();
+      ClusterConnection connection;
+      try {
+        connection = ClusterConnection.resolve(context);
+      } catch (ClusterConnection.Unusable unusable) {
+        err.println("kuik explain: " + unusable.getMessage());
+        return 1;
+      }
+      if (!connection.found()) {
+        err.println(
+            "kuik explain: no cluster to read: "
+                + connection.source()
+                + ". Point KUBECONFIG (or -Dkubeconfig) at a kubeconfig, or write"
+                + " ~/.kube/config.");
+        return 1;
+      }
       Config config =
-          new ConfigBuilder(Config.autoConfigure(context)).withRequestRetryBackoffLimit(0).build();
+          new ConfigBuilder(connection.config()).withRequestRetryBackoffLimit(0).build();
       PrintWriter out = spec.commandLine().getOut();
       try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
           OciRegistryProber prober =
@@ -181,7 +197,7 @@ public final class ExplainCommand implements KuikSubcommand {
         out.flush();
         return 0;
       } catch (Explain.NothingToExplain nothing) {
-        spec.commandLine().getErr().println("kuik explain: " + nothing.getMessage());
+        err.println("kuik explain: " + nothing.getMessage() + " (" + connection.describe() + ")");
         return 1;
       }
     }
@@ -213,7 +229,7 @@ public final class ExplainCommand implements KuikSubcommand {
       exitCodeListHeading = "%nExit codes:%n",
       exitCodeList = {
         "0:explained",
-        "1:the pod could not be read (not found, forbidden, no API server)",
+        "1:the pod could not be read (not found, forbidden, no API server, no kubeconfig)",
         "2:bad command line"
       })
   static final class PodTarget implements Callable<Integer> {
@@ -242,7 +258,7 @@ public final class ExplainCommand implements KuikSubcommand {
       exitCodeListHeading = "%nExit codes:%n",
       exitCodeList = {
         "0:explained",
-        "1:the Deployment could not be read (not found, forbidden, no API server)",
+        "1:the Deployment could not be read (not found, forbidden, no API server, no kubeconfig)",
         "2:bad command line"
       })
   static final class DeploymentTarget implements Callable<Integer> {

@@ -1,7 +1,8 @@
 package io.kuik.cli;
 
-import java.util.Comparator;
+import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.TreeMap;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,6 +24,10 @@ public final class Main {
       System.setProperty("java.util.logging.manager", ShutdownLogManager.class.getName());
     }
     Signals.handleTermination();
+    // Every command logs one text line per event, warnings and worse, on standard error (the
+    // CLIs: explain, plan, simulate); syncer and webhook set their own format and level from
+    // their flags (JSON by default, as the image runs them).
+    LogSetup.configure(LogFormat.text, LogLevel.warn);
     System.exit(execute(args));
   }
 
@@ -34,11 +39,15 @@ public final class Main {
   /** The command line with every subcommand found, sorted by name for a stable {@code --help}. */
   public static CommandLine commandLine() {
     CommandLine root = new CommandLine(new Kuik());
+    Map<String, CommandLine> commands = new TreeMap<>();
     ServiceLoader.load(KuikSubcommand.class).stream()
         .map(ServiceLoader.Provider::get)
         .map(CommandLine::new)
-        .sorted(Comparator.comparing(CommandLine::getCommandName))
-        .forEach(sub -> root.addSubcommand(sub.getCommandName(), sub));
+        .forEach(sub -> commands.put(sub.getCommandName(), sub));
+    for (String name : InSimulatorJar.COMMANDS) {
+      commands.computeIfAbsent(name, absent -> new CommandLine(new InSimulatorJar(absent)));
+    }
+    commands.forEach(root::addSubcommand);
     return root;
   }
 

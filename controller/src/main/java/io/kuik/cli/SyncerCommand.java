@@ -170,11 +170,36 @@ public final class SyncerCommand implements KuikSubcommand {
       paramLabel = "<port>",
       defaultValue = "${env:KUIK_HEALTH_PORT:-8080}",
       description = {
-        "Port of /healthz (alive), /readyz (informers synced; a standby is ready too) and"
-            + " /metrics (Prometheus).",
+        "Port of /healthz (alive), /readyz (informers synced and the admission policy in"
+            + " place; a standby is ready too) and /metrics (Prometheus).",
         "Env: KUIK_HEALTH_PORT. Default: ${DEFAULT-VALUE}."
       })
   int healthPort;
+
+  @Option(
+      names = "--admission-policy",
+      paramLabel = "<name>",
+      defaultValue =
+          "${env:KUIK_ADMISSION_POLICY:-" + SyncerRuntimeSettings.Bounds.DEFAULT_NAME + "}",
+      description = {
+        "The ValidatingAdmissionPolicy that bounds the syncer's Secret writes (the chart's"
+            + " <release>-pull-secrets). The syncer writes nothing while it or its binding is"
+            + " missing: /readyz fails, a log line and kuik_syncer_admission_policy_in_place say"
+            + " so. Read by name with get; the syncer needs nothing else of it.",
+        "Env: KUIK_ADMISSION_POLICY. Default: ${DEFAULT-VALUE}."
+      })
+  String admissionPolicy;
+
+  @Option(
+      names = "--admission-policy-binding",
+      paramLabel = "<name>",
+      defaultValue =
+          "${env:KUIK_ADMISSION_POLICY_BINDING:-" + SyncerRuntimeSettings.Bounds.DEFAULT_NAME + "}",
+      description = {
+        "The ValidatingAdmissionPolicyBinding of --admission-policy, which must bind it with Deny.",
+        "Env: KUIK_ADMISSION_POLICY_BINDING. Default: ${DEFAULT-VALUE}."
+      })
+  String admissionPolicyBinding;
 
   @Option(
       names = "--log-format",
@@ -223,6 +248,14 @@ public final class SyncerCommand implements KuikSubcommand {
       converter = DurationConverter.class,
       defaultValue = "${env:KUIK_LEASE_RETRY_PERIOD:-2s}")
   Duration leaseRetryPeriod;
+
+  // How often the admission policy and its binding are read: 5 s suits every cluster.
+  @Option(
+      names = "--admission-policy-check-period",
+      hidden = true,
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_ADMISSION_POLICY_CHECK_PERIOD:-5s}")
+  Duration admissionPolicyCheckPeriod;
 
   private final UntilExit<SyncerRuntime> process = new UntilExit<>();
 
@@ -309,6 +342,21 @@ public final class SyncerCommand implements KuikSubcommand {
               + ": give at least 1 apply, e.g. 8");
     }
     checkPort("--health-port", healthPort);
+    for (String[] name :
+        new String[][] {
+          {"--admission-policy", admissionPolicy},
+          {"--admission-policy-binding", admissionPolicyBinding}
+        }) {
+      if (!Dns1123.isSubdomain(name[1])) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "Invalid "
+                + name[0]
+                + " '"
+                + name[1]
+                + "': not an object name, e.g. kuik-pull-secrets");
+      }
+    }
     try {
       SyncerSettings defaults = SyncerSettings.defaults(namespace);
       SyncerSettings syncer =
@@ -331,7 +379,9 @@ public final class SyncerCommand implements KuikSubcommand {
           new ApiRate(apiQps, apiBurst),
           new LeaseSettings(
               leaderElect, leaseName, leaseDuration, leaseRenewDeadline, leaseRetryPeriod),
-          healthPort);
+          healthPort,
+          new SyncerRuntimeSettings.Bounds(
+              admissionPolicy, admissionPolicyBinding, admissionPolicyCheckPeriod));
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), "Invalid setting: " + invalid.getMessage());
     }
@@ -368,6 +418,10 @@ public final class SyncerCommand implements KuikSubcommand {
         + ", leader election "
         + (s.lease().enabled() ? "on (lease " + s.lease().name() + ")" : "off")
         + ", health port "
-        + s.healthPort();
+        + s.healthPort()
+        + ", writes bounded by the admission policy "
+        + s.bounds().policy()
+        + " and its binding "
+        + s.bounds().binding();
   }
 }

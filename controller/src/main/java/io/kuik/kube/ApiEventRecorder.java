@@ -12,7 +12,8 @@ import java.util.logging.Logger;
 
 /**
  * The core's {@link EventRecorder} on fabric8: one core/v1 Event per report, on the routing
- * resource (cluster-scoped, so in namespace {@code default}, where {@code kubectl describe} looks).
+ * resource (cluster-scoped, so in namespace {@code default}, where {@code kubectl describe} looks)
+ * or on a pod (in its namespace).
  *
  * <p>Never throws: an Event that cannot be created is logged and dropped. Only the leader records
  * (a standby's core does not run, and a deposed leader's fence is closed).
@@ -52,25 +53,45 @@ final class ApiEventRecorder implements EventRecorder {
 
   @Override
   public void record(ResourceId resource, String uid, Type type, String reason, String message) {
+    create(
+        resource.toString(),
+        event(
+            new Involved(
+                API_VERSION, resource.kind().kind(), EVENT_NAMESPACE, null, resource.name(), uid),
+            type,
+            reason,
+            message,
+            clock.now()));
+  }
+
+  @Override
+  public void recordOnPod(
+      String namespace, String pod, String uid, Type type, String reason, String message) {
+    create(
+        "pod " + namespace + "/" + pod,
+        event(
+            new Involved("v1", "Pod", namespace, namespace, pod, uid),
+            type,
+            reason,
+            message,
+            clock.now()));
+  }
+
+  private void create(String on, Event event) {
     if (!fence.isOpen()) {
       return;
     }
     try {
       rateLimit.acquire();
-      client
-          .v1()
-          .events()
-          .inNamespace(EVENT_NAMESPACE)
-          .resource(event(resource, uid, type, reason, message, clock.now()))
-          .create();
+      client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
     } catch (InterruptedException stopping) {
       Thread.currentThread().interrupt();
     } catch (KubernetesClientException e) {
       LOG.warning(
           "could not record the "
-              + reason
+              + event.getReason()
               + " event on "
-              + resource
+              + on
               + ": "
               + ApplyingSecretWriter.refusal(e).reason()
               + " ("
@@ -78,14 +99,42 @@ final class ApiEventRecorder implements EventRecorder {
               + ")");
     } catch (RuntimeException broken) {
       LOG.warning(
-          "could not record the " + reason + " event on " + resource + ": " + broken.getClass());
+          "could not record the "
+              + event.getReason()
+              + " event on "
+              + on
+              + ": "
+              + broken.getClass());
     }
   }
 
-  /** The Event, named as client-go names them: the object's name, a dot, the time in hex. */
+  /**
+   * The object an Event is about, and the namespace the Event goes to: a routing resource's go to
+   * {@code default}, a pod's to its own namespace.
+   */
+  record Involved(
+      String apiVersion,
+      String kind,
+      String eventNamespace,
+      String namespace,
+      String name,
+      String uid) {}
+
+  /** The Event on a routing resource, as {@link #record} sends it. */
   Event event(
       ResourceId resource, String uid, Type type, String reason, String message, Instant now) {
-    String prefix = resource.name();
+    return event(
+        new Involved(
+            API_VERSION, resource.kind().kind(), EVENT_NAMESPACE, null, resource.name(), uid),
+        type,
+        reason,
+        message,
+        now);
+  }
+
+  /** The Event, named as client-go names them: the object's name, a dot, the time in hex. */
+  Event event(Involved object, Type type, String reason, String message, Instant now) {
+    String prefix = object.name();
     if (prefix.length() > MAX_NAME_PREFIX) {
       // A cut name may end in '-' or '.', which cannot come before the '.' that follows.
       prefix = prefix.substring(0, MAX_NAME_PREFIX).replaceAll("[-.]+$", "");
@@ -95,13 +144,14 @@ final class ApiEventRecorder implements EventRecorder {
     return new EventBuilder()
         .withNewMetadata()
         .withName(prefix + "." + Long.toHexString(nanos))
-        .withNamespace(EVENT_NAMESPACE)
+        .withNamespace(object.eventNamespace())
         .endMetadata()
         .withNewInvolvedObject()
-        .withApiVersion(API_VERSION)
-        .withKind(resource.kind().kind())
-        .withName(resource.name())
-        .withUid(uid)
+        .withApiVersion(object.apiVersion())
+        .withKind(object.kind())
+        .withNamespace(object.namespace())
+        .withName(object.name())
+        .withUid(object.uid())
         .endInvolvedObject()
         .withType(type.name())
         .withReason(reason)

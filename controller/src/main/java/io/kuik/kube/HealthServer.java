@@ -13,9 +13,10 @@ import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 
 /**
- * The health port: {@code /healthz} (the process serves), {@code /readyz} (the informers have
- * synced; a standby is ready too, since readiness only gates traffic and the syncer takes none),
- * and {@code /metrics} in the Prometheus text format.
+ * The health port: {@code /healthz} (the process serves), {@code /readyz} (the process can do its
+ * work: for the syncer, its informers have synced and the admission policy that bounds its writes
+ * is in place; a standby is ready too, since readiness only gates traffic and the syncer takes
+ * none), and {@code /metrics} in the Prometheus text format. A failing check answers why.
  */
 final class HealthServer implements AutoCloseable {
 
@@ -30,6 +31,17 @@ final class HealthServer implements AutoCloseable {
   static HealthServer start(
       int port, PrometheusRegistry registry, BooleanSupplier alive, BooleanSupplier ready)
       throws IOException {
+    return start(port, registry, alive, ready, () -> "informers not synced or stopped");
+  }
+
+  /** With what {@code /readyz} says while not ready. */
+  static HealthServer start(
+      int port,
+      PrometheusRegistry registry,
+      BooleanSupplier alive,
+      BooleanSupplier ready,
+      java.util.function.Supplier<String> whyNotReady)
+      throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
     server.createContext("/metrics", new MetricsHandler(registry));
     server.createContext(
@@ -38,8 +50,10 @@ final class HealthServer implements AutoCloseable {
             answer(exchange, alive.getAsBoolean(), "alive", "the core or an informer stopped"));
     server.createContext(
         "/readyz",
-        exchange ->
-            answer(exchange, ready.getAsBoolean(), "ready", "informers not synced or stopped"));
+        exchange -> {
+          boolean ok = ready.getAsBoolean();
+          answer(exchange, ok, "ready", ok ? "" : whyNotReady.get());
+        });
     ExecutorService threads =
         Executors.newFixedThreadPool(
             2,

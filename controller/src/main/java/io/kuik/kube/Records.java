@@ -42,6 +42,7 @@ public final class Records {
     return RewrittenPod.of(
         pod.getMetadata().getNamespace(),
         pod.getMetadata().getName(),
+        pod.getMetadata().getUid(),
         pod.getStatus() == null ? null : pod.getStatus().getPhase(),
         pod.getMetadata().getDeletionTimestamp() != null,
         pod.getMetadata().getAnnotations(),
@@ -56,6 +57,7 @@ public final class Records {
             .withNewMetadata()
             .withNamespace(record.namespace())
             .withName(record.name())
+            .withUid(record.uid())
             .withResourceVersion(resourceVersion)
             .withDeletionTimestamp(record.terminating() ? DELETING : null)
             .endMetadata()

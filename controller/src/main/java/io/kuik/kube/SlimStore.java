@@ -14,10 +14,11 @@ import java.util.stream.Stream;
 
 /**
  * An informer's cache that keeps, per object, only the core's record of it and its resourceVersion,
- * instead of the object (docs/decisions.md#scale). fabric8 hands it every object it lists or
- * watches ({@code SharedIndexInformer.itemStore}); what it asks back (the previous state of an
- * update or a delete, the objects a relist no longer has) is rebuilt from the record as a minimal
- * object that reads back to the same record, which is all the handlers read.
+ * instead of the object (docs/decisions/0032-only-rewritten-pods-and-slim-records.md). fabric8
+ * hands it every object it lists or watches ({@code SharedIndexInformer.itemStore}); what it asks
+ * back (the previous state of an update or a delete, the objects a relist no longer has) is rebuilt
+ * from the record as a minimal object that reads back to the same record, which is all the handlers
+ * read.
  *
  * <p>The records are also kept by group (a pod's namespace), for the core's reads. fabric8 calls
  * the store under its own lock, from its informer thread; the core reads it from its own thread, so

@@ -1,14 +1,16 @@
 package io.kuik.kube;
 
 /**
- * Starts the core once both conditions hold, whichever comes last: the informers have synced, and
- * this process may write (it holds the lease, or there is no election).
+ * Starts the core once all three conditions hold, whichever comes last: the informers have synced,
+ * this process may write (it holds the lease, or there is no election), and the admission policy
+ * that bounds its writes is in place with its binding.
  */
 final class StartGate {
 
   private final Runnable start;
   private boolean synced;
   private boolean leading;
+  private boolean bounded;
   private boolean started;
 
   StartGate(Runnable start) {
@@ -16,18 +18,23 @@ final class StartGate {
   }
 
   void synced() {
-    fire(true, false);
+    fire(true, false, false);
   }
 
   void leading() {
-    fire(false, true);
+    fire(false, true, false);
   }
 
-  private void fire(boolean nowSynced, boolean nowLeading) {
+  void bounded() {
+    fire(false, false, true);
+  }
+
+  private void fire(boolean nowSynced, boolean nowLeading, boolean nowBounded) {
     synchronized (this) {
       synced |= nowSynced;
       leading |= nowLeading;
-      if (started || !synced || !leading) {
+      bounded |= nowBounded;
+      if (started || !synced || !leading || !bounded) {
         return;
       }
       started = true;

@@ -44,6 +44,7 @@ final class SyncerDriver implements ClusterEvents, Scheduler, SecretWriter {
   private final EventRecorder events;
   private final SyncerMetrics metrics;
   private SecretSyncer syncer; // the loop's thread only
+  private boolean held; // the loop's thread only: the policy went away, wake-ups wait
   private final SeenAtStart seenAtStart = new SeenAtStart(); // the loop's thread only
 
   /** How long the start's late notifications are looked for: they come within seconds. */
@@ -103,6 +104,30 @@ final class SyncerDriver implements ClusterEvents, Scheduler, SecretWriter {
             loop.scheduleEvery("resync", resyncPeriod, () -> onCore(SecretSyncer::onResync));
           }
           publish();
+        });
+  }
+
+  /**
+   * The admission policy that bounds the writes, or its binding, went away ({@code false}) or came
+   * back. While it is away, the core still hears every event and queues its work, but is not woken:
+   * nothing is decided into a write (the write fence stops what was already on its way). When it is
+   * back, every pair is owed a forced apply, as at a resync: someone may have written under the
+   * reserved names while nothing refused it. Any thread.
+   */
+  void writeBounds(boolean inPlace) {
+    loop.execute(
+        "write bounds",
+        () -> {
+          if (!inPlace) {
+            held = true;
+          } else if (held) {
+            held = false;
+            onCore(
+                core -> {
+                  core.onResync();
+                  core.onWakeup();
+                });
+          }
         });
   }
 
@@ -198,6 +223,9 @@ final class SyncerDriver implements ClusterEvents, Scheduler, SecretWriter {
   }
 
   private void wakeUp() {
+    if (held) {
+      return; // writeBounds wakes the core when the policy is back
+    }
     long started = System.nanoTime();
     onCore(SecretSyncer::onWakeup);
     metrics.reconciled(Duration.ofNanos(System.nanoTime() - started));

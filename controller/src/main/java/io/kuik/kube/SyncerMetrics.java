@@ -31,8 +31,10 @@ public final class SyncerMetrics {
       int queueDepth,
       int appliesInFlight,
       long pairs,
-      double resyncPeriodSeconds) {
-    static final CoreSnapshot NONE = new CoreSnapshot(0, 0, 0, 0, 0, 0, 0);
+      double resyncPeriodSeconds,
+      Map<String, Long> rewritesNotRecognized) {
+    static final CoreSnapshot NONE =
+        new CoreSnapshot(0, 0, 0, 0, 0, 0, 0, new SyncerCounters().rewritesNotRecognized());
 
     static CoreSnapshot of(
         SyncerCounters counters,
@@ -47,7 +49,8 @@ public final class SyncerMetrics {
           queueDepth,
           appliesInFlight,
           pairs,
-          resyncPeriod.toMillis() / 1000.0);
+          resyncPeriod.toMillis() / 1000.0,
+          counters.rewritesNotRecognized());
     }
   }
 
@@ -69,7 +72,8 @@ public final class SyncerMetrics {
           "Transport",
           "ClientError",
           "NotLeader",
-          "ShuttingDown");
+          "ShuttingDown",
+          "NoAdmissionPolicy");
 
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final WorkQueueMetrics workQueue = new WorkQueueMetrics(registry, System::nanoTime);
@@ -77,6 +81,7 @@ public final class SyncerMetrics {
   private final Counter statusWrites;
   private final Histogram reconcileDuration;
   private final Gauge leader;
+  private final Gauge admissionPolicy;
   private volatile CoreSnapshot snapshot = CoreSnapshot.NONE;
 
   public SyncerMetrics() {
@@ -89,6 +94,17 @@ public final class SyncerMetrics {
         "kuik_syncer_applies_skipped",
         "Applies not sent because the pair's content hash had not changed",
         CoreSnapshot::appliesSkipped);
+    CounterWithCallback.builder()
+        .name("kuik_syncer_rewrites_not_recognized")
+        .help(
+            "Pods whose claim of a rewrite (label and rewritten-by annotation) kuik does not"
+                + " recognize, each counted once, by reason: NoSuchResource, NamespaceNotSelected,"
+                + " ImageNotCovered")
+        .labelNames("reason")
+        .callback(
+            callback ->
+                snapshot.rewritesNotRecognized().forEach((reason, n) -> callback.call(n, reason)))
+        .register(registry);
     GaugeWithCallback.builder()
         .name("kuik_syncer_pairs")
         .help("Pairs (routing resource, namespace) that a resync reconciles")
@@ -128,6 +144,13 @@ public final class SyncerMetrics {
         Gauge.builder()
             .name("kuik_syncer_leader")
             .help("1 while this instance holds the lease and writes, 0 on a standby")
+            .register(registry);
+    admissionPolicy =
+        Gauge.builder()
+            .name("kuik_syncer_admission_policy_in_place")
+            .help(
+                "1 while the admission policy that bounds the syncer's writes and its binding are"
+                    + " in place; 0 while they are missing, and nothing is written")
             .register(registry);
     // Every reason series exists from the first scrape, so that rate() alerts have a series.
     statusWrites =
@@ -187,6 +210,10 @@ public final class SyncerMetrics {
 
   void leading(boolean leading) {
     leader.set(leading ? 1 : 0);
+  }
+
+  void admissionPolicyInPlace(boolean inPlace) {
+    admissionPolicy.set(inPlace ? 1 : 0);
   }
 
   private void counter(String name, String help, ToLongFunction<CoreSnapshot> value) {

@@ -21,7 +21,8 @@ import java.util.logging.Logger;
  * the process; {@link #close()} takes it down, writes first.
  *
  * <p>Every replica runs its informers, so a standby is warm and ready; only the leader builds the
- * core and writes, from the moment it holds the lease and its informers have synced.
+ * core and writes, from the moment it holds the lease, its informers have synced and the admission
+ * policy that bounds its writes is in place with its binding ({@link WriteBoundsCheck}).
  */
 public final class SyncerRuntime implements ProcessRuntime {
 
@@ -40,6 +41,7 @@ public final class SyncerRuntime implements ProcessRuntime {
   private final StartGate gate;
   private final SyncerInformers informers;
   private final LeaseElection election;
+  private final WriteBoundsCheck bounds;
   private HealthServer health;
   private volatile boolean synced;
   private boolean closed;
@@ -70,6 +72,16 @@ public final class SyncerRuntime implements ProcessRuntime {
             metrics);
     gate = new StartGate(driver::startSyncing);
     metrics.informersSynced(() -> synced && informers.noneStopped());
+    // Nothing is written until the policy that bounds the writes has been read and found in place.
+    fence.bounded(false);
+    metrics.admissionPolicyInPlace(false);
+    bounds =
+        new WriteBoundsCheck(
+            client,
+            settings.bounds().policy(),
+            settings.bounds().binding(),
+            settings.bounds().period(),
+            this::boundsChanged);
     election =
         settings.lease().enabled()
             ? new LeaseElection(
@@ -89,13 +101,18 @@ public final class SyncerRuntime implements ProcessRuntime {
               settings.healthPort(),
               runtime.metrics.registry(),
               () -> runtime.loop.isRunning() && runtime.informers.noneStopped(),
-              () -> runtime.synced && runtime.informers.noneStopped());
+              () ->
+                  runtime.synced
+                      && runtime.informers.noneStopped()
+                      && runtime.bounds.bounds().inPlace(),
+              runtime::whyNotReady);
     } catch (IOException e) {
       runtime.close();
       throw new IOException(
           "cannot serve /healthz, /readyz and /metrics on port " + settings.healthPort(), e);
     }
     runtime.startInformers();
+    runtime.bounds.start();
     if (runtime.election != null) {
       runtime.election.start();
     } else {
@@ -147,6 +164,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     fence.closeForShutdown();
     senders.shutdownNow(); // an apply waiting for a token is not sent; one on the wire ends
     loop.close();
+    bounds.close();
     if (election != null) {
       election.close();
     }
@@ -183,6 +201,23 @@ public final class SyncerRuntime implements ProcessRuntime {
                 gate.synced();
               }
             });
+  }
+
+  /** The admission policy and its binding came or went: the fence, the core, the gauge. */
+  private void boundsChanged(io.kuik.syncer.WriteBounds now) {
+    fence.bounded(now.inPlace());
+    metrics.admissionPolicyInPlace(now.inPlace());
+    driver.writeBounds(now.inPlace());
+    if (now.inPlace()) {
+      gate.bounded();
+    }
+  }
+
+  private String whyNotReady() {
+    if (!synced || !informers.noneStopped()) {
+      return "informers not synced or stopped";
+    }
+    return "writes held: " + bounds.bounds().why();
   }
 
   private void leading() {

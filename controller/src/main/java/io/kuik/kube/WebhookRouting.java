@@ -1,13 +1,16 @@
 package io.kuik.kube;
 
+import io.kuik.model.Problem;
 import io.kuik.model.ResourceId;
 import io.kuik.model.Validated;
 import io.kuik.routing.RoutingIndex;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
  * The routing resources as the webhook routes with them: each ImageAlternative and ImageMirror the
@@ -29,11 +32,8 @@ class WebhookRouting implements Supplier<RoutingIndex> {
   /** A resource was created or changed. */
   synchronized void changed(Validated resource) {
     resources.put(resource.id(), resource);
-    if (resource instanceof Validated.Invalid) {
-      LOG.warning(
-          resource.id()
-              + " is invalid and routes no pod until it is fixed: "
-              + ((Validated.Invalid) resource).problems());
+    if (resource instanceof Validated.Invalid invalid) {
+      LOG.warning(describe(invalid));
     }
     rebuild();
   }
@@ -49,6 +49,30 @@ class WebhookRouting implements Supplier<RoutingIndex> {
     }
     rebuild();
   }
+
+  /**
+   * What an invalid resource's warning says: the number of problems and the first ones, at most
+   * {@value #PROBLEMS_SHOWN} characters of them (a resource of a million entries can have as many
+   * problems; its status condition lists them all).
+   */
+  static String describe(Validated.Invalid invalid) {
+    List<Problem> problems = invalid.problems();
+    String listed = problems.stream().map(Problem::toString).collect(Collectors.joining("; "));
+    if (listed.length() > PROBLEMS_SHOWN) {
+      listed =
+          listed.substring(0, PROBLEMS_SHOWN)
+              + "… ("
+              + listed.length()
+              + " characters in all; kubectl get shows every problem in the Valid condition)";
+    }
+    return invalid.id()
+        + " is invalid and routes no pod until it is fixed: "
+        + problems.size()
+        + (problems.size() == 1 ? " problem: " : " problems: ")
+        + listed;
+  }
+
+  static final int PROBLEMS_SHOWN = 500;
 
   /** A resource was deleted. */
   synchronized void deleted(ResourceId id) {

@@ -4,9 +4,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -63,6 +65,13 @@ public record DockerConfig(Map<String, RegistryCredential> auths) {
     JsonNode root;
     try {
       root = JSON.readTree(Objects.requireNonNull(json, "json"));
+    } catch (tools.jackson.core.exc.StreamConstraintsException tooDeep) {
+      // Parsing stops at the limit: a document nested thousands deep costs no more than that.
+      throw new InvalidDockerConfigException(
+          "nested deeper than "
+              + tools.jackson.core.StreamReadConstraints.defaults().getMaxNestingDepth()
+              + " levels"
+              + where(tooDeep));
     } catch (JacksonException e) {
       // Jackson's own message may quote the token it choked on, which may be a password.
       throw new InvalidDockerConfigException("not valid JSON" + where(e));
@@ -116,36 +125,96 @@ public record DockerConfig(Map<String, RegistryCredential> auths) {
    * @throws IllegalArgumentException when {@code image} is neither
    */
   public Optional<CredentialMatch> credentialFor(String image) {
-    int slash = image.indexOf('/');
-    String path = slash < 0 ? "" : image.substring(slash);
-    if (slash == 0 || image.isEmpty() || path.contains(":") || image.contains("@")) {
-      throw new IllegalArgumentException(
-          "expected a normalized repository host[:port]/path without tag or digest, got \""
-              + image
-              + "\"");
+    return keyring().credentialFor(image);
+  }
+
+  /**
+   * This config's keys read once, for many lookups: a document of 50,000 keys costs one reading of
+   * each, not one per lookup.
+   */
+  public Keyring keyring() {
+    return new Keyring(auths);
+  }
+
+  /** The keys of a config as the kubelet's keyring holds them, read once. */
+  public static final class Keyring {
+
+    private record Item(
+        String authsKey, RegistryCredential credential, KeyringKey key, KeyringKey.Parts match) {}
+
+    private final List<Item> items = new ArrayList<>();
+
+    /** The keys without a glob, by the one host name each matches; the others apart. */
+    private final Map<String, List<Item>> byHost = new java.util.HashMap<>();
+
+    private final List<Item> globs = new ArrayList<>();
+
+    private Keyring(Map<String, RegistryCredential> auths) {
+      auths.forEach(
+          (authsKey, credential) ->
+              KeyringKey.of(authsKey)
+                  .ifPresent(
+                      key ->
+                          key.matcher()
+                              .ifPresent(
+                                  m -> {
+                                    Item item = new Item(authsKey, credential, key, m);
+                                    items.add(item);
+                                    String host = m.exactHost();
+                                    if (host == null) {
+                                      globs.add(item);
+                                    } else {
+                                      byHost
+                                          .computeIfAbsent(host, h -> new ArrayList<>())
+                                          .add(item);
+                                    }
+                                  })));
     }
-    KeyringKey bestKey = null;
-    CredentialMatch best = null;
-    for (Map.Entry<String, RegistryCredential> entry : auths.entrySet()) {
-      Optional<KeyringKey> key = KeyringKey.of(entry.getKey());
-      // Strictly greater: among keys filed under the same string the first listed stays.
-      if (key.isPresent()
-          && key.get().serves(image)
-          && (best == null || key.get().compareTo(bestKey) > 0)) {
-        bestKey = key.get();
-        best = new CredentialMatch(entry.getKey(), entry.getValue());
+
+    /** {@link DockerConfig#credentialFor(String)}. */
+    public Optional<CredentialMatch> credentialFor(String image) {
+      int slash = image.indexOf('/');
+      String path = slash < 0 ? "" : image.substring(slash);
+      if (slash == 0 || image.isEmpty() || path.contains(":") || image.contains("@")) {
+        throw new IllegalArgumentException(
+            "expected a normalized repository host[:port]/path without tag or digest, got \""
+                + image
+                + "\"");
       }
-    }
-    if (best != null || !KeyringKey.goesToDockerHub(image)) {
-      return Optional.ofNullable(best);
-    }
-    for (Map.Entry<String, RegistryCredential> entry : auths.entrySet()) {
-      Optional<KeyringKey> key = KeyringKey.of(entry.getKey());
-      if (key.isPresent() && key.get().filed().equals(KeyringKey.DOCKER_HUB_LEGACY)) {
-        return Optional.of(new CredentialMatch(entry.getKey(), entry.getValue()));
+      Optional<KeyringKey.Parts> target = KeyringKey.Parts.of(image);
+      Item best = null;
+      if (target.isPresent()) {
+        // Only the keys that can match the host: those of that host, and the globs.
+        for (List<Item> candidates :
+            List.of(byHost.getOrDefault(target.get().host(), List.of()), globs)) {
+          for (Item item : candidates) {
+            // Strictly greater: among keys filed under the same string the first listed stays
+            // (two such keys have one host, so they sit in one list, in the order listed).
+            if (item.match().serves(target.get())
+                && (best == null || item.key().compareTo(best.key()) > 0)) {
+              best = item;
+            }
+          }
+        }
       }
+      if (best != null) {
+        return Optional.of(new CredentialMatch(best.authsKey(), best.credential()));
+      }
+      if (!KeyringKey.goesToDockerHub(image)) {
+        return Optional.empty();
+      }
+      for (Item item : items) {
+        if (item.key().filed().equals(KeyringKey.DOCKER_HUB_LEGACY)) {
+          return Optional.of(new CredentialMatch(item.authsKey(), item.credential()));
+        }
+      }
+      return Optional.empty();
     }
-    return Optional.empty();
+
+    /** {@link DockerConfig#credentialFor(Entry)}. */
+    public Optional<CredentialMatch> credentialFor(Entry entry) {
+      return credentialFor(entry.keyringImage());
+    }
   }
 
   /**

@@ -49,27 +49,75 @@ record KeyringKey(String filed) implements Comparable<KeyringKey> {
    * serves {@code quay.io/acme-corp/app}.
    */
   boolean serves(String image) {
-    Optional<Url> key = Url.parse("https://" + filed);
-    Optional<Url> target = Url.parse("https://" + image);
-    if (key.isEmpty() || target.isEmpty() || !target.get().path.startsWith(key.get().path)) {
-      return false;
+    Optional<Parts> key = matcher();
+    Optional<Parts> target = Parts.of(image);
+    return key.isPresent() && target.isPresent() && key.get().serves(target.get());
+  }
+
+  /** This key's URL parts, read once, to match many images; empty when they do not parse. */
+  Optional<Parts> matcher() {
+    return Parts.of(filed);
+  }
+
+  /**
+   * A key or an image read once as the kubelet reads it ({@code https://} in front): its path, its
+   * port, and its host's labels (a key's are globs).
+   */
+  static final class Parts {
+    private final String path;
+    private final String port;
+    private final String[] labels;
+
+    private Parts(String path, String port, String[] labels) {
+      this.path = path;
+      this.port = port;
+      this.labels = labels;
     }
-    HostAndPort ours = HostAndPort.split(key.get().host);
-    HostAndPort theirs = HostAndPort.split(target.get().host);
-    if (!ours.port.equals(theirs.port)) {
-      return false;
+
+    static Optional<Parts> of(String hostAndPath) {
+      return Url.parse("https://" + hostAndPath)
+          .map(
+              url -> {
+                HostAndPort host = HostAndPort.split(url.host);
+                return new Parts(url.path, host.port, host.name.split("\\.", -1));
+              });
     }
-    String[] globs = ours.name.split("\\.", -1);
-    String[] labels = theirs.name.split("\\.", -1);
-    if (globs.length != labels.length) {
-      return false;
+
+    /** The host name, without the port. */
+    String host() {
+      return String.join(".", labels);
     }
-    for (int i = 0; i < globs.length; i++) {
-      if (!HostLabelGlob.matches(globs[i], labels[i])) {
+
+    /**
+     * The one host name this key matches, when no label has a glob character: a pattern without one
+     * matches its own text only. Null for a glob.
+     */
+    String exactHost() {
+      for (String glob : labels) {
+        if (glob.chars().anyMatch(c -> c == '*' || c == '?' || c == '[' || c == '\\')) {
+          return null;
+        }
+      }
+      return host();
+    }
+
+    /**
+     * {@link KeyringKey#serves}: whether these parts, a key's, serve {@code target}, an image's.
+     */
+    boolean serves(Parts target) {
+      if (!target.path.startsWith(path) || !port.equals(target.port)) {
         return false;
       }
+      if (labels.length != target.labels.length) {
+        return false;
+      }
+      for (int i = 0; i < labels.length; i++) {
+        if (!HostLabelGlob.matches(labels[i], target.labels[i])) {
+          return false;
+        }
+      }
+      return true;
     }
-    return true;
   }
 
   /**

@@ -4,7 +4,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What the syncer keeps of a namespace (docs/decisions.md#scale): its name, its labels (the scopes
+ * What the syncer keeps of a namespace
+ * (docs/decisions/0032-only-rewritten-pods-and-slim-records.md): its name, its labels (the scopes
  * and the targeting read them) and whether it is being deleted.
  */
 public record ObservedNamespace(String name, Map<String, String> labels, boolean terminating) {

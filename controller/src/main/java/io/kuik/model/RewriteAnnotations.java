@@ -24,7 +24,8 @@ public final class RewriteAnnotations {
   /**
    * The label of every pod the webhook rewrote, with value {@link #REWRITTEN_LABEL_VALUE}: the
    * syncer's pod informer selects it on the API server, so pods kuik left alone cost it nothing
-   * (docs/decisions.md, "Scale"). The name is kube-image-keeper v1's for the same fact.
+   * (docs/decisions/0032-only-rewritten-pods-and-slim-records.md). The name is kube-image-keeper
+   * v1's for the same fact.
    */
   public static final String REWRITTEN_LABEL = "kuik.enix.io/images-rewritten";
 

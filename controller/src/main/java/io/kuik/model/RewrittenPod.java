@@ -5,11 +5,14 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What the syncer keeps of a pod the webhook rewrote (docs/decisions.md#scale): where it is,
- * whether it is live, and for each container a routing resource rewrote, that resource and the
- * image the container runs now. A few hundred bytes instead of the whole Pod; the informers' edges
- * build it from what they receive, with {@link #of}.
+ * What the syncer keeps of a pod the webhook rewrote
+ * (docs/decisions/0032-only-rewritten-pods-and-slim-records.md): where it is, whether it is live,
+ * and for each container a routing resource rewrote, that resource and the image the container runs
+ * now. A few hundred bytes instead of the whole Pod; the informers' edges build it from what they
+ * receive, with {@link #of}.
  *
+ * @param uid the pod's {@code metadata.uid}: what an Event on it names, and what tells a pod from
+ *     another of the same name (null when unknown)
  * @param phase the pod's {@code status.phase}, null when it has none yet
  * @param terminating whether the pod carries a deletionTimestamp
  * @param containers by container name (init and ephemeral containers included), the rewritten ones
@@ -17,6 +20,7 @@ import java.util.Objects;
 public record RewrittenPod(
     String namespace,
     String name,
+    String uid,
     String phase,
     boolean terminating,
     Map<String, RewrittenContainer> containers) {
@@ -43,6 +47,7 @@ public record RewrittenPod(
   public static RewrittenPod of(
       String namespace,
       String name,
+      String uid,
       String phase,
       boolean terminating,
       Map<String, String> annotations,
@@ -57,7 +62,7 @@ public record RewrittenPod(
                             containers.put(
                                 container,
                                 new RewrittenContainer(id, imagesByContainer.get(container)))));
-    return new RewrittenPod(namespace, name, phase, terminating, containers);
+    return new RewrittenPod(namespace, name, uid, phase, terminating, containers);
   }
 
   /**

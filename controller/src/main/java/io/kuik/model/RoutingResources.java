@@ -124,6 +124,18 @@ public final class RoutingResources {
             "must list at least one alternative, each with a repository or a repositoryGroup");
         return List.of();
       }
+      if (alternatives.size() > ImageAlternativeSpec.MAX_ALTERNATIVES) {
+        // The CRD's schema refuses this many; a resource stored without it is refused here, whole,
+        // before any work on its entries, so that its size costs nothing past this count.
+        problem(
+            "spec.alternatives",
+            "lists "
+                + alternatives.size()
+                + " alternatives, at most "
+                + ImageAlternativeSpec.MAX_ALTERNATIVES
+                + " are allowed (the CRD's maxItems): kuik uses none of them");
+        return List.of();
+      }
       List<Entry> entries = new ArrayList<>();
       List<Integer> byRepository = new ArrayList<>();
       List<Integer> byGroup = new ArrayList<>();

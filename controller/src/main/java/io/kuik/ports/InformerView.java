@@ -15,7 +15,7 @@ import java.util.Optional;
  *
  * <p>It hands out the core's own records ({@link ObservedNamespace}, {@link RewrittenPod}), not the
  * API's objects, so each driver keeps of the cluster only what the core reads
- * (docs/decisions.md#scale).
+ * (docs/decisions/0032-only-rewritten-pods-and-slim-records.md).
  *
  * <p>Contract: reads are local (no request to the API server), never block and never fail; the view
  * may lag the API server, and every change it shows is also announced to the core as an input,

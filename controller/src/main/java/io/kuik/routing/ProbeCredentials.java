@@ -14,8 +14,9 @@ import java.util.Optional;
 /**
  * The credential a candidate is probed with: the one the kubelet would use for the entry's path,
  * picked from the entry's {@code secretRef} Secret by {@link DockerConfig#credentialFor(Entry)},
- * exactly as the syncer fills the injected Secret (docs/decisions.md, "Which credential the kubelet
- * uses"). So the probe asks with the credential the pod will pull with.
+ * exactly as the syncer fills the injected Secret
+ * (docs/decisions/0002-credential-the-kubelet-uses.md). So the probe asks with the credential the
+ * pod will pull with.
  *
  * <p>Anonymous ({@code null}) for the original, an entry without auth, a provider entry (providers
  * are not implemented, docs/behaviour.md#provider-credentials), and a Secret that is missing, not a
@@ -27,7 +28,7 @@ import java.util.Optional;
 public final class ProbeCredentials {
 
   private final CredentialSource source;
-  private final Map<String, Optional<DockerConfig>> parsed = new HashMap<>();
+  private final Map<String, Optional<DockerConfig.Keyring>> parsed = new HashMap<>();
 
   public ProbeCredentials(CredentialSource source) {
     this.source = source;
@@ -39,7 +40,7 @@ public final class ProbeCredentials {
     if (entry == null || entry.auth() == null || entry.auth().secretRefName() == null) {
       return null;
     }
-    Optional<DockerConfig> config =
+    Optional<DockerConfig.Keyring> config =
         parsed.computeIfAbsent(entry.auth().secretRefName(), this::dockerConfig);
     return config
         .flatMap(c -> c.credentialFor(entry))
@@ -48,13 +49,13 @@ public final class ProbeCredentials {
         .orElse(null);
   }
 
-  private Optional<DockerConfig> dockerConfig(String secretName) {
+  private Optional<DockerConfig.Keyring> dockerConfig(String secretName) {
     Optional<Secret> secret = source.clusterSecret(secretName);
     if (secret.isEmpty()) {
       return Optional.empty();
     }
     try {
-      return Optional.of(DockerConfigSecret.read(secret.get(), "Secret " + secretName));
+      return Optional.of(DockerConfigSecret.read(secret.get(), "Secret " + secretName).keyring());
     } catch (InvalidDockerConfigException unusable) {
       return Optional.empty(); // the syncer reports it on the resource
     }

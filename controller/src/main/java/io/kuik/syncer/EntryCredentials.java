@@ -45,6 +45,8 @@ record EntryCredentials(Map<String, RegistryCredential> credentials, List<Proble
       Function<String, Optional<Secret>> sources) {
     Map<String, RegistryCredential> credentials = new LinkedHashMap<>();
     List<Problem> problems = new ArrayList<>();
+    // Each source read once, however many entries it serves: it may hold a megabyte of auths.
+    Map<String, Object> keyrings = new java.util.HashMap<>();
     for (Entry entry : resource.entries()) {
       if (entry.auth() == null || !entry.auth().injects()) {
         continue;
@@ -56,9 +58,22 @@ record EntryCredentials(Map<String, RegistryCredential> credentials, List<Proble
         problems.add(new Problem(entry, where + " does not exist"));
         continue;
       }
+      Object read =
+          keyrings.computeIfAbsent(
+              sourceName,
+              name -> {
+                try {
+                  return dockerConfigOf(source.get(), where).keyring();
+                } catch (InvalidSource invalid) {
+                  return invalid;
+                }
+              });
       try {
-        DockerConfig config = dockerConfigOf(source.get(), where);
-        Optional<DockerConfig.CredentialMatch> match = config.credentialFor(entry);
+        if (read instanceof InvalidSource invalid) {
+          throw invalid;
+        }
+        Optional<DockerConfig.CredentialMatch> match =
+            ((DockerConfig.Keyring) read).credentialFor(entry);
         if (match.isEmpty() || match.get().credential().isEmpty()) {
           problems.add(new Problem(entry, where + " holds no credential for " + entry.authsKey()));
         } else {

@@ -17,9 +17,9 @@ import java.util.stream.Collectors;
 
 /**
  * The status of each routing resource, decided from what the core knows and written coalesced
- * (docs/decisions.md, "Status of the routing resources"): a resource whose count or validity
- * changes is due again at most once per {@link #MIN_INTERVAL}, however many pods and namespaces
- * changed in between, and a status equal to the last one written is not written at all.
+ * (docs/decisions/0011-status-of-routing-resources.md): a resource whose count or validity changes
+ * is due again at most once per {@link #MIN_INTERVAL}, however many pods and namespaces changed in
+ * between, and a status equal to the last one written is not written at all.
  *
  * <p>Memory is this process's only: which namespaces' Secrets hold a credential by this process's
  * applies, what it last wrote, and when each resource is due.

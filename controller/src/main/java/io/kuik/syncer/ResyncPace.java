@@ -3,10 +3,11 @@ package io.kuik.syncer;
 import java.time.Duration;
 
 /**
- * How long a spread resync's window must be (docs/decisions.md#scale): every pair that holds a
- * Secret owes one forced apply per window, and the resync lane may send at most its share of the
- * write budget. When the configured period cannot hold them all at that rate, the window stretches
- * to what the rate allows, rounded up to whole minutes; it never shrinks below the period.
+ * How long a spread resync's window must be (docs/decisions/0033-resync-share.md): every pair that
+ * holds a Secret owes one forced apply per window, and the resync lane may send at most its share
+ * of the write budget. When the configured period cannot hold them all at that rate, the window
+ * stretches to what the rate allows, rounded up to whole minutes; it never shrinks below the
+ * period.
  */
 final class ResyncPace {
 

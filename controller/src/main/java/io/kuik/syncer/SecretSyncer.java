@@ -84,7 +84,16 @@ public final class SecretSyncer {
   private final Map<Pair, GraceClocks> clocks = new HashMap<>();
   private final Map<Pair, Retry> retries = new HashMap<>();
   private final Set<Pair> written = new HashSet<>();
+
+  /**
+   * Each resource's entry credentials, resolved from its source Secrets until the resource or a
+   * Secret of the cluster resource namespace changes, or a resync: a source Secret may hold a
+   * megabyte of auths, and reading it again for each pair would cost that much per pair.
+   */
+  private final Map<ResourceId, EntryCredentials> resolved = new HashMap<>();
+
   private final SyncerCounters counters = new SyncerCounters();
+  private final ClaimReports claimReports;
   private final WriteBudget budget;
   private final InFlight inFlight;
 
@@ -150,6 +159,7 @@ public final class SecretSyncer {
     this.writer = writer;
     this.observer = observer;
     this.problems = new ProblemReports(events);
+    this.claimReports = new ClaimReports(events, counters, clock.now());
     this.hashes = hashes;
     this.budget = new WriteBudget(settings.writeQps(), settings.writeBurst(), clock.now());
     this.resyncBudget =
@@ -176,6 +186,7 @@ public final class SecretSyncer {
   }
 
   public void onResourceChanged(ResourceId id) {
+    resolved.remove(id);
     view.routingResource(id).ifPresent(this::reportValidity);
     statuses.changed(id, clock.now());
     enqueueResource(id);
@@ -184,6 +195,7 @@ public final class SecretSyncer {
 
   /** Its Secrets go with it through their ownerReference: the garbage collector's job. */
   public void onResourceDeleted(ResourceId id) {
+    resolved.remove(id);
     for (ObservedNamespace ns : view.namespaces()) {
       forget(new Pair(id, ns.name()));
     }
@@ -228,18 +240,28 @@ public final class SecretSyncer {
       }
       enqueue(pair, afterDebounce(), Lane.EVENT);
     }
+    if (after == null) {
+      claimReports.forget(before);
+    }
     requestWake();
   }
 
-  /** The entries a pod used until now keep their grace even if no reconcile saw the pod. */
+  /**
+   * The entries a pod used until now keep their grace even if no reconcile saw the pod, provided
+   * its claim counted: a forged pod created and deleted must not start a grace either.
+   */
   private void startGraceOf(Pair pair, RewrittenPod pod) {
+    Optional<ObservedNamespace> namespace = view.namespace(pair.namespace());
+    if (namespace.isEmpty() || !settings.targeting().serves(namespace.get().labels())) {
+      return;
+    }
     view.routingResource(pair.resource())
         .filter(Validated.Valid.class::isInstance)
         .map(v -> ((Validated.Valid) v).resource())
         .filter(r -> r.rewritePolicy() == RewritePolicy.ON_FAILURE)
         .ifPresent(
             resource ->
-                RewrittenPods.entriesServing(resource, List.of(pod)).stream()
+                Claims.judge(resource, namespace.get().labels(), List.of(pod)).recognized().stream()
                     .filter(Entry::injects)
                     .forEach(
                         entry ->
@@ -252,6 +274,7 @@ public final class SecretSyncer {
 
   /** A Secret of the cluster resource namespace was created, changed or deleted. */
   public void onClusterSecretChanged(String name) {
+    resolved.clear();
     List<Pair> queued = new ArrayList<>();
     for (Validated validated : view.routingResources()) {
       if (validated instanceof Validated.Valid valid && refersTo(valid.resource(), name)) {
@@ -270,6 +293,7 @@ public final class SecretSyncer {
    * at the resync's share of the write budget.
    */
   public void onResync() {
+    resolved.clear();
     pace(pairsToResync());
     Instant from = afterDebounce();
     for (Validated resource : view.routingResources()) {
@@ -291,7 +315,7 @@ public final class SecretSyncer {
   public void onWakeup() {
     wakeRequested = null;
     Instant now = clock.now();
-    Map<ResourceId, EntryCredentials> resolved = new HashMap<>();
+    Map<ResourceId, EntryCredentials> resolved = this.resolved;
     paused = false;
     while (!paused) {
       Optional<WorkQueue.Item> item = nextDue(now);
@@ -471,6 +495,12 @@ public final class SecretSyncer {
     Optional<ObservedNamespace> namespace = view.namespace(pair.namespace());
     if (found.isEmpty() || namespace.isEmpty()) {
       forget(pair);
+      if (found.isEmpty()
+          && namespace.isPresent()
+          && settings.targeting().serves(namespace.get().labels())) {
+        claimReports.report(
+            Claims.ofMissing(pair.resource(), view.pods(pair.namespace())).notRecognized(), now);
+      }
       return Outcome.NO_WRITE;
     }
     if (!(found.get() instanceof Validated.Valid valid)) {
@@ -489,6 +519,7 @@ public final class SecretSyncer {
             clocks.getOrDefault(pair, GraceClocks.NONE),
             settings.grace(),
             now);
+    claimReports.report(hold.notRecognized(), now);
     if (hold.clocks().isEmpty()) {
       clocks.remove(pair);
     } else {

@@ -1,5 +1,8 @@
 package io.kuik.syncer;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * What the syncer has done since it started, for metrics and benchmarks. Plain counters: the core
  * runs on one thread, and a driver that exports them reads them on that thread.
@@ -12,6 +15,11 @@ public final class SyncerCounters {
   long writesDeferred;
   long statusWrites;
   long statusWriteFailures;
+  private final long[] claimsNotRecognized = new long[Claims.Why.values().length];
+
+  void claimNotRecognized(Claims.Why why) {
+    claimsNotRecognized[why.ordinal()]++;
+  }
 
   public long reconciles() {
     return reconciles;
@@ -44,5 +52,17 @@ public final class SyncerCounters {
   /** Status writes the API server did not take (or the driver did not send). */
   public long statusWriteFailures() {
     return statusWriteFailures;
+  }
+
+  /**
+   * Pods whose claim of a rewrite counts for nothing (docs/behaviour.md#which-rewrites-count), each
+   * once, by the reason of its first claim: every reason, zero included.
+   */
+  public Map<String, Long> rewritesNotRecognized() {
+    Map<String, Long> byReason = new LinkedHashMap<>();
+    for (Claims.Why why : Claims.Why.values()) {
+      byReason.put(why.label(), claimsNotRecognized[why.ordinal()]);
+    }
+    return byReason;
   }
 }

@@ -6,7 +6,7 @@ import java.util.function.Consumer;
 
 /**
  * The syncer's settings, each with its documented default (docs/behaviour.md#releasing-credentials)
- * or the one docs/decisions.md chose.
+ * or the one docs/decisions/0004-syncer-core-choices.md chose.
  *
  * @param clusterResourceNamespace where the secretRef Secrets live (kuik's install namespace)
  * @param grace how long an OnFailure entry that no live pod uses stays (documented as 15 minutes)
@@ -20,9 +20,10 @@ import java.util.function.Consumer;
  *     once: each pair is due at a fixed offset (from its name) within it; zero: all at once
  * @param resyncShare the share of {@code writeQps} that the resync lane may take, in (0, 1]; the
  *     rest is always left to event work, and a spread resync that cannot apply every pair in its
- *     window at that share stretches its window (docs/decisions.md#scale)
+ *     window at that share stretches its window (docs/decisions/0033-resync-share.md)
  * @param maxInFlight applies sent and not yet answered, at most: several in flight keep the write
- *     limit, not the API server's round trip, the bound on throughput (docs/decisions.md#scale)
+ *     limit, not the API server's round trip, the bound on throughput
+ *     (docs/decisions/0034-applies-in-flight.md)
  */
 public record SyncerSettings(
     String clusterResourceNamespace,

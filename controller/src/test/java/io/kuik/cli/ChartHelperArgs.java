@@ -17,8 +17,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 /**
  * The command line a helper of chart/templates/_helpers.tpl writes (e.g. {@code
  * kuik.webhook.args}): its list items with the placeholders left in, the flags they name, and the
- * items rendered as a default install would (Release.Namespace {@code kuik-system}, values from
- * values.yaml).
+ * items rendered as a default install would (Release.Name {@code kuik}, Release.Namespace {@code
+ * kuik-system}, values from values.yaml).
  */
 final class ChartHelperArgs {
 
@@ -74,6 +74,8 @@ final class ChartHelperArgs {
       String value;
       if (path.equals(".Release.Namespace")) {
         value = "kuik-system";
+      } else if (path.equals(".Release.Name")) {
+        value = "kuik";
       } else if (path.startsWith(".Values.")) {
         JsonNode node = values;
         for (String key : path.substring(".Values.".length()).split("\\.")) {

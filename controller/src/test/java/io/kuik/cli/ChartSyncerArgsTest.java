@@ -41,6 +41,8 @@ class ChartSyncerArgsTest {
     commandLine.parseArgs(args.toArray(String[]::new));
     SyncerCommand syncer = (SyncerCommand) commandLine.getSubcommands().get("syncer").getCommand();
     assertEquals("kuik-system", syncer.settings().syncer().clusterResourceNamespace());
+    assertEquals("kuik-pull-secrets", syncer.settings().bounds().policy());
+    assertEquals("kuik-pull-secrets", syncer.settings().bounds().binding());
   }
 
   private static CommandLine syncerCommand() {

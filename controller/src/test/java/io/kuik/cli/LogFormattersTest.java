@@ -14,6 +14,7 @@ import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,6 +28,43 @@ class LogFormattersTest {
     record.setLoggerName("io.kuik.syncer.SecretSyncer");
     record.setParameters(parameters);
     return record;
+  }
+
+  /** The build once printed lines of 200,228 characters: a whole invalid resource. */
+  @ParameterizedTest
+  @ValueSource(strings = {"json", "text"})
+  void noLineIsLongerThanTwoThousandCharactersAndACutValueGivesItsLength(LogFormat format) {
+    String huge = "spec.alternatives[0]: is required; ".repeat(6_000);
+    LogRecord record = record(Level.WARNING, "ImageAlternative/acme is invalid: {0}", huge);
+    IllegalStateException failure = new IllegalStateException("refused: " + "x".repeat(50_000));
+    record.setThrown(failure);
+
+    String line = format.formatter().format(record);
+
+    assertEquals(1, line.strip().lines().count());
+    assertTrue(line.strip().length() <= LogLine.MAX, line.length() + " characters");
+    assertTrue(line.contains("ImageAlternative/acme is invalid: spec.alternatives[0]"), line);
+    int full = ("ImageAlternative/acme is invalid: " + huge).length();
+    assertTrue(line.contains("(" + full + " characters in all)"), line);
+    int error = LogLevels.describe(failure).length();
+    assertTrue(line.contains("(" + error + " characters in all)"), line);
+  }
+
+  @Test
+  void jsonStaysWithinTheBoundWhenEscapesLengthenTheMessage() {
+    String controls = "\u0001".repeat(5_000);
+
+    String line = new JsonLogFormatter().format(record(Level.WARNING, "bytes {0}", controls));
+
+    assertTrue(line.strip().length() <= LogLine.MAX, line.length() + " characters");
+    assertTrue(line.contains("(5006 characters in all)"), line);
+  }
+
+  @Test
+  void aValueIsCutToTheLimitWithItsLength() {
+    assertEquals("abc", LogLine.cut("abc", 3));
+    assertEquals("… (4 characters in all)", LogLine.cut("abcd", 3));
+    assertEquals("a".repeat(25) + "… (100 characters in all)", LogLine.cut("a".repeat(100), 50));
   }
 
   @Test

@@ -33,6 +33,8 @@ class SyncerCommandLineTest {
           "--max-applies-in-flight",
           "--leader-elect",
           "--health-port",
+          "--admission-policy",
+          "--admission-policy-binding",
           "--log-format",
           "--log-level");
 
@@ -90,6 +92,8 @@ class SyncerCommandLineTest {
     "--health-port=70000, 'Invalid --health-port 70000'",
     "--log-format=xml, 'xml'",
     "--leader-elect=maybe, 'maybe'",
+    "--admission-policy=Not_A_Name, 'Invalid --admission-policy'",
+    "--admission-policy-binding=, 'Invalid --admission-policy-binding'",
     "--no-such-flag, '--no-such-flag'"
   })
   void aBadFlagExitsTwoWithAMessage(String flag, String named) {
@@ -136,6 +140,9 @@ class SyncerCommandLineTest {
     assertEquals(50, settings.apiRate().burst());
     assertEquals(8, settings.syncer().maxInFlight());
     assertTrue(settings.lease().enabled());
+    assertEquals("kuik-pull-secrets", settings.bounds().policy());
+    assertEquals("kuik-pull-secrets", settings.bounds().binding());
+    assertEquals(Duration.ofSeconds(5), settings.bounds().period());
     assertEquals("kuik-system", settings.syncer().clusterResourceNamespace());
     assertEquals(8080, settings.healthPort());
   }

@@ -3,6 +3,7 @@ package io.kuik.explain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -19,12 +20,14 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -289,6 +292,52 @@ class ExplainOnMockApiServerTest {
     assertEquals(2, explain("pod", "no-slash").exitCode());
     assertEquals(2, explain("pod", "team-a/web", "-o", "xml").exitCode());
     assertEquals(2, explain().exitCode());
+  }
+
+  @Test
+  void aFailedReadNamesTheApiServerAndTheKubeconfigItCameFrom() {
+    Run missing = explain("pod", "team-a/nope");
+
+    assertTrue(
+        missing.err().contains("(API server " + cluster.client().getMasterUrl()), missing.err());
+    assertTrue(missing.err().contains("(system property kubeconfig)"), missing.err());
+  }
+
+  @Test
+  void aKubeconfigThatDoesNotExistIsNamedAndExitsOne() {
+    String previous = System.setProperty("kubeconfig", "/nonexistent/kuik-kubeconfig");
+    try {
+      Run run = explain("pod", "team-a/web");
+
+      assertEquals(1, run.exitCode());
+      assertTrue(
+          run.err()
+              .contains(
+                  "kubeconfig /nonexistent/kuik-kubeconfig (system property kubeconfig) does not"
+                      + " exist"),
+          run.err());
+      assertEquals("", run.out());
+    } finally {
+      System.setProperty("kubeconfig", previous);
+    }
+  }
+
+  @Test
+  void withNoKubeconfigAtAllOutsideAPodItSaysWhereItLookedAndExitsOne(@TempDir Path home) {
+    assumeTrue(System.getenv("KUBECONFIG") == null, "KUBECONFIG is set for this build");
+    assumeTrue(System.getenv("KUBERNETES_SERVICE_HOST") == null, "running inside a pod");
+    String kubeconfig = System.clearProperty("kubeconfig");
+    String userHome = System.setProperty("user.home", home.toString());
+    try {
+      Run run = explain("pod", "team-a/web");
+
+      assertEquals(1, run.exitCode());
+      assertTrue(run.err().contains("no cluster to read"), run.err());
+      assertTrue(run.err().contains("~/.kube/config missing, KUBECONFIG unset"), run.err());
+    } finally {
+      System.setProperty("kubeconfig", kubeconfig);
+      System.setProperty("user.home", userHome);
+    }
   }
 
   // ---- explain deployment, with --probe

@@ -29,7 +29,7 @@ class ImagePushIT {
   @Test
   void skopeoPushesTheArchiveAndReadsTheSameManifestBackByDigest(@TempDir Path directory)
       throws Exception {
-    assumeTrue(LocalRegistry.installed(), LocalRegistry.INSTALL_HINT);
+    LocalRegistry.assumeInstalled();
     assumeTrue(onPath("skopeo"), SKOPEO_HINT);
     ImageArchive image = ImageArchive.built();
     String digest = image.manifestDigest();

@@ -33,7 +33,8 @@ class ImageRunsFromItsOwnRootIT {
 
   /**
    * The JVM's first line on stderr (merged into the logs here): it echoes the image's
-   * JAVA_TOOL_OPTIONS, the price of options the chart can replace (docs/decisions.md, "The image").
+   * JAVA_TOOL_OPTIONS, the price of options the chart can replace
+   * (docs/decisions/0013-the-image.md).
    */
   private static final String JVM_ECHO =
       "Picked up JAVA_TOOL_OPTIONS: " + ChartJvmOptions.written("syncer");

@@ -61,6 +61,28 @@ class ApiEventRecorderTest {
   }
 
   @Test
+  void recordsAnEventOnAPodInItsOwnNamespaceWithItsUid() {
+    fence.open();
+
+    recorder.recordOnPod(
+        "tenant",
+        "forged",
+        "uid-pod",
+        EventRecorder.Type.Warning,
+        "RewriteNotRecognized",
+        "container app claims a rewrite by ImageAlternative/acme, but ...");
+
+    Event event = cluster.client().v1().events().inNamespace("tenant").list().getItems().get(0);
+    assertEquals("Pod", event.getInvolvedObject().getKind());
+    assertEquals("v1", event.getInvolvedObject().getApiVersion());
+    assertEquals("tenant", event.getInvolvedObject().getNamespace());
+    assertEquals("forged", event.getInvolvedObject().getName());
+    assertEquals("uid-pod", event.getInvolvedObject().getUid(), "what kubectl describe matches");
+    assertEquals("RewriteNotRecognized", event.getReason());
+    assertTrue(event.getMetadata().getName().startsWith("forged."));
+  }
+
+  @Test
   void recordsNothingWhileTheFenceIsClosed() {
     recorder.record(
         new ResourceId(RoutingKind.IMAGE_MIRROR, "prod"),

@@ -29,6 +29,9 @@ final class ChartRbac {
 
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
   private static final Pattern ACTION = Pattern.compile("\\{\\{\\s*([^}]*?)\\s*}}");
+  private static final Pattern COMMON_LABELS =
+      Pattern.compile(
+          "\\n[ ]*\\{\\{-\\s*include \"kuik\\.commonLabels\" \\. \\| nindent \\d+\\s*}}");
 
   /** What the API server makes of one request: {@code RequestInfo} as the authorizer sees it. */
   record Attributes(
@@ -75,6 +78,9 @@ final class ChartRbac {
   }
 
   static String render(String text, String releaseName, String releaseNamespace, String source) {
+    // The chart's default values: no commonLabels (the line holding only their include renders
+    // nothing, its line break trimmed by {{-), no fullnameOverride, no nameOverride.
+    text = COMMON_LABELS.matcher(text).replaceAll("");
     Matcher action = ACTION.matcher(text);
     StringBuilder out = new StringBuilder();
     while (action.find()) {
@@ -82,6 +88,8 @@ final class ChartRbac {
           switch (action.group(1)) {
             case ".Release.Name" -> releaseName;
             case ".Release.Namespace" -> releaseNamespace;
+            case "include \"kuik.fullname\" ." -> releaseName;
+            case "include \"kuik.name\" ." -> "kuik";
             // The default ServiceAccounts: serviceAccount.name left empty in values.yaml.
             case "include \"kuik.syncer.serviceAccountName\" ." -> releaseName + "-secret-syncer";
             case "include \"kuik.webhook.serviceAccountName\" ." -> releaseName + "-webhook";

@@ -45,7 +45,7 @@ class HealthAndMetricsOnMockApiServerTest {
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
             "--leader-elect=false",
             "--debounce=50ms",
-            "--log-format=json");
+            "--log-format=text");
     await().atMost(PATIENCE).until(() -> fixtures.injectedUsers("team-a") != null);
 
     // A label change that changes no Secret: reconciled again, and skipped by the hash.
@@ -85,7 +85,7 @@ class HealthAndMetricsOnMockApiServerTest {
         new RunningSyncer(
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
             "--leader-elect=false",
-            "--log-format=json");
+            "--log-format=text");
     await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
 
     String fresh = syncer.get("/metrics").body();
@@ -131,7 +131,7 @@ class HealthAndMetricsOnMockApiServerTest {
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
             "--leader-elect=false",
             "--debounce=50ms",
-            "--log-format=json");
+            "--log-format=text");
     Logger.getLogger("").addHandler(capture);
     try {
       fixtures.imageAlternative("Always", "{}");
@@ -158,7 +158,7 @@ class HealthAndMetricsOnMockApiServerTest {
         new RunningSyncer(
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
             "--leader-elect=false",
-            "--log-format=json");
+            "--log-format=text");
 
     assertEquals(200, syncer.get("/healthz").statusCode());
     await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
@@ -172,7 +172,7 @@ class HealthAndMetricsOnMockApiServerTest {
         new RunningSyncer(
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
             "--leader-elect=false",
-            "--log-format=json");
+            "--log-format=text");
     await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
 
     // No real API server hands over such a pod; on the mock it stops the typed pods informer, the

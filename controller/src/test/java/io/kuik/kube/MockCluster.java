@@ -29,6 +29,9 @@ public final class MockCluster implements AutoCloseable {
 
   private static final String TOKEN = "not-a-secret";
 
+  /** The chart's admission policy and binding for {@link #RELEASE}. */
+  static final String POLICY = RELEASE + "-pull-secrets";
+
   private final KubernetesMockServer server;
   private final ServerSideApplyDispatcher dispatcher;
   private final KubernetesClient client;
@@ -36,9 +39,15 @@ public final class MockCluster implements AutoCloseable {
   private final String previousKubeconfig;
   private final RbacDispatcher rbac;
 
-  /** Every request is allowed. */
+  /** Every request is allowed; the chart's admission policy and binding are installed. */
   public MockCluster() {
     this(crudWithApply(), null);
+    installAdmissionPolicy();
+  }
+
+  /** Every request is allowed, and the chart's admission policy is not installed (yet). */
+  public static MockCluster withoutAdmissionPolicy() {
+    return new MockCluster(crudWithApply(), null);
   }
 
   /**
@@ -47,17 +56,70 @@ public final class MockCluster implements AutoCloseable {
    */
   public static MockCluster underSyncerRbac() {
     ServerSideApplyDispatcher crud = crudWithApply();
-    return new MockCluster(
-        crud,
-        new RbacDispatcher(
+    MockCluster cluster =
+        new MockCluster(
             crud,
-            ChartRbac.load("files/syncer-rbac.yaml", RELEASE, ClusterFixtures.INSTALL_NAMESPACE),
-            TOKEN,
-            "system:serviceaccount:"
-                + ClusterFixtures.INSTALL_NAMESPACE
-                + ":"
-                + RELEASE
-                + "-secret-syncer"));
+            new RbacDispatcher(
+                crud,
+                ChartRbac.load(
+                    "files/syncer-rbac.yaml", RELEASE, ClusterFixtures.INSTALL_NAMESPACE),
+                TOKEN,
+                "system:serviceaccount:"
+                    + ClusterFixtures.INSTALL_NAMESPACE
+                    + ":"
+                    + RELEASE
+                    + "-secret-syncer"));
+    cluster.installAdmissionPolicy();
+    return cluster;
+  }
+
+  /**
+   * The release's ValidatingAdmissionPolicy and its binding, as the chart names them ({@code
+   * kuik-pull-secrets}, what the syncer reads by default): this fake server does not enforce them,
+   * but the syncer writes only while they exist.
+   */
+  public void installAdmissionPolicy() {
+    client
+        .admissionRegistration()
+        .v1()
+        .validatingAdmissionPolicies()
+        .resource(
+            new io.fabric8.kubernetes.api.model.admissionregistration.v1
+                    .ValidatingAdmissionPolicyBuilder()
+                .withNewMetadata()
+                .withName(POLICY)
+                .endMetadata()
+                .withNewSpec()
+                .withFailurePolicy("Fail")
+                .endSpec()
+                .build())
+        .createOr(existing -> existing.update());
+    client
+        .admissionRegistration()
+        .v1()
+        .validatingAdmissionPolicyBindings()
+        .resource(
+            new io.fabric8.kubernetes.api.model.admissionregistration.v1
+                    .ValidatingAdmissionPolicyBindingBuilder()
+                .withNewMetadata()
+                .withName(POLICY)
+                .endMetadata()
+                .withNewSpec()
+                .withPolicyName(POLICY)
+                .withValidationActions("Deny")
+                .endSpec()
+                .build())
+        .createOr(existing -> existing.update());
+  }
+
+  /** Deletes the policy's binding, as an uninstall or a person would. */
+  public void deleteAdmissionPolicyBinding() {
+    client
+        .admissionRegistration()
+        .v1()
+        .validatingAdmissionPolicyBindings()
+        .withName(POLICY)
+        .delete();
   }
 
   /**

@@ -20,6 +20,7 @@ class SeenAtStartTest {
       new RewrittenPod(
           "team-a",
           "web",
+          "uid-web",
           "Running",
           false,
           Map.of(
@@ -56,7 +57,8 @@ class SeenAtStartTest {
     seen.saw(WEB);
 
     assertFalse(
-        seen.alreadySeen(new RewrittenPod("team-a", "web", "Failed", false, WEB.containers())));
+        seen.alreadySeen(
+            new RewrittenPod("team-a", "web", "uid-web", "Failed", false, WEB.containers())));
   }
 
   @Test

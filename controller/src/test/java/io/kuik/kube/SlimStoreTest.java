@@ -81,6 +81,7 @@ class SlimStoreTest {
         new RewrittenPod(
             "team-a",
             "web-1",
+            "u-web-1",
             "Running",
             false,
             Map.of("app", new RewrittenPod.RewrittenContainer(ACME, "quay.io/acme/app:1"))),

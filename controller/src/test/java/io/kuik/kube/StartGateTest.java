@@ -11,8 +11,9 @@ class StartGateTest {
   private final StartGate gate = new StartGate(starts::incrementAndGet);
 
   @Test
-  void startsOnlyOnceSyncedAndLeading() {
+  void startsOnlyOnceSyncedLeadingAndBounded() {
     gate.synced();
+    gate.bounded();
     assertEquals(0, starts.get(), "synced but standing by");
 
     gate.leading();
@@ -22,6 +23,7 @@ class StartGateTest {
   @Test
   void startsWhicheverComesLast() {
     gate.leading();
+    gate.bounded();
     assertEquals(0, starts.get(), "leading but the informers are still listing");
 
     gate.synced();
@@ -29,11 +31,23 @@ class StartGateTest {
   }
 
   @Test
+  void waitsForTheAdmissionPolicy() {
+    gate.leading();
+    gate.synced();
+    assertEquals(0, starts.get(), "synced and leading, but the policy is not there yet");
+
+    gate.bounded();
+    assertEquals(1, starts.get());
+  }
+
+  @Test
   void startsOnlyOnce() {
     gate.leading();
+    gate.bounded();
     gate.synced();
     gate.synced();
     gate.leading();
+    gate.bounded();
 
     assertEquals(1, starts.get());
   }

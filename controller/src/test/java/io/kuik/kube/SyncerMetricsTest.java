@@ -16,7 +16,16 @@ class SyncerMetricsTest {
 
   @Test
   void scrapesShowWhatTheCoreLastPublished() throws IOException {
-    metrics.publish(new SyncerMetrics.CoreSnapshot(7, 5, 2, 3, 4, 12, 600));
+    metrics.publish(
+        new SyncerMetrics.CoreSnapshot(
+            7,
+            5,
+            2,
+            3,
+            4,
+            12,
+            600,
+            java.util.Map.of("NamespaceNotSelected", 9L, "ImageNotCovered", 0L)));
 
     String text = scrape();
 
@@ -26,6 +35,22 @@ class SyncerMetricsTest {
     assertEquals(3, Metrics.value(text, "kuik_syncer_queue_depth"));
     assertEquals(4, Metrics.value(text, "kuik_syncer_applies_in_flight"));
     assertEquals(12, Metrics.value(text, "kuik_syncer_pairs"));
+    assertTrue(
+        text.contains(
+            "kuik_syncer_rewrites_not_recognized_total{reason=\"NamespaceNotSelected\"} 9.0"),
+        text);
+  }
+
+  @Test
+  void everyReasonAPodsClaimIsNotRecognizedForIsThereFromTheStart() throws IOException {
+    String text = scrape();
+
+    for (String reason :
+        java.util.List.of("NoSuchResource", "NamespaceNotSelected", "ImageNotCovered")) {
+      assertTrue(
+          text.contains("kuik_syncer_rewrites_not_recognized_total{reason=\"" + reason + "\"} 0.0"),
+          text);
+    }
   }
 
   @Test

@@ -16,6 +16,7 @@ import io.kuik.model.RoutingResource;
 import io.kuik.model.Validated;
 import io.kuik.ports.RegistryProber;
 import io.kuik.routing.RoutingIndex;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -90,6 +91,30 @@ class WebhookRoutingTest {
     assertTrue(covering(UPSTREAM).isEmpty());
     assertEquals(0, routing.valid());
     assertEquals(1, routing.invalid());
+  }
+
+  /** A resource with 20,000 bad entries once gave a 200,000-character log line. */
+  @Test
+  void anInvalidResourceIsLoggedWithItsProblemCountAndTheFirstProblemsOnly() {
+    List<Problem> problems = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      problems.add(new Problem("spec.alternatives[" + i + "].repository", "is not an image"));
+    }
+
+    String line = WebhookRouting.describe(new Validated.Invalid(ACME, problems));
+
+    assertTrue(line.length() < 800, line.length() + " characters");
+    assertTrue(line.contains("20000 problems: spec.alternatives[0].repository"), line);
+    assertTrue(line.contains("characters in all; kubectl get shows every problem"), line);
+  }
+
+  @Test
+  void aFewProblemsAreLoggedWhole() {
+    String line =
+        WebhookRouting.describe(
+            new Validated.Invalid(ACME, List.of(new Problem("spec.alternatives", "is required"))));
+
+    assertTrue(line.endsWith(": 1 problem: spec.alternatives: is required"), line);
   }
 
   @Test

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * The harness's table: one fixed-width row per offered rate (README, "The webhook under load", has
- * the legend), and the rule that says whether a rate held.
+ * The harness's table: one fixed-width row per offered rate (docs/performance.md, "The webhook
+ * under load", has the legend), and the rule that says whether a rate held.
  */
 final class LoadTable {
 

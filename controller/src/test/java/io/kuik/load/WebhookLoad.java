@@ -31,13 +31,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The webhook under load (README, "The webhook under load"): the real {@code kuik webhook} process
- * from the runnable jar, on loopback, against fabric8's mock API server holding the routing
- * resources, the namespaces and the {@code secretRef} Secret; two real {@code docker-registry}
- * processes behind the alternatives (one anonymous, one behind htpasswd); originals that refuse
- * connections, lack the image or (outage scenario) never answer. An {@link OpenLoop} generator
- * sends the {@link LoadWorkload}'s AdmissionReviews at each offered rate for a fixed time and
- * prints one {@link LoadTable} row per rate, until a rate does not hold.
+ * The webhook under load (docs/performance.md, "The webhook under load"): the real {@code kuik
+ * webhook} process from the runnable jar, on loopback, against fabric8's mock API server holding
+ * the routing resources, the namespaces and the {@code secretRef} Secret; two real {@code
+ * docker-registry} processes behind the alternatives (one anonymous, one behind htpasswd);
+ * originals that refuse connections, lack the image or (outage scenario) never answer. An {@link
+ * OpenLoop} generator sends the {@link LoadWorkload}'s AdmissionReviews at each offered rate for a
+ * fixed time and prints one {@link LoadTable} row per rate, until a rate does not hold.
  *
  * <p>Every address is on loopback; every loop is bounded by its count and the API server's timeout.
  * Run by {@code ./mvnw -B -ntp -pl controller -am verify -Pwebhook-load}; the argument is the

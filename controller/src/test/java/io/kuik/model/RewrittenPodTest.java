@@ -28,6 +28,7 @@ class RewrittenPodTest {
         RewrittenPod.of(
             "team-a",
             "web",
+            "uid-web",
             "Running",
             false,
             Map.of(RewriteAnnotations.REWRITTEN_BY, annotation),
@@ -48,6 +49,7 @@ class RewrittenPodTest {
     "Running, true, false",
   })
   void aPodIsLiveUntilItSucceedsFailsOrIsDeleted(String phase, boolean terminating, boolean live) {
-    assertEquals(live, new RewrittenPod("team-a", "web", phase, terminating, Map.of()).live());
+    assertEquals(
+        live, new RewrittenPod("team-a", "web", null, phase, terminating, Map.of()).live());
   }
 }

@@ -84,6 +84,30 @@ class RoutingResourcesTest {
   }
 
   @Test
+  void takesTheMostAlternativesTheCrdAllowsAndRefusesOneMoreWholeWithOneProblem() {
+    AlternativeSpec[] most = new AlternativeSpec[ImageAlternativeSpec.MAX_ALTERNATIVES];
+    for (int i = 0; i < most.length; i++) {
+      most[i] = repository("quay.io/acme/app-" + i);
+    }
+    AlternativeSpec[] huge = new AlternativeSpec[10_000];
+    for (int i = 0; i < huge.length; i++) {
+      // Each would be a problem of its own: none is looked at.
+      huge[i] = repository("quay.io/acme/app-" + i + ":with-a-tag");
+    }
+
+    assertEquals(64, valid(RoutingResources.from(alternative("a", null, most))).entries().size());
+    assertEquals(
+        List.of(
+            new Problem(
+                "spec.alternatives",
+                "lists 10000 alternatives, at most 64 are allowed (the CRD's maxItems): kuik uses"
+                    + " none of them")),
+        assertInstanceOf(
+                Validated.Invalid.class, RoutingResources.from(alternative("b", null, huge)))
+            .problems());
+  }
+
+  @Test
   void reportsAResourceWithoutMetadataUnderAnEmptyName() {
     ImageAlternative resource = alternative("x", null, repository("quay.io/acme/foo"));
     resource.setMetadata(null);

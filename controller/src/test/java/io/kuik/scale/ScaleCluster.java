@@ -26,6 +26,9 @@ final class ScaleCluster implements AutoCloseable {
 
   private static final String SYNCER_TOKEN = "syncer-under-test";
 
+  /** The chart's admission policy and binding for the release kuik, which the syncer reads. */
+  private static final String POLICY = "kuik-pull-secrets";
+
   private final KubernetesMockServer server;
   private final ApiLedger ledger;
   private final KubernetesClient client;
@@ -102,6 +105,35 @@ final class ScaleCluster implements AutoCloseable {
                         ".dockerconfigjson",
                         Base64.getEncoder()
                             .encodeToString(config.getBytes(StandardCharsets.UTF_8))))
+                .build())
+        .create();
+    // The chart's admission policy and binding: the syncer writes only while they exist.
+    client
+        .admissionRegistration()
+        .v1()
+        .validatingAdmissionPolicies()
+        .resource(
+            new io.fabric8.kubernetes.api.model.admissionregistration.v1
+                    .ValidatingAdmissionPolicyBuilder()
+                .withNewMetadata()
+                .withName(POLICY)
+                .endMetadata()
+                .build())
+        .create();
+    client
+        .admissionRegistration()
+        .v1()
+        .validatingAdmissionPolicyBindings()
+        .resource(
+            new io.fabric8.kubernetes.api.model.admissionregistration.v1
+                    .ValidatingAdmissionPolicyBindingBuilder()
+                .withNewMetadata()
+                .withName(POLICY)
+                .endMetadata()
+                .withNewSpec()
+                .withPolicyName(POLICY)
+                .withValidationActions("Deny")
+                .endSpec()
                 .build())
         .create();
     for (int a = 0; a < ScaleWorkload.ALWAYS; a++) {

@@ -13,13 +13,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The syncer at scale (README, "The syncer at scale"): for each cluster size P and each runnable
- * jar under test, fabric8's mock API server holding a {@link ScaleWorkload}, and the real {@code
- * kuik syncer} process ({@link ForkedSyncer}) against it with the chart's JVM options and flags.
- * Each (jar, P) goes through four phases, creating new rewritten pods one a second in each and
- * timing their Secrets: the first pass of a fresh process, steady state (then the heap after a full
- * GC), a resync, and the pass after a restart. One {@link ScaleTable} row per (jar, P), and the
- * requests by verb and resource beneath it.
+ * The syncer at scale (docs/performance.md, "The syncer at scale"): for each cluster size P and
+ * each runnable jar under test, fabric8's mock API server holding a {@link ScaleWorkload}, and the
+ * real {@code kuik syncer} process ({@link ForkedSyncer}) against it with the chart's JVM options
+ * and flags. Each (jar, P) goes through four phases, creating new rewritten pods one a second in
+ * each and timing their Secrets: the first pass of a fresh process, steady state (then the heap
+ * after a full GC), a resync, and the pass after a restart. One {@link ScaleTable} row per (jar,
+ * P), and the requests by verb and resource beneath it.
  *
  * <p>Every address is on loopback; every wait is bounded by {@code kuik.scale.passCap}. Run by
  * {@code ./mvnw -B -ntp -pl controller -am verify -Pscale}; the argument is the runnable jar, or

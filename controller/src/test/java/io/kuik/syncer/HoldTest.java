@@ -153,12 +153,118 @@ class HoldTest {
     Hold hold =
         hold(
             acme(RewritePolicy.ON_FAILURE),
-            "tier=dev", // the namespaceSelector does not narrow OnFailure: the rewrite does
+            "tier=prod",
             SERVES_BY_DEFAULT,
             List.of(pod),
             GraceClocks.NONE,
             T0);
     assertEquals(holds.isEmpty() ? Set.of() : Set.of(holds), hold.keys());
+  }
+
+  /**
+   * The claim rule (docs/behaviour.md#which-rewrites-count): a live pod's claim counts only where
+   * the webhook could have made the rewrite. The resource is acme (OnFailure, namespaceSelector
+   * tier=prod, entries quay.io/acme/foo and ghcr.io/acme/bar injecting, docker.io/acme/plain not);
+   * the pod claims acme for its one container.
+   */
+  @ParameterizedTest(
+      name = "namespace {0}, served by default {1}, image {2}: holds {3}, not recognized {4}")
+  @CsvSource({
+    // The webhook's own rule: selected, served, under an entry.
+    "tier=prod, true, quay.io/acme/foo:1.0, quay.io/acme/foo, ''",
+    "tier=prod;team=o, true, ghcr.io/acme/bar:2, ghcr.io/acme/bar, ''",
+    // Outside the namespaceSelector: a forged claim, whatever the image.
+    "tier=dev, true, quay.io/acme/foo:1.0, '', NAMESPACE_NOT_SELECTED",
+    "'', true, quay.io/acme/foo:1.0, '', NAMESPACE_NOT_SELECTED",
+    "tier=dev, true, docker.io/evil/x:1, '', NAMESPACE_NOT_SELECTED",
+    // An image under none of the entries, in the selected namespace.
+    "tier=prod, true, docker.io/evil/x:1, '', IMAGE_NOT_COVERED",
+    "tier=prod, true, quay.io/acme/foo-bar:1, '', IMAGE_NOT_COVERED",
+    "tier=prod, true, not//an image, '', IMAGE_NOT_COVERED",
+    // Under an entry that does not inject: recognized, but nothing to hold.
+    "tier=prod, true, docker.io/acme/plain:1, '', ''",
+    // A namespace this instance does not serve: not this instance's to judge.
+    "tier=prod;kuik.enix.io/pull-secrets-instance=kuik-other, true, quay.io/acme/foo:1.0, '', ''",
+    "tier=dev;kuik.enix.io/pull-secrets-override=false, true, docker.io/evil/x:1, '', ''",
+    "tier=prod, false, quay.io/acme/foo:1.0, '', ''",
+    "tier=prod;kuik.enix.io/pull-secrets-instance=kuik-system, false, quay.io/acme/foo:1.0,"
+        + " quay.io/acme/foo, ''",
+  })
+  void onFailureCountsAClaimOnlyWhereTheWebhookCouldHaveRewritten(
+      String namespaceLabels,
+      boolean namespacesByDefault,
+      String image,
+      String holds,
+      String notRecognized) {
+    Hold hold =
+        hold(
+            acme(RewritePolicy.ON_FAILURE),
+            namespaceLabels,
+            new Targeting("kuik-system", namespacesByDefault),
+            List.of(pod("team-a", "web", ACME, "Running", image)),
+            GraceClocks.NONE,
+            T0);
+    assertEquals(holds.isEmpty() ? Set.of() : Set.of(holds), hold.keys());
+    assertEquals(
+        notRecognized.isEmpty() ? List.of() : List.of(Claims.Why.valueOf(notRecognized)),
+        hold.notRecognized().stream().map(Claims.NotRecognized::why).toList());
+  }
+
+  @Test
+  void aNamespaceThatLeavesTheSelectorKeepsWhatItsPodsUsedForTheGraceOnly() {
+    RoutingResource resource = acme(RewritePolicy.ON_FAILURE);
+    List<Pod> live = List.of(pod("team-a", "web", ACME, "Running", "quay.io/acme/foo:1.0"));
+    Hold inScope = hold(resource, "tier=prod", SERVES_BY_DEFAULT, live, GraceClocks.NONE, T0);
+    assertEquals(Set.of(FOO), inScope.keys());
+
+    Instant relabelled = T0.plusSeconds(60);
+    Hold left = hold(resource, "tier=dev", SERVES_BY_DEFAULT, live, inScope.clocks(), relabelled);
+    assertEquals(Set.of(FOO), left.keys(), "the running pod keeps its credential for now");
+    assertEquals(Optional.of(relabelled.plus(GRACE)), left.nextExpiry());
+    assertEquals(
+        List.of(Claims.Why.NAMESPACE_NOT_SELECTED),
+        left.notRecognized().stream().map(Claims.NotRecognized::why).toList());
+
+    Hold at1459 =
+        hold(
+            resource,
+            "tier=dev",
+            SERVES_BY_DEFAULT,
+            live,
+            left.clocks(),
+            relabelled.plus(GRACE).minusSeconds(1));
+    assertEquals(Set.of(FOO), at1459.keys());
+    Hold at1500 =
+        hold(
+            resource, "tier=dev", SERVES_BY_DEFAULT, live, at1459.clocks(), relabelled.plus(GRACE));
+    assertEquals(Set.of(), at1500.keys(), "released after the grace, the pod still running");
+    assertEquals(Optional.empty(), at1500.nextExpiry());
+  }
+
+  @Test
+  void aForgedClaimOutsideTheSelectorNeverStartsAGrace() {
+    RoutingResource resource = acme(RewritePolicy.ON_FAILURE);
+    List<Pod> forged = List.of(pod("team-x", "web", ACME, "Running", "quay.io/acme/foo:1.0"));
+    Hold seen = hold(resource, "tier=dev", SERVES_BY_DEFAULT, forged, GraceClocks.NONE, T0);
+    Hold gone =
+        hold(resource, "tier=dev", SERVES_BY_DEFAULT, List.of(), seen.clocks(), T0.plusSeconds(1));
+    assertEquals(Set.of(), seen.keys());
+    assertEquals(Set.of(), gone.keys());
+    assertEquals(GraceClocks.NONE, gone.clocks());
+  }
+
+  @Test
+  void alwaysJudgesNoClaim() {
+    Hold hold =
+        hold(
+            acme(RewritePolicy.ALWAYS),
+            "tier=dev",
+            SERVES_BY_DEFAULT,
+            List.of(pod("team-a", "web", ACME, "Running", "docker.io/evil/x:1")),
+            GraceClocks.NONE,
+            T0);
+    assertEquals(Set.of(), hold.keys());
+    assertEquals(List.of(), hold.notRecognized(), "under Always a pod's claim plays no part");
   }
 
   @Test
@@ -169,7 +275,7 @@ class HoldTest {
         Set.of(),
         hold(
                 acme(RewritePolicy.ON_FAILURE),
-                "",
+                "tier=prod",
                 SERVES_BY_DEFAULT,
                 List.of(pod),
                 GraceClocks.NONE,
@@ -185,7 +291,13 @@ class HoldTest {
             pod("team-a", "job", ACME, "Running", "ghcr.io/acme/bar:1"));
     assertEquals(
         Set.of(BAR, FOO),
-        hold(acme(RewritePolicy.ON_FAILURE), "", SERVES_BY_DEFAULT, pods, GraceClocks.NONE, T0)
+        hold(
+                acme(RewritePolicy.ON_FAILURE),
+                "tier=prod",
+                SERVES_BY_DEFAULT,
+                pods,
+                GraceClocks.NONE,
+                T0)
             .keys());
   }
 
@@ -196,7 +308,7 @@ class HoldTest {
     Hold hold =
         hold(
             acme(RewritePolicy.ON_FAILURE),
-            "kuik.enix.io/pull-secrets-override=false",
+            "tier=prod;kuik.enix.io/pull-secrets-override=false",
             SERVES_BY_DEFAULT,
             pods,
             running,
@@ -209,26 +321,33 @@ class HoldTest {
   void onFailureKeepsAReleasedKeyForTheDocumentedGraceAndSaysWhenItEnds() {
     RoutingResource resource = acme(RewritePolicy.ON_FAILURE);
     List<Pod> live = List.of(pod("team-a", "web", ACME, "Running", "quay.io/acme/foo:1.0"));
-    Hold needed = hold(resource, "", SERVES_BY_DEFAULT, live, GraceClocks.NONE, T0);
+    Hold needed = hold(resource, "tier=prod", SERVES_BY_DEFAULT, live, GraceClocks.NONE, T0);
     assertEquals(Set.of(FOO), needed.keys());
     assertEquals(Optional.empty(), needed.nextExpiry(), "no grace while a live pod needs it");
 
     Instant released = T0.plusSeconds(30);
-    Hold grace = hold(resource, "", SERVES_BY_DEFAULT, List.of(), needed.clocks(), released);
+    Hold grace =
+        hold(resource, "tier=prod", SERVES_BY_DEFAULT, List.of(), needed.clocks(), released);
     assertEquals(Set.of(FOO), grace.keys());
     assertEquals(Optional.of(released.plus(GRACE)), grace.nextExpiry());
 
     Hold at1459 =
         hold(
             resource,
-            "",
+            "tier=prod",
             SERVES_BY_DEFAULT,
             List.of(),
             grace.clocks(),
             released.plus(Duration.ofMinutes(14).plusSeconds(59)));
     assertEquals(Set.of(FOO), at1459.keys());
     Hold at1500 =
-        hold(resource, "", SERVES_BY_DEFAULT, List.of(), at1459.clocks(), released.plus(GRACE));
+        hold(
+            resource,
+            "tier=prod",
+            SERVES_BY_DEFAULT,
+            List.of(),
+            at1459.clocks(),
+            released.plus(GRACE));
     assertEquals(Set.of(), at1500.keys());
     assertEquals(Optional.empty(), at1500.nextExpiry());
   }
@@ -237,7 +356,7 @@ class HoldTest {
   void onFailureDropsAtOnceAnEntryThatStoppedInjecting() {
     RoutingResource before = acme(RewritePolicy.ON_FAILURE);
     List<Pod> live = List.of(pod("team-a", "web", ACME, "Running", "quay.io/acme/foo:1.0"));
-    Hold needed = hold(before, "", SERVES_BY_DEFAULT, live, GraceClocks.NONE, T0);
+    Hold needed = hold(before, "tier=prod", SERVES_BY_DEFAULT, live, GraceClocks.NONE, T0);
     RoutingResource after =
         alternative(
             "acme",

@@ -136,7 +136,7 @@ class SecretSyncerTest {
     "Failed, false",
   })
   void onFailureWritesAfterTheFirstRewriteOfALivePod(String phase, boolean written) {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start().advanceSeconds(2);
     assertEquals(Optional.empty(), keys("team-a"), "no rewrite yet");
@@ -149,7 +149,7 @@ class SecretSyncerTest {
 
   @Test
   void onFailureNeverWritesForAPodAnotherResourceRewrote() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(
@@ -167,7 +167,7 @@ class SecretSyncerTest {
   @ParameterizedTest(name = "the need ends when the pod {0}")
   @CsvSource({"is deleted", "succeeds", "fails", "runs another image"})
   void anUnusedEntryStaysTheDocumentedGraceThenLeaves(String how) {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0", BAR + ":1"));
@@ -196,7 +196,7 @@ class SecretSyncerTest {
 
   @Test
   void anUnrelatedEventDuringTheGraceDoesNotEndItEarly() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0"));
@@ -204,7 +204,7 @@ class SecretSyncerTest {
     cluster.deletePod("team-a", "web");
     for (int minute = 1; minute <= 14; minute++) {
       cluster.advance(Duration.ofMinutes(1));
-      cluster.applyNamespace("team-a", "minute=" + minute); // each one reconciles the pair
+      cluster.applyNamespace("team-a", "tier=prod", "minute=" + minute); // reconciles the pair
     }
     cluster.advanceSeconds(59);
     assertEquals(Optional.of(List.of(FOO)), keys("team-a"), "present at 14:59");
@@ -214,7 +214,7 @@ class SecretSyncerTest {
 
   @Test
   void theGraceRunsFromTheLastMomentTheEntryWasNeeded() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web-1", ACME, "Running", FOO + ":1.0"));
@@ -239,7 +239,7 @@ class SecretSyncerTest {
 
   @Test
   void aPodCreatedAndDeletedWithinTheDebounceStillGetsItsEntryAndItsGrace() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start().advanceSeconds(2);
 
@@ -259,7 +259,7 @@ class SecretSyncerTest {
 
   @Test
   void anEntryRemovedFromTheResourceLeavesAtOnceWithoutGrace() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0", BAR + ":1"));
@@ -273,16 +273,16 @@ class SecretSyncerTest {
 
   @Test
   void anOnFailureResourceTurnedAlwaysAndBackDoesNotBringAReleasedKeyBack() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0"));
     cluster.advanceSeconds(2);
     cluster.deletePod("team-a", "web");
     cluster.advanceSeconds(2);
-    install(RewritePolicy.ALWAYS); // team-a is not selected: the Secret is emptied
+    install(RewritePolicy.ALWAYS); // every injecting entry, and no grace clock any more
     cluster.advanceSeconds(2);
-    assertEquals(Optional.of(List.of()), keys("team-a"));
+    assertEquals(Optional.of(List.of(BAR, FOO)), keys("team-a"));
 
     install(RewritePolicy.ON_FAILURE);
     cluster.advanceSeconds(2);
@@ -373,7 +373,7 @@ class SecretSyncerTest {
 
   @Test
   void aPodOfAnInvalidResourceChangesNothing() {
-    cluster.applyNamespace("team-a");
+    cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ON_FAILURE);
     cluster.start();
     cluster.pod(pod("team-a", "web", ACME, "Running", FOO + ":1.0"));

@@ -72,6 +72,16 @@ final class SyncerHarness
   /** One Event the core recorded. */
   record Recorded(Instant at, ResourceId resource, Type type, String reason, String message) {}
 
+  /** One Event the core recorded on a pod. */
+  record PodEvent(
+      Instant at,
+      String namespace,
+      String pod,
+      String uid,
+      Type type,
+      String reason,
+      String message) {}
+
   private Instant now = T0;
   private final TreeMap<Instant, Integer> wakeups = new TreeMap<>();
   private final Map<ResourceId, Validated> resources = new LinkedHashMap<>();
@@ -81,12 +91,14 @@ final class SyncerHarness
   private final Map<String, DockerConfig> stored = new TreeMap<>();
   private final List<Apply> applies = new ArrayList<>();
   private final List<Recorded> events = new ArrayList<>();
+  private final List<PodEvent> podEvents = new ArrayList<>();
   private final List<Written> statuses = new ArrayList<>();
   private boolean statusTaken = true;
   private Function<Secret, Outcome> server = secret -> new Applied();
   private Duration resyncPeriod = Duration.ZERO;
   private Duration applyLatency = Duration.ZERO;
   private int wakeupsAsked;
+  private int sourceReads;
   private final TreeMap<Instant, List<Runnable>> answers = new TreeMap<>();
   private Instant nextResync;
   private boolean started;
@@ -319,6 +331,10 @@ final class SyncerHarness
     return events.stream().filter(e -> e.reason().equals(reason)).toList();
   }
 
+  List<PodEvent> podEvents() {
+    return podEvents;
+  }
+
   // ---- ports ------------------------------------------------------------------------------
 
   @Override
@@ -369,7 +385,13 @@ final class SyncerHarness
 
   @Override
   public Optional<Secret> clusterSecret(String name) {
+    sourceReads++;
     return Optional.ofNullable(sources.get(name));
+  }
+
+  /** How many times the core read a Secret of the cluster resource namespace from the view. */
+  int sourceReads() {
+    return sourceReads;
   }
 
   @Override
@@ -417,6 +439,12 @@ final class SyncerHarness
   @Override
   public void record(ResourceId resource, String uid, Type type, String reason, String message) {
     events.add(new Recorded(now, resource, type, reason, message));
+  }
+
+  @Override
+  public void recordOnPod(
+      String namespace, String pod, String uid, Type type, String reason, String message) {
+    podEvents.add(new PodEvent(now, namespace, pod, uid, type, reason, message));
   }
 
   private static DockerConfig read(Secret secret) {
@@ -485,6 +513,7 @@ final class SyncerHarness
             .withNewMetadata()
             .withName(name)
             .withNamespace(namespace)
+            .withUid("uid-" + namespace + "-" + name)
             .withAnnotations(
                 by.isEmpty()
                     ? Map.of()

@@ -20,6 +20,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real registry (the Debian package {@code docker-registry}, CNCF distribution 2.8) on a free
@@ -53,6 +55,21 @@ public final class LocalRegistry implements AutoCloseable {
 
   public static boolean installed() {
     return onPath("docker-registry").isPresent() && onPath("htpasswd").isPresent();
+  }
+
+  private static final AtomicBoolean TOLD_MISSING = new AtomicBoolean();
+
+  /**
+   * Skips the calling test (a JUnit assumption, to be called per test) when the registry or
+   * htpasswd is missing, with {@link #INSTALL_HINT}; says it once on stderr too, since Surefire
+   * shows skipped tests only as a count.
+   */
+  public static void assumeInstalled() {
+    boolean installed = installed();
+    if (!installed && TOLD_MISSING.compareAndSet(false, true)) {
+      System.err.println("[registry-tests] " + INSTALL_HINT);
+    }
+    Assumptions.assumeTrue(installed, INSTALL_HINT);
   }
 
   /**

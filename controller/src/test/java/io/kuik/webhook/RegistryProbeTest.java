@@ -2,7 +2,6 @@ package io.kuik.webhook;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidImageReferenceException;
@@ -19,7 +18,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -27,22 +25,30 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The production prober against a real registry ({@link LocalRegistry}) with htpasswd Basic auth;
- * skipped, saying which script installs it, when the registry is not installed.
+ * each test is skipped, saying which script installs it, when the registry is not installed. The
+ * assumption sits in {@code @BeforeEach}, so that Surefire counts every test as skipped (in
+ * {@code @BeforeAll} it would report the class with no test at all).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RegistryProbeTest {
 
   private static final RegistryCredential ALICE = RegistryCredential.basic("alice", "s3cret");
 
+  /** The registry's data, one directory for the whole class. */
+  @TempDir static Path registryDirectory;
+
   private LocalRegistry registry;
   private String digest;
   private OciRegistryProber prober;
 
-  @BeforeAll
-  void startRegistry(@TempDir Path directory) throws Exception {
-    assumeTrue(LocalRegistry.installed(), LocalRegistry.INSTALL_HINT);
-    registry = LocalRegistry.start(directory, "alice", "s3cret");
-    digest = registry.push("acme/app", "1");
+  /** Started by the first test that runs, shared by the others. */
+  @BeforeEach
+  void startRegistry() throws Exception {
+    LocalRegistry.assumeInstalled();
+    if (registry == null) {
+      registry = LocalRegistry.start(registryDirectory, "alice", "s3cret");
+      digest = registry.push("acme/app", "1");
+    }
   }
 
   @AfterAll

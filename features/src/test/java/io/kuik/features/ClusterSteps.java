@@ -35,9 +35,14 @@ public class ClusterSteps {
     world().pass(Duration.ofSeconds(1));
   }
 
-  @Given("^the namespace ([a-z0-9-]+)(?: labelled ([^=\\s]+)=(\\S+))?(?: is created)?$")
-  public void theNamespace(String name, String key, String value) {
-    world().objects().createNamespace(name, key == null ? Map.of() : Map.of(key, value));
+  @Given("^the namespace ([a-z0-9-]+)(?: is created)?$")
+  public void theNamespace(String name) {
+    world().objects().createNamespace(name, Map.of());
+  }
+
+  @Given("^the namespace ([a-z0-9-]+) labelled ([^=\\s]+)=(\\S+)(?: is created)?$")
+  public void theLabelledNamespace(String name, String key, String value) {
+    world().objects().createNamespace(name, Map.of(key, value));
   }
 
   @Given("{int} namespaces named {word}-1 to {word}-{int}")

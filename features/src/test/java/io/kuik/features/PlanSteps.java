@@ -55,11 +55,16 @@ public class PlanSteps {
     state.manifests.put(name, folder);
   }
 
-  @When("^kuik plan runs on the manifests (\\S+)(?: with (.+))?$")
+  @When("kuik plan runs on the manifests {word}")
+  public void kuikPlanRuns(String name) {
+    kuikPlanRuns(name, "");
+  }
+
+  @When("^kuik plan runs on the manifests (\\S+) with (.+)$")
   public void kuikPlanRuns(String name, String flags) {
     List<String> args =
         new ArrayList<>(List.of("plan", "-f", folder(name).toString(), "-o", "json"));
-    if (flags != null) {
+    if (!flags.isBlank()) {
       args.addAll(List.of(flags.trim().split("\\s+")));
     }
     CommandLine kuik = Main.commandLine();

@@ -35,20 +35,44 @@ public class PodSteps {
     world().actions().registryServes(host, list, user, password);
   }
 
-  @When(
-      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)(?: beside a container ([a-z0-9-]+) on (\\S+))?(?: with its own pull secret ([a-z0-9-]+))?(?: with restartPolicy (Always|OnFailure|Never))?$")
-  public void aRewrittenPod(
+  // One step definition per wording, each with no optional group: a group that does not match
+  // makes Cucumber's report print the step's text again for each.
+  private static final String REWRITTEN =
+      "^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is rewritten by"
+          + " ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)";
+
+  @When(REWRITTEN + "$")
+  public void aRewrittenPod(String pod, String namespace, String rewriter, String image) {
+    world().workloads().rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), null);
+  }
+
+  @When(REWRITTEN + " beside a container ([a-z0-9-]+) on (\\S+)$")
+  public void aRewrittenPodWithAnotherContainer(
       String pod,
       String namespace,
       String rewriter,
       String image,
       String other,
-      String otherImage,
-      String ownSecret,
-      String restartPolicy) {
-    Map<String, String> others = other == null ? Map.of() : Map.of(other, otherImage);
-    List<String> own = ownSecret == null ? List.of() : List.of(ownSecret);
-    world().workloads().rewrittenPod(namespace, pod, rewriter, image, others, own, restartPolicy);
+      String otherImage) {
+    world()
+        .workloads()
+        .rewrittenPod(namespace, pod, rewriter, image, Map.of(other, otherImage), List.of(), null);
+  }
+
+  @When(REWRITTEN + " with its own pull secret ([a-z0-9-]+)$")
+  public void aRewrittenPodWithItsOwnPullSecret(
+      String pod, String namespace, String rewriter, String image, String ownSecret) {
+    world()
+        .workloads()
+        .rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(ownSecret), null);
+  }
+
+  @When(REWRITTEN + " with restartPolicy (Always|OnFailure|Never)$")
+  public void aRewrittenPodWithARestartPolicy(
+      String pod, String namespace, String rewriter, String image, String restartPolicy) {
+    world()
+        .workloads()
+        .rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), restartPolicy);
   }
 
   @When(
@@ -56,6 +80,12 @@ public class PodSteps {
   public void aPodRewrittenWithoutTheLabel(
       String pod, String namespace, String rewriter, String image) {
     world().workloads().rewrittenPodWithoutLabel(namespace, pod, rewriter, image);
+  }
+
+  @When(
+      "^a tenant of ([a-z0-9-]+) creates the pod ([a-z0-9-]+) with the webhook's label and annotations claiming a rewrite by ((?:ImageAlternative|ImageMirror)/[a-z0-9.-]+) to (\\S+)$")
+  public void aForgedPod(String namespace, String pod, String rewriter, String image) {
+    world().workloads().forgedPod(namespace, pod, rewriter, image);
   }
 
   @When("^the pod ([a-z0-9-]+) in ([a-z0-9-]+) is labelled ([^=\\s]+)=(\\S+)$")
@@ -141,6 +171,20 @@ public class PodSteps {
     List<String> warnings = world().views().eventsOnPod(namespace, pod, "Warning");
     assertTrue(
         warnings.contains(reason + ": " + message), "Warning events of " + pod + ": " + warnings);
+  }
+
+  @Then("the pod {word} in {word} must have exactly {int} Warning event(s) {word}")
+  public void warningsOnThePod(String pod, String namespace, int count, String reason) {
+    List<String> warnings = world().views().eventsOnPod(namespace, pod, "Warning");
+    assertEquals(
+        count,
+        warnings.stream().filter(w -> w.startsWith(reason + ": ")).count(),
+        "Warning events of " + pod + ": " + warnings);
+  }
+
+  @Then("the syncer must have counted {int} pod(s) whose rewrite it does not recognize, for {word}")
+  public void podsNotRecognized(int count, String reason) {
+    assertEquals(count, world().history().rewritesNotRecognized(reason));
   }
 
   @Then("the kubelet must have pulled {word} for {word} in {word} as {word}")

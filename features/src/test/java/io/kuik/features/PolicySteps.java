@@ -54,13 +54,43 @@ public class PolicySteps {
     }
   }
 
+  // Two wordings, two step definitions: an optional group that does not match makes Cucumber's
+  // report print the step's text again.
   @When(
-      "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) (?:unlabelled|labelled ([^=\\s]+)=(\\S+))$")
+      "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) unlabelled$")
+  public void theSyncersIdentityAppliesUnlabelled(String namespace, String name, String type) {
+    syncerApplies(world().install().syncer().identity(), namespace, name, type, Map.of());
+  }
+
+  @When(
+      "^the syncer's identity applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
   public void theSyncersIdentityApplies(
       String namespace, String name, String type, String key, String value) {
-    Map<String, String> labels = key == null ? Map.of() : Map.of(key, value);
+    syncerApplies(world().install().syncer().identity(), namespace, name, type, Map.of(key, value));
+  }
+
+  @When(
+      "^the syncer's ServiceAccount with a token bound to no pod applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
+  public void theSyncersUnboundTokenApplies(
+      String namespace, String name, String type, String key, String value) {
+    syncerApplies(
+        world().install().syncerAccountWithALegacyToken(),
+        namespace,
+        name,
+        type,
+        Map.of(key, value));
+  }
+
+  @When(
+      "^the syncer's ServiceAccount with a token bound to no pod applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) unlabelled$")
+  public void theSyncersUnboundTokenAppliesUnlabelled(String namespace, String name, String type) {
+    syncerApplies(
+        world().install().syncerAccountWithALegacyToken(), namespace, name, type, Map.of());
+  }
+
+  private void syncerApplies(
+      Identity syncer, String namespace, String name, String type, Map<String, String> labels) {
     var secret = Actions.secretManifest(namespace, name, type, labels);
-    Identity syncer = world().install().syncer().identity();
     answer = world().actions().applySecretAs(syncer, secret);
   }
 
@@ -76,8 +106,8 @@ public class PolicySteps {
   }
 
   @When(
-      "^(?:the ServiceAccount ([a-z0-9-]+) of|the syncer of the release in) ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
-  public void anotherIdentityApplies(
+      "^the ServiceAccount ([a-z0-9-]+) of ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
+  public void aTenantApplies(
       String account,
       String accountNamespace,
       String namespace,
@@ -85,10 +115,20 @@ public class PolicySteps {
       String type,
       String key,
       String value) {
-    Identity who =
-        account == null
-            ? world().install().syncerIdentityOf(accountNamespace)
-            : tenants.get(accountNamespace + "/" + account);
+    anotherIdentityApplies(
+        tenants.get(accountNamespace + "/" + account), namespace, name, type, key, value);
+  }
+
+  @When(
+      "^the syncer of the release in ([a-z0-9-]+) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
+  public void anotherReleasesSyncerApplies(
+      String release, String namespace, String name, String type, String key, String value) {
+    anotherIdentityApplies(
+        world().install().syncerIdentityOf(release), namespace, name, type, key, value);
+  }
+
+  private void anotherIdentityApplies(
+      Identity who, String namespace, String name, String type, String key, String value) {
     var secret = Actions.secretManifest(namespace, name, type, Map.of(key, value));
     answer = world().actions().applySecretAs(who, secret);
   }
@@ -140,6 +180,25 @@ public class PolicySteps {
   public void someoneCreates(String who, String namespace, String name, String type) {
     var secret = Actions.secretManifest(namespace, name, type, Map.of());
     answer = world().actions().createAs(who(who), secret);
+  }
+
+  @When(
+      "^(a person|a CI bot|Helm) creates in ([a-z0-9-]+) a Secret named from generateName ([a-z0-9.-]+) of type (\\S+)$")
+  public void someoneCreatesWithGenerateName(
+      String who, String namespace, String prefix, String type) {
+    var secret = Actions.secretManifest(namespace, "unused", type, Map.of());
+    var metadata = (tools.jackson.databind.node.ObjectNode) secret.get("metadata");
+    metadata.remove("name");
+    metadata.put("generateName", prefix);
+    answer = world().actions().createAs(who(who), secret);
+  }
+
+  @When("^(a person|a CI bot|Helm) adds the finalizer (\\S+) to ([a-z0-9-]+)'s ([a-z0-9.-]+)$")
+  public void someoneAddsAFinalizer(String who, String finalizer, String namespace, String name) {
+    answer =
+        world()
+            .actions()
+            .attempt(() -> world().actions().addFinalizer(who(who), namespace, name, finalizer));
   }
 
   @When("^(a person|a CI bot|Helm) changes the data of ([a-z0-9-]+)'s ([a-z0-9.-]+)$")

@@ -42,6 +42,21 @@ public class ResourceSteps {
     world().objects().createResourceWithoutTheCrdSchema(kind, name, yaml);
   }
 
+  @Given(
+      "the ImageAlternative {word} listing {int} alternatives under {word} is created through an API"
+          + " server without the CRD's schema")
+  public void aHugeResourceWithoutTheSchema(String name, int count, String secretRef) {
+    StringBuilder yaml = new StringBuilder("spec:\n  rewritePolicy: Always\n  alternatives:\n");
+    for (int i = 0; i < count; i++) {
+      yaml.append("  - repository: quay.io/acme/app-")
+          .append(i)
+          .append("\n    auth: {secretRef: {name: ")
+          .append(secretRef)
+          .append("}}\n");
+    }
+    world().objects().createResourceWithoutTheCrdSchema("ImageAlternative", name, yaml.toString());
+  }
+
   @When("^a person tries to create the (ImageAlternative|ImageMirror) ([a-z0-9.-]+):$")
   public void aPersonTriesToCreate(String kind, String name, String yaml) {
     answer = world().actions().attempt(() -> world().objects().createResource(kind, name, yaml));

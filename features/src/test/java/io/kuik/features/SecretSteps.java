@@ -68,6 +68,37 @@ public class SecretSteps {
     world().objects().dockerConfigSecret(namespace, name, json);
   }
 
+  @Given("the Secret {word} in {word} holds a docker config nested {int} levels deep")
+  public void aDeeplyNestedDockerConfig(String name, String namespace, int depth) {
+    world()
+        .objects()
+        .dockerConfigSecret(
+            namespace, name, "{\"auths\":" + "[".repeat(depth) + "]".repeat(depth) + "}");
+  }
+
+  @Given(
+      "the Secret {word} in {word} holds {int} other auths entries and the credentials"
+          + " {word}:{word} for {word}")
+  public void aSourceOfManyEntries(
+      String name, String namespace, int entries, String user, String password, String path) {
+    StringBuilder json = new StringBuilder("{\"auths\":{");
+    for (int i = 0; i < entries; i++) {
+      json.append("\"r").append(i).append(".example\":{},");
+    }
+    String auth =
+        java.util.Base64.getEncoder()
+            .encodeToString(
+                (user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    json.append('"').append(path).append("\":{\"auth\":\"").append(auth).append("\"}}}");
+    world().objects().dockerConfigSecret(namespace, name, json.toString());
+  }
+
+  @Given(
+      "the Secret {word} in {word} of type kubernetes.io\\/dockercfg holds the docker config {string}")
+  public void aLegacyDockercfgSecret(String name, String namespace, String json) {
+    world().objects().legacyDockercfgSecret(namespace, name, json);
+  }
+
   @When("the Secret {word} in {word} holds a {int} KiB password for {word}")
   public void aBigPassword(String name, String namespace, int kib, String path) {
     String password = "p".repeat(kib * 1024);

@@ -113,6 +113,18 @@ public final class Cluster {
    * @return the objects as stored, in creation order
    */
   public List<ObjectNode> install(Release release) {
+    List<ObjectNode> stored = installWithoutThePolicy(release);
+    stored.addAll(installPolicy(release));
+    return stored;
+  }
+
+  /**
+   * {@link #install} but the ValidatingAdmissionPolicy and its binding, which Helm 3 creates last:
+   * kinds missing from its install order go after every known kind, Deployments included (helm/helm
+   * {@code pkg/releaseutil/kind_sorter.go}, {@code InstallOrder}), so the syncer's pods can start
+   * before them. {@link #installPolicy} creates them.
+   */
+  public List<ObjectNode> installWithoutThePolicy(Release release) {
     List<ObjectNode> stored = new ArrayList<>(installCrds());
     stored.add(api.create(ADMIN, object("v1", "Namespace", null, release.namespace())));
     for (String account :
@@ -120,15 +132,35 @@ public final class Cluster {
       stored.add(api.create(ADMIN, object("v1", "ServiceAccount", release.namespace(), account)));
     }
     ChartFiles chart = chart();
-    for (String file :
-        List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC, ChartFiles.ADMISSION_POLICY)) {
+    for (String file : List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC)) {
       chart.load(file, release).forEach(o -> stored.add(api.create(ADMIN, helmOwned(o, release))));
     }
-    componentDeployments.install(ADMIN, release.name(), release.namespace());
+    componentDeployments.install(ADMIN, release.name(), release.fullname(), release.namespace());
     trace.alias(
         Identity.serviceAccount(release.namespace(), release.syncerServiceAccount()), "syncer");
     trace.alias(
         Identity.serviceAccount(release.namespace(), release.webhookServiceAccount()), "webhook");
+    return stored;
+  }
+
+  /**
+   * The release's ValidatingAdmissionPolicy and its binding, those missing created as {@link
+   * #ADMIN} (an install, or an upgrade that puts back what someone deleted).
+   *
+   * @return the objects created now
+   */
+  public List<ObjectNode> installPolicy(Release release) {
+    List<ObjectNode> stored = new ArrayList<>();
+    for (ObjectNode object : chart().load(ChartFiles.ADMISSION_POLICY, release)) {
+      ResourceType type =
+          object.path("kind").asString().equals("ValidatingAdmissionPolicy")
+              ? ResourceType.VALIDATING_ADMISSION_POLICY
+              : ResourceType.VALIDATING_ADMISSION_POLICY_BINDING;
+      String name = object.path("metadata").path("name").asString();
+      if (api.find(ADMIN, type, null, name).isEmpty()) {
+        stored.add(api.create(ADMIN, helmOwned(object, release)));
+      }
+    }
     return stored;
   }
 

@@ -40,7 +40,11 @@ public record ImageAlternativeSpec(
                 + " route before trying the original.")
         String rewritePolicy,
     @Required
-        @Size(min = 1, max = 64)
+        @Size(min = 1, max = ImageAlternativeSpec.MAX_ALTERNATIVES)
         @JsonPropertyDescription(
             "Where else the images can be pulled from, in order of preference.")
-        List<AlternativeSpec> alternatives) {}
+        List<AlternativeSpec> alternatives) {
+
+  /** The most alternatives one resource may list: the CRD's maxItems, checked again by kuik. */
+  public static final int MAX_ALTERNATIVES = 64;
+}

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * {@code status} of an ImageAlternative or ImageMirror: written by the secret-syncer alone, on the
- * status subresource (docs/decisions.md, "Status of the routing resources"). The controllers never
+ * status subresource (docs/decisions/0011-status-of-routing-resources.md). The controllers never
  * read it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -23,7 +23,7 @@ final class KuikContender implements Contender {
     Release release = new Release("kuik", Workload.INSTALL_NAMESPACE);
     world.cluster().install(release);
     Identity identity =
-        Identity.serviceAccount(Workload.INSTALL_NAMESPACE, release.syncerServiceAccount());
+        SyncerHost.podIdentity(Workload.INSTALL_NAMESPACE, release.syncerServiceAccount());
     this.host = new SyncerHost(world.cluster().api(), identity, settings, RESYNC_PERIOD);
     this.actor = world.cluster().trace().actorOf(identity);
   }

@@ -17,8 +17,8 @@ import java.util.TreeMap;
  * Liveness, checked once every fault has healed and the world has run long enough: every Always
  * namespace in scope has its Secret holding exactly the credential of the source for each entry
  * (entries whose source holds nothing for them left out), and every live rewritten pod's namespace
- * has the entry its image falls under with the right credential. {@link #pending} says what is
- * still outstanding; empty means converged.
+ * that the OnFailure resource's namespaceSelector selects has the entry its image falls under with
+ * the right credential. {@link #pending} says what is still outstanding; empty means converged.
  */
 public final class Convergence {
 
@@ -56,7 +56,10 @@ public final class Convergence {
                         + expected.keySet(),
                     target));
           }
-        } else if (resource.rewritePolicy() == Policy.ON_FAILURE) {
+        } else if (resource.rewritePolicy() == Policy.ON_FAILURE
+            && resource.namespaceSelector().matches(namespace.labels())) {
+          // A claim outside the namespaceSelector counts for nothing
+          // (docs/behaviour.md#which-rewrites-count).
           for (PodView pod : view.pods()) {
             if (!pod.live()
                 || !pod.namespace().equals(namespace.name())

@@ -23,9 +23,11 @@ public final class Scope {
 
   /**
    * The keys the pair needs now. Always: every entry when the namespaceSelector selects the
-   * namespace. OnFailure: the entries its live rewritten pods' images fall under. A terminating
-   * namespace counts as needing every entry: its pods and its Secrets go away together, and the
-   * Secret leaves with the namespace, not by a write.
+   * namespace. OnFailure: the entries its live rewritten pods' images fall under, when the
+   * namespaceSelector selects the namespace (docs/behaviour.md#which-rewrites-count: a claim counts
+   * only where the webhook could have made it). A terminating namespace counts as needing every
+   * entry: its pods and its Secrets go away together, and the Secret leaves with the namespace, not
+   * by a write.
    */
   public static Set<String> neededKeys(
       ResourceView resource, NamespaceView namespace, WorldView w) {
@@ -37,6 +39,9 @@ public final class Scope {
     } else if (resource.rewritePolicy() == Policy.ON_FAILURE) {
       if (namespace.terminating()) {
         resource.entries().forEach(e -> keys.add(e.repository()));
+        return keys;
+      }
+      if (!resource.namespaceSelector().matches(namespace.labels())) {
         return keys;
       }
       for (PodView pod : w.pods()) {

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,7 +51,7 @@ import picocli.CommandLine.Spec;
     exitCodeList = {
       "0:no problem found",
       "1:a problem was found (listed under PROBLEMS)",
-      "2:bad command line"
+      "2:bad command line, or nothing to plan (no manifest read, or a chart to render first)"
     })
 public final class PlanCommand implements KuikSubcommand {
 
@@ -71,7 +70,9 @@ public final class PlanCommand implements KuikSubcommand {
       arity = "1..*",
       description = {
         "Manifests to plan: YAML or JSON files, or folders read recursively (*.yaml, *.yml,"
-            + " *.json). Repeatable; several paths may follow one -f."
+            + " *.json); - reads them from standard input (helm template ... | kuik plan -f -)."
+            + " Repeatable; several paths may follow one -f. A Helm chart's folder is refused:"
+            + " render it first."
       })
   List<Path> files = new ArrayList<>();
 
@@ -142,14 +143,18 @@ public final class PlanCommand implements KuikSubcommand {
   @Override
   public Integer call() {
     PlanSettings settings = settings();
-    Manifests.Set after = read(files);
-    Manifests.Set previous = before.isEmpty() ? null : read(before);
-    Logger logs = Logger.getLogger("io.kuik");
-    Level level = logs.getLevel();
-    if (!verbose) {
-      logs.setLevel(Level.OFF);
-    }
+    Manifests.Set after;
+    Manifests.Set previous;
     try {
+      after = read(files);
+      previous = before.isEmpty() ? null : read(before);
+    } catch (Manifests.NotManifests notManifests) {
+      return refuse(notManifests.getMessage());
+    }
+    if (after.isEmpty()) {
+      return refuse(nothingToPlan(after));
+    }
+    try (SimulatedLogs logs = SimulatedLogs.at(verbose, Level.OFF)) {
       PlanReport planned = Planner.plan(after, settings);
       String text =
           previous == null
@@ -159,17 +164,39 @@ public final class PlanCommand implements KuikSubcommand {
       out.print(text);
       out.flush();
       return planned.hasProblems() ? 1 : 0;
-    } finally {
-      logs.setLevel(level);
     }
   }
 
   private Manifests.Set read(List<Path> paths) {
     try {
-      return Manifests.read(paths);
+      return Manifests.read(paths, System.in);
     } catch (IllegalArgumentException missing) {
       throw new ParameterException(spec.commandLine(), missing.getMessage());
     }
+  }
+
+  /** A plan of nothing would print "PROBLEMS (none)" and exit 0, which CI takes for a pass. */
+  private static String nothingToPlan(Manifests.Set read) {
+    StringBuilder message =
+        new StringBuilder(
+            "nothing to plan: no Namespace, Secret, ImageAlternative, ImageMirror, Pod or"
+                + " Deployment in what was read:");
+    read.read().forEach(line -> message.append("\n  ").append(line));
+    read.ignored().forEach(line -> message.append("\n  ignored: ").append(line));
+    for (var problem : read.problems()) {
+      String line = problem.object() + ": " + problem.message();
+      if (!read.read().contains(line)) {
+        message.append("\n  ").append(line);
+      }
+    }
+    return message.toString();
+  }
+
+  private int refuse(String message) {
+    PrintWriter err = spec.commandLine().getErr();
+    err.println("kuik plan: " + message);
+    err.flush();
+    return 2;
   }
 
   private PlanSettings settings() {

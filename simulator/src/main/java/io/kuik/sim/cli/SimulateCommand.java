@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.logging.Level;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,6 +42,11 @@ import picocli.CommandLine.Spec;
       SimulateCommand.Bench.class
     })
 public final class SimulateCommand implements KuikSubcommand {
+
+  static final String VERBOSE =
+      "Also print the simulated syncers' and webhook's own log lines (INFO and above) on standard"
+          + " error. Without it only their errors are: the faults a run injects make them warn by"
+          + " design, and the output already says what they did.";
 
   @Spec CommandSpec spec;
 
@@ -71,6 +77,9 @@ public final class SimulateCommand implements KuikSubcommand {
             "Give the syncer another grace than the documented 15 minutes; the checkers keep"
                 + " 15: a check of the checkers.")
     long graceMinutes = Bounds.DOCUMENTED_GRACE.toMinutes();
+
+    @Option(names = "--verbose", description = VERBOSE)
+    boolean verbose;
 
     /** The syncer's grace, once the options are checked. */
     Duration validGrace() {
@@ -125,8 +134,10 @@ public final class SimulateCommand implements KuikSubcommand {
         throw new ParameterException(spec.commandLine(), "--seeds must be 1 or more: " + seeds);
       }
       Keep keep = shrink || regressions != null ? new Keep(regressions) : null;
-      return runSeeds(
-          spec.commandLine().getOut(), run.seed, seeds, run.steps, run.validGrace(), keep);
+      try (SimulatedLogs logs = SimulatedLogs.at(run.verbose, Level.SEVERE)) {
+        return runSeeds(
+            spec.commandLine().getOut(), run.seed, seeds, run.steps, run.validGrace(), keep);
+      }
     }
   }
 
@@ -155,6 +166,12 @@ public final class SimulateCommand implements KuikSubcommand {
     @Override
     public Integer call() {
       PrintWriter out = spec.commandLine().getOut();
+      try (SimulatedLogs logs = SimulatedLogs.at(run.verbose, Level.SEVERE)) {
+        return replay(out);
+      }
+    }
+
+    private int replay(PrintWriter out) {
       if (script == null) {
         return runSeeds(out, run.seed, 1, run.steps, run.validGrace(), null);
       }
@@ -203,6 +220,9 @@ public final class SimulateCommand implements KuikSubcommand {
         description = "Run only these contenders, of: kuik, kuik-5qps, patcher, replicator.")
     List<String> only = new ArrayList<>();
 
+    @Option(names = "--verbose", description = VERBOSE)
+    boolean verbose;
+
     @Spec CommandSpec spec;
 
     @Override
@@ -219,7 +239,9 @@ public final class SimulateCommand implements KuikSubcommand {
               "unknown contender '" + contender + "' in --only; one of " + Benchmark.CONTENDERS);
         }
       }
-      Benchmark.run(sizes.isEmpty() ? Benchmark.DEFAULT_SIZES : sizes, only, System.out);
+      try (SimulatedLogs logs = SimulatedLogs.at(verbose, Level.SEVERE)) {
+        Benchmark.run(sizes.isEmpty() ? Benchmark.DEFAULT_SIZES : sizes, only, System.out);
+      }
       return 0;
     }
   }

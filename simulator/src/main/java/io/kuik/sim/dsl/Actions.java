@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -141,6 +142,16 @@ public final class Actions {
   public void removeOwnerReferences(Identity who, String namespace, String name) {
     ObjectNode live = world.views().secret(namespace, name).orElseThrow();
     ((ObjectNode) live.get("metadata")).remove("ownerReferences");
+    world.api().update(who, live);
+  }
+
+  /** Adds a finalizer to a Secret as {@code who}, as {@code kubectl patch} or an operator would. */
+  public void addFinalizer(Identity who, String namespace, String name, String finalizer) {
+    ObjectNode live = world.views().secret(namespace, name).orElseThrow();
+    ObjectNode meta = (ObjectNode) live.get("metadata");
+    ArrayNode finalizers =
+        meta.has("finalizers") ? (ArrayNode) meta.get("finalizers") : meta.putArray("finalizers");
+    finalizers.add(finalizer);
     world.api().update(who, live);
   }
 

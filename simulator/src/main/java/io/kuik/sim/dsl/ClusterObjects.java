@@ -109,6 +109,11 @@ public final class ClusterObjects {
         Map.of(".dockerconfigjson", dockerConfigJson));
   }
 
+  /** A legacy {@code kubernetes.io/dockercfg} Secret whose .dockercfg is this text exactly. */
+  public void legacyDockercfgSecret(String namespace, String name, String dockercfg) {
+    putSecret(namespace, name, "kubernetes.io/dockercfg", Map.of(".dockercfg", dockercfg));
+  }
+
   public void opaqueSecret(String namespace, String name, Map<String, String> data) {
     putSecret(namespace, name, "Opaque", data);
   }

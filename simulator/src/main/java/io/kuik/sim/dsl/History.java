@@ -37,6 +37,19 @@ public final class History {
     return trace().requests().stream().filter(r -> r.actor().equals(selftest)).toList();
   }
 
+  /**
+   * The pods whose claim of a rewrite the running syncer did not recognize, by the reason of the
+   * metric kuik_syncer_rewrites_not_recognized, since it started.
+   */
+  public long rewritesNotRecognized(String reason) {
+    return world
+        .install()
+        .syncer()
+        .syncer()
+        .map(core -> core.counters().rewritesNotRecognized().getOrDefault(reason, 0L))
+        .orElse(0L);
+  }
+
   /** The first syncer instance's requests. */
   public List<TraceRecord.Request> syncerRequests() {
     return requestsOf(world.install().syncer());

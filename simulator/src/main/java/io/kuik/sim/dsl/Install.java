@@ -56,25 +56,49 @@ public final class Install {
    * when {@code namespacesByDefault} (the chart's {@code syncer.namespacesByDefault}).
    */
   public void install(String namespace, boolean namespacesByDefault) {
+    install(namespace, namespacesByDefault, true);
+  }
+
+  /**
+   * Installs the first release as Helm 3 orders it: everything but the admission policy and its
+   * binding, the syncer and the webhook started, and the policy and binding created {@code after}
+   * later (helm/helm {@code pkg/releaseutil/kind_sorter.go} puts kinds it does not know last).
+   */
+  public void installWithThePolicyCreated(Duration after) {
+    install("kuik-system", true, false);
+    world
+        .cluster()
+        .loop()
+        .schedule(after, "helm creates the admission policy", this::createThePolicy);
+  }
+
+  private void install(String namespace, boolean namespacesByDefault, boolean withPolicy) {
     release = new Release("kuik", namespace);
-    world.cluster().install(release);
+    if (withPolicy) {
+      world.cluster().install(release);
+    } else {
+      world.cluster().installWithoutThePolicy(release);
+    }
     syncer =
         new SyncerHost(
-            world.api(),
-            Identity.serviceAccount(namespace, release.syncerServiceAccount()),
-            SyncerSettings.defaults(namespace)
-                .withTargeting(new Targeting(namespace, namespacesByDefault)),
-            KuikWorld.RESYNC_PERIOD);
-    syncer.reportAvailability(available(namespace, ComponentDeployments.syncer(release.name())));
+                world.api(),
+                SyncerHost.podIdentity(namespace, release.syncerServiceAccount()),
+                SyncerSettings.defaults(namespace)
+                    .withTargeting(new Targeting(namespace, namespacesByDefault)),
+                KuikWorld.RESYNC_PERIOD)
+            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(release.name()));
+    syncer.reportAvailability(
+        available(namespace, ComponentDeployments.syncer(release.fullname())));
     syncer.start();
     webhook =
         new WebhookHost(
             world.api(),
-            Identity.serviceAccount(namespace, release.webhookServiceAccount()),
+            SyncerHost.podIdentity(namespace, release.webhookServiceAccount()),
             namespace,
             world.cluster().registries(),
             KuikWorld.WEBHOOK_TIMEOUT);
-    webhook.reportAvailability(available(namespace, ComponentDeployments.webhook(release.name())));
+    webhook.reportAvailability(
+        available(namespace, ComponentDeployments.webhook(release.fullname())));
     webhook.start();
   }
 
@@ -107,15 +131,44 @@ public final class Install {
           return upgraded;
         });
     otherReleases.put(namespace, other);
-    Identity identity = Identity.serviceAccount(namespace, other.syncerServiceAccount());
+    Identity identity = SyncerHost.podIdentity(namespace, other.syncerServiceAccount());
     world.cluster().trace().alias(identity, namespace + "-syncer");
     SyncerSettings settings =
         SyncerSettings.defaults(namespace)
             .withTargeting(new Targeting(namespace, namespacesByDefault));
-    SyncerHost host = new SyncerHost(world.api(), identity, settings, KuikWorld.RESYNC_PERIOD);
-    host.reportAvailability(available(namespace, ComponentDeployments.syncer(other.name())));
+    SyncerHost host =
+        new SyncerHost(world.api(), identity, settings, KuikWorld.RESYNC_PERIOD)
+            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(other.name()));
+    host.reportAvailability(available(namespace, ComponentDeployments.syncer(other.fullname())));
     otherInstances.put(namespace, host);
     host.start();
+  }
+
+  /** Helm (or a person) creates the first release's admission policy and its binding. */
+  public void createThePolicy() {
+    world.cluster().installPolicy(requireInstalled());
+  }
+
+  /**
+   * The first release's admission policy binding is deleted ({@code helm uninstall} deletes it with
+   * everything else, while the syncer runs through its termination grace; or a person).
+   */
+  public void deleteThePolicyBinding() {
+    world
+        .api()
+        .delete(
+            KuikWorld.ADMIN,
+            ResourceType.VALIDATING_ADMISSION_POLICY_BINDING,
+            null,
+            admissionPolicyName());
+  }
+
+  /** The first release's admission policy is deleted, its binding left. */
+  public void deleteThePolicy() {
+    world
+        .api()
+        .delete(
+            KuikWorld.ADMIN, ResourceType.VALIDATING_ADMISSION_POLICY, null, admissionPolicyName());
   }
 
   /** The API server runs OwnerReferencesPermissionEnforcement, as OpenShift's does. */
@@ -140,9 +193,17 @@ public final class Install {
     world.cluster().trace().alias(syncerIdentityOf(namespace), namespace + "-syncer");
   }
 
-  /** The identity of the syncer ServiceAccount of the release installed in {@code namespace}. */
+  /** The identity of the syncer pod of the release installed in {@code namespace}. */
   public Identity syncerIdentityOf(String namespace) {
-    return Identity.serviceAccount(namespace, namespace + "-secret-syncer");
+    return SyncerHost.podIdentity(namespace, namespace + "-secret-syncer");
+  }
+
+  /**
+   * The first release's syncer ServiceAccount authenticated by a token bound to no pod: a legacy
+   * token Secret, or one from {@code kubectl create token}, in someone's hands.
+   */
+  public Identity syncerAccountWithALegacyToken() {
+    return Identity.serviceAccount(installNamespace(), requireInstalled().syncerServiceAccount());
   }
 
   public String installNamespace() {
@@ -174,10 +235,10 @@ public final class Install {
   public SelftestReport helmTest(SelftestSettings.PodCheck podCheck) {
     Release installed = requireInstalled();
     String namespace = installed.namespace();
-    Identity test = Identity.serviceAccount(namespace, installed.name() + "-selftest");
+    Identity test = Identity.serviceAccount(namespace, installed.fullname() + "-selftest");
     world.cluster().trace().alias(test, "selftest");
     List<ObjectNode> hooks = new ArrayList<>();
-    hooks.add(serviceAccount(namespace, installed.name() + "-selftest"));
+    hooks.add(serviceAccount(namespace, installed.fullname() + "-selftest"));
     hooks.addAll(world.cluster().chart().load(ChartFiles.SELFTEST_RBAC, installed));
     if (podCheck != null) {
       hooks.add(podCheckBinding(installed, podCheck.namespace()));
@@ -187,8 +248,8 @@ public final class Install {
       for (ObjectNode hook : hooks) {
         created.add(world.api().create(Cluster.ADMIN, hook));
       }
-      String syncerService = ComponentDeployments.syncer(installed.name()) + "-metrics";
-      String webhookService = ComponentDeployments.webhook(installed.name()) + "-metrics";
+      String syncerService = ComponentDeployments.syncer(installed.fullname()) + "-metrics";
+      String webhookService = ComponentDeployments.webhook(installed.fullname()) + "-metrics";
       Map<String, Supplier<Readyz>> services = new LinkedHashMap<>();
       services.put(
           syncerService + "." + namespace + ".svc", SimulatedSelftestCluster.readyz(syncer()));
@@ -198,11 +259,11 @@ public final class Install {
           new SelftestSettings(
               installed.name(),
               namespace,
-              installed.name(),
+              installed.fullname(),
               SelftestSettings.serviceReadyz(
-                  ComponentDeployments.syncer(installed.name()), namespace, HEALTH_PORT),
+                  ComponentDeployments.syncer(installed.fullname()), namespace, HEALTH_PORT),
               SelftestSettings.serviceReadyz(
-                  ComponentDeployments.webhook(installed.name()), namespace, HEALTH_PORT),
+                  ComponentDeployments.webhook(installed.fullname()), namespace, HEALTH_PORT),
               podCheck);
       return SelftestPod.run(world.api(), test, settings, services);
     } finally {
@@ -244,15 +305,15 @@ public final class Install {
     binding.put("apiVersion", "rbac.authorization.k8s.io/v1");
     binding.put("kind", "RoleBinding");
     ObjectNode meta = binding.putObject("metadata");
-    meta.put("name", release.name() + "-selftest-pod-check");
+    meta.put("name", release.fullname() + "-selftest-pod-check");
     meta.put("namespace", namespace);
     ObjectNode roleRef = binding.putObject("roleRef");
     roleRef.put("apiGroup", "rbac.authorization.k8s.io");
     roleRef.put("kind", "ClusterRole");
-    roleRef.put("name", release.name() + "-selftest-pod-check");
+    roleRef.put("name", release.fullname() + "-selftest-pod-check");
     ObjectNode subject = binding.putArray("subjects").addObject();
     subject.put("kind", "ServiceAccount");
-    subject.put("name", release.name() + "-selftest");
+    subject.put("name", release.fullname() + "-selftest");
     subject.put("namespace", release.namespace());
     return binding;
   }

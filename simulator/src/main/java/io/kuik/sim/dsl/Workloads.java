@@ -5,6 +5,7 @@ import static io.kuik.sim.dsl.KuikWorld.ADMIN;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RoutingKind;
 import io.kuik.model.SecretNames;
+import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import java.time.Duration;
@@ -56,7 +57,54 @@ public final class Workloads {
       Map<String, String> others,
       List<String> ownPullSecrets,
       String restartPolicy) {
-    rewrittenPod(namespace, pod, rewriter, image, others, ownPullSecrets, restartPolicy, true);
+    rewrittenPod(
+        ADMIN, namespace, pod, rewriter, image, others, ownPullSecrets, restartPolicy, true);
+  }
+
+  /**
+   * A tenant of {@code namespace}, a person whose Role there lets them create, change and delete
+   * pods, and nothing else: what a namespace's developers hold on a shared cluster.
+   */
+  public Identity tenantOf(String namespace) {
+    String name = "tenant-of-" + namespace;
+    if (world.api().find(ADMIN, ResourceType.ROLE, namespace, name).isEmpty()) {
+      ObjectNode role = Json.object();
+      role.put("apiVersion", "rbac.authorization.k8s.io/v1");
+      role.put("kind", "Role");
+      role.putObject("metadata").put("name", name).put("namespace", namespace);
+      ObjectNode rule = role.putArray("rules").addObject();
+      rule.putArray("apiGroups").add("");
+      rule.putArray("resources").add("pods");
+      rule.putArray("verbs").add("get").add("create").add("patch").add("update").add("delete");
+      world.api().create(ADMIN, role);
+      ObjectNode binding = Json.object();
+      binding.put("apiVersion", "rbac.authorization.k8s.io/v1");
+      binding.put("kind", "RoleBinding");
+      binding.putObject("metadata").put("name", name).put("namespace", namespace);
+      binding
+          .putObject("roleRef")
+          .put("apiGroup", "rbac.authorization.k8s.io")
+          .put("kind", "Role")
+          .put("name", name);
+      binding
+          .putArray("subjects")
+          .addObject()
+          .put("apiGroup", "rbac.authorization.k8s.io")
+          .put("kind", "User")
+          .put("name", name);
+      world.api().create(ADMIN, binding);
+    }
+    return Identity.person(name);
+  }
+
+  /**
+   * A pod that a tenant of {@code namespace} creates already looking as the webhook leaves a pod it
+   * rewrote: the label, the annotations naming {@code rewriter}, the reference and {@code image}.
+   * The webhook sees its creation and leaves it alone, as it leaves any pod already routed.
+   */
+  public void forgedPod(String namespace, String pod, String rewriter, String image) {
+    rewrittenPod(
+        tenantOf(namespace), namespace, pod, rewriter, image, Map.of(), List.of(), null, true);
   }
 
   /**
@@ -65,10 +113,11 @@ public final class Workloads {
    */
   public void rewrittenPodWithoutLabel(
       String namespace, String pod, String rewriter, String image) {
-    rewrittenPod(namespace, pod, rewriter, image, Map.of(), List.of(), null, false);
+    rewrittenPod(ADMIN, namespace, pod, rewriter, image, Map.of(), List.of(), null, false);
   }
 
   private void rewrittenPod(
+      Identity who,
       String namespace,
       String pod,
       String rewriter,
@@ -121,7 +170,7 @@ public final class Workloads {
     if (restartPolicy != null) {
       spec.put("restartPolicy", restartPolicy);
     }
-    world.api().create(ADMIN, object);
+    world.api().create(who, object);
   }
 
   /**

@@ -23,7 +23,10 @@ public final class Bounds {
    */
   public static final Duration DOCUMENTED_GRACE = Duration.ofMinutes(15);
 
-  /** The longest wait between two attempts of a refused write (docs/decisions.md). */
+  /**
+   * The longest wait between two attempts of a refused write
+   * (docs/decisions/0004-syncer-core-choices.md).
+   */
   public static final Duration RETRY_CAP = Duration.ofMinutes(5);
 
   /** Events for one pair collapse within "a short debounce window": half a second at most. */

@@ -48,7 +48,15 @@ public final class SimulatedSelftestCluster implements SelftestCluster {
     return () ->
         !syncer.running()
             ? Readyz.unreachable("no endpoint: the syncer is not running")
-            : syncer.ready() ? Readyz.ready() : Readyz.notReady(503, "informers not synced");
+            : syncer.ready()
+                ? Readyz.ready()
+                : Readyz.notReady(
+                    503,
+                    syncer
+                        .bounds()
+                        .filter(bounds -> !bounds.inPlace())
+                        .map(bounds -> bounds.why())
+                        .orElse("informers not synced"));
   }
 
   /** What a webhook host's {@code /readyz} answers through its Service. */

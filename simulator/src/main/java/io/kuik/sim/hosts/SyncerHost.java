@@ -26,6 +26,18 @@ public final class SyncerHost {
   private int incarnations;
   private Duration applyRoundTrip = SyncerProcess.ROUND_TRIP;
   private Consumer<Boolean> availability = ready -> {};
+  private Bounds bounds;
+
+  /**
+   * The chart's ValidatingAdmissionPolicy and binding the syncer reads by name (the production
+   * {@code --admission-policy} and {@code --admission-policy-binding}).
+   */
+  public record Bounds(String policy, String binding) {
+    /** Both named {@code <release>-pull-secrets}, as the chart names them. */
+    public static Bounds ofRelease(String release) {
+      return new Bounds(release + "-pull-secrets", release + "-pull-secrets");
+    }
+  }
 
   public SyncerHost(
       ApiServer api, Identity identity, SyncerSettings settings, Duration resyncPeriod) {
@@ -33,6 +45,38 @@ public final class SyncerHost {
     this.identity = Objects.requireNonNull(identity, "identity");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.resyncPeriod = Objects.requireNonNull(resyncPeriod, "resyncPeriod");
+  }
+
+  /**
+   * The identity a syncer's pod runs as: its ServiceAccount, authenticated by the projected token
+   * the kubelet mounts, which is bound to the pod (the chart's policy requires that binding). The
+   * pod is {@code <serviceAccount>-0}; the simulator keeps no object for it.
+   */
+  public static Identity podIdentity(String namespace, String serviceAccount) {
+    return Identity.serviceAccountInPod(
+        namespace,
+        serviceAccount,
+        serviceAccount + "-0",
+        "pod-uid-" + namespace + "-" + serviceAccount + "-0");
+  }
+
+  /**
+   * From the next start on, the syncer writes only while these are in place, reading them every 5
+   * seconds; without it, it writes unbounded (the host of a bare test).
+   */
+  public SyncerHost writingOnlyUnder(Bounds names) {
+    this.bounds = names;
+    return this;
+  }
+
+  /** What /readyz answers: informers synced and the admission policy in place. */
+  public boolean ready() {
+    return process != null && process.ready();
+  }
+
+  /** Whether the running incarnation may write now, and why not. */
+  public Optional<io.kuik.syncer.WriteBounds> bounds() {
+    return process == null ? Optional.empty() : Optional.of(process.bounds());
   }
 
   /** Starts a new incarnation: informers list and watch, and the syncer starts once they synced. */
@@ -49,9 +93,10 @@ public final class SyncerHost {
                 Note.Process.SYNCER,
                 Note.Edge.START,
                 incarnations));
-    process = new SyncerProcess(api, identity, settings, resyncPeriod, "syncer#" + incarnations);
+    process =
+        new SyncerProcess(api, identity, settings, resyncPeriod, "syncer#" + incarnations, bounds);
     process.roundTrip(applyRoundTrip);
-    process.onReady(() -> availability.accept(true));
+    process.onReadiness(ready -> availability.accept(ready));
     process.start();
   }
 
@@ -91,17 +136,12 @@ public final class SyncerHost {
   }
 
   /**
-   * From now on, tells {@code availability} when an incarnation becomes ready (its informers
-   * synced, as the production /readyz says) and when it stops or crashes: what its Deployment's
-   * available replicas count.
+   * From now on, tells {@code availability} when an incarnation's /readyz starts or stops passing
+   * ({@link #ready()}), and when it stops or crashes: what its Deployment's available replicas
+   * count.
    */
   public void reportAvailability(Consumer<Boolean> availability) {
     this.availability = availability;
-  }
-
-  /** Whether the running incarnation is ready: its informers synced and its core started. */
-  public boolean ready() {
-    return syncer().isPresent();
   }
 
   public SyncerSettings settings() {

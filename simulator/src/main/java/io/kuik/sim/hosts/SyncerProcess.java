@@ -9,6 +9,7 @@ import io.kuik.ports.Scheduler;
 import io.kuik.ports.SecretWriter;
 import io.kuik.ports.StatusWriter;
 import io.kuik.sim.client.Informer;
+import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.Identity;
@@ -18,6 +19,7 @@ import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
+import io.kuik.syncer.WriteBounds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -34,6 +36,9 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
 
   private static final Duration SYNC_POLL = Duration.ofMillis(100);
 
+  /** How often the admission policy and its binding are read, as the production default. */
+  static final Duration BOUNDS_PERIOD = Duration.ofSeconds(5);
+
   /**
    * The default round trip of an apply: it reaches the API server after half of it and its answer
    * comes back after the other half, so that applies are in flight for a while, as over a network.
@@ -49,17 +54,28 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
   private final io.kuik.sim.world.EventRecorder events;
   private final List<Informer> informers;
   private SecretSyncer syncer;
-  private Runnable ready = () -> {};
+  private java.util.function.Consumer<Boolean> readiness = ready -> {};
   private boolean alive = true;
   private Duration roundTrip = ROUND_TRIP;
+
+  /** The policy and binding to read, null when this process writes unbounded (a bare test). */
+  private final SyncerHost.Bounds boundsNames;
+
+  private WriteBounds bounds;
 
   SyncerProcess(
       ApiServer api,
       Identity identity,
       SyncerSettings settings,
       Duration resyncPeriod,
-      String name) {
+      String name,
+      SyncerHost.Bounds boundsNames) {
     this.api = api;
+    this.boundsNames = boundsNames;
+    this.bounds =
+        boundsNames == null
+            ? new WriteBounds(true, "no admission policy to wait for")
+            : WriteBounds.unreadable("the admission policy and its binding have not been read yet");
     this.identity = identity;
     this.settings = settings;
     this.resyncPeriod = resyncPeriod;
@@ -85,7 +101,78 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
 
   void start() {
     informers.forEach(Informer::start);
+    if (boundsNames != null) {
+      checkBounds();
+    }
     api.loop().schedule(SYNC_POLL, name + " waits for informers", this::startWhenSynced);
+  }
+
+  /** Whether the policy that bounds the writes was last found in place, and why not. */
+  WriteBounds bounds() {
+    return bounds;
+  }
+
+  /** As /readyz: informers synced and the policy in place. */
+  boolean ready() {
+    return alive && informers.stream().allMatch(Informer::hasSynced) && bounds.inPlace();
+  }
+
+  /**
+   * Reads the policy and its binding by name under the syncer's identity, as the production driver
+   * does every 5 seconds, and acts on a changed decision: writes held, or released with a resync.
+   */
+  private void checkBounds() {
+    if (!alive) {
+      return;
+    }
+    WriteBounds now;
+    try {
+      now =
+          WriteBounds.judge(
+              boundsNames.policy(),
+              read(ResourceType.VALIDATING_ADMISSION_POLICY, boundsNames.policy()),
+              boundsNames.binding(),
+              read(ResourceType.VALIDATING_ADMISSION_POLICY_BINDING, boundsNames.binding()));
+    } catch (ApiException failed) {
+      now =
+          failed.code() == 403
+              ? WriteBounds.unreadable("the syncer may not get the admission policy: " + failed)
+              : bounds; // says nothing of them: keep the last decision
+    }
+    if (!now.equals(bounds)) {
+      boolean released = now.inPlace() && !bounds.inPlace();
+      bounds = now;
+      api.trace()
+          .add(
+              new Note.WriteBounds(
+                  api.loop().now(), api.trace().actorOf(identity), now.inPlace(), now.why()));
+      if (released && syncer != null) {
+        syncer.onResync();
+        syncer.onWakeup();
+      }
+      if (syncer != null) {
+        readiness.accept(ready());
+      }
+    }
+    api.loop().schedule(BOUNDS_PERIOD, name + " reads its admission policy", this::checkBounds);
+  }
+
+  private WriteBounds.Observed read(ResourceType type, String objectName) {
+    try {
+      ObjectNode found = api.get(identity, type, null, objectName);
+      if (type.equals(ResourceType.VALIDATING_ADMISSION_POLICY)) {
+        return WriteBounds.Observed.policy(Meta.deletionTimestamp(found) != null);
+      }
+      java.util.List<String> actions = new java.util.ArrayList<>();
+      found.path("spec").path("validationActions").forEach(a -> actions.add(a.asString()));
+      return WriteBounds.Observed.binding(
+          Meta.deletionTimestamp(found) != null, Json.text(found, "spec", "policyName"), actions);
+    } catch (ApiException missing) {
+      if (missing.code() == 404) {
+        return WriteBounds.Observed.MISSING;
+      }
+      throw missing;
+    }
   }
 
   void halt() {
@@ -97,9 +184,12 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
     return Optional.ofNullable(syncer);
   }
 
-  /** Called once, when the informers have synced and the core has started: /readyz passes. */
-  void onReady(Runnable ready) {
-    this.ready = ready;
+  /**
+   * Told when /readyz starts passing (informers synced, the core started, the policy in place) and
+   * when it stops or passes again as the policy goes and comes back.
+   */
+  void onReadiness(java.util.function.Consumer<Boolean> readiness) {
+    this.readiness = readiness;
   }
 
   /** From now on each apply takes this long to be answered (a slow or distant API server). */
@@ -111,7 +201,7 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
     if (!alive) {
       return;
     }
-    if (!informers.stream().allMatch(Informer::hasSynced)) {
+    if (!informers.stream().allMatch(Informer::hasSynced) || !bounds.inPlace()) {
       api.loop().schedule(SYNC_POLL, name + " waits for informers", this::startWhenSynced);
       return;
     }
@@ -126,7 +216,7 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
             io.kuik.syncer.SyncerObserver.NONE,
             (StatusWriter) this);
     syncer.start();
-    ready.run();
+    readiness.accept(true);
     if (!resyncPeriod.isZero()) {
       api.loop().schedule(resyncPeriod, name + " resync", this::resync);
     }
@@ -198,7 +288,8 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
             at.isBefore(now) ? now : at,
             name + " wakes",
             () -> {
-              if (alive && syncer != null) {
+              // While the policy is missing the core is not woken; checkBounds wakes it after.
+              if (alive && syncer != null && bounds.inPlace()) {
                 syncer.onWakeup();
               }
             });
@@ -235,6 +326,13 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
   }
 
   private Outcome send(ObjectNode body) {
+    if (!bounds.inPlace()) {
+      // The production write fence: an apply on its way when the policy went is not sent.
+      return new Refused(
+          0,
+          "NoAdmissionPolicy",
+          "the admission policy that bounds the syncer's writes is not in place; nothing was sent");
+    }
     try {
       api.apply(identity, body, SecretWriter.FIELD_MANAGER, true);
       return new Applied();
@@ -245,6 +343,9 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
 
   @Override
   public boolean apply(Status status) {
+    if (!bounds.inPlace()) {
+      return false;
+    }
     ObjectNode body = Json.MAPPER.valueToTree(status.applyConfiguration());
     try {
       api.applyStatus(identity, body, StatusWriter.FIELD_MANAGER, true);
@@ -263,6 +364,28 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
     meta.put("name", resource.name());
     if (uid != null) {
       meta.put("uid", uid);
+    }
+    recordOn(involved, type, reason, message);
+  }
+
+  @Override
+  public void recordOnPod(
+      String namespace, String pod, String uid, Type type, String reason, String message) {
+    ObjectNode involved = Json.object();
+    involved.put("apiVersion", "v1");
+    involved.put("kind", "Pod");
+    ObjectNode meta = involved.putObject("metadata");
+    meta.put("name", pod);
+    meta.put("namespace", namespace);
+    if (uid != null) {
+      meta.put("uid", uid);
+    }
+    recordOn(involved, type, reason, message);
+  }
+
+  private void recordOn(ObjectNode involved, Type type, String reason, String message) {
+    if (!bounds.inPlace()) {
+      return; // as the production recorder, behind the same fence
     }
     try {
       events.record(

@@ -25,7 +25,7 @@ import tools.jackson.databind.node.ObjectNode;
  * The syncer's informer caches as the records and typed objects the core reads. Each object is
  * converted once, when its change arrives, so the core's reads cost nothing. Pods and namespaces
  * become the core's records, read here from the JSON the simulated API server sends, as the
- * production driver keeps them (docs/decisions.md#scale).
+ * production driver keeps them (docs/decisions/0032-only-rewritten-pods-and-slim-records.md).
  */
 final class TypedCaches implements InformerView {
 
@@ -92,6 +92,7 @@ final class TypedCaches implements InformerView {
     return RewrittenPod.of(
         Meta.namespace(pod),
         Meta.name(pod),
+        Meta.uid(pod),
         phase.isString() ? phase.asString() : null,
         Meta.deletionTimestamp(pod) != null,
         Meta.annotations(pod),

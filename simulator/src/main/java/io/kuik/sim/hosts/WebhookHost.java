@@ -15,6 +15,7 @@ import io.kuik.sim.world.api.Operation;
 import io.kuik.sim.world.api.RequestAttributes;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.registry.Registries;
 import io.kuik.webhook.AdmissionHandler;
 import java.nio.charset.StandardCharsets;
@@ -30,14 +31,29 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Runs the production pod webhook ({@link AdmissionHandler} over {@link Router}) in the simulated
- * API server's admission chain, as the chart registers it: pods on CREATE, failurePolicy Ignore, a
- * short timeout. Its informers run under the webhook's ServiceAccount, and it probes the
- * simulator's registries. A stopped webhook leaves pods unchanged and admitted.
+ * API server's admission chain, as the chart registers it: pods on CREATE outside kuik's namespace
+ * and kube-system, failurePolicy Ignore, a short timeout. Its informers run under the webhook's
+ * ServiceAccount, and it probes the simulator's registries. A stopped webhook leaves pods unchanged
+ * and admitted.
  */
 public final class WebhookHost {
 
   /** The chart's MutatingWebhookConfiguration name. */
   public static final String NAME = "pods.routing.kuik.enix.io";
+
+  /**
+   * The namespaces the chart's webhook configuration leaves out with its default values: kuik's own
+   * and kube-system (chart/templates/webhook-configuration.yaml; SimulatorLoadsWhatHelmRenders
+   * compares this with what Helm renders).
+   */
+  public static ObjectNode namespaceSelector(String installNamespace) {
+    ObjectNode selector = Json.object();
+    ObjectNode expression = selector.putArray("matchExpressions").addObject();
+    expression.put("key", "kubernetes.io/metadata.name");
+    expression.put("operator", "NotIn");
+    expression.putArray("values").add(installNamespace).add("kube-system");
+    return selector;
+  }
 
   /**
    * One pod creation the webhook routed, as the production handler tells its decision listener:
@@ -110,6 +126,7 @@ public final class WebhookHost {
                 NAME,
                 Set.of(ResourceType.POD),
                 Set.of(Operation.CREATE),
+                LabelSelector.of(namespaceSelector(clusterResourceNamespace)),
                 MutatingAdmission.FailurePolicy.IGNORE,
                 timeout,
                 this::admit));

@@ -3,6 +3,7 @@ package io.kuik.sim.plan;
 import io.kuik.model.DockerConfig;
 import io.kuik.model.RegistryCredential;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,8 +66,13 @@ public final class Manifests {
       List<Manifest> pods,
       List<Manifest> deployments,
       List<String> ignored,
-      List<PlanReport.Problem> problems) {
+      List<PlanReport.Problem> problems,
+      List<String> read) {
 
+    /**
+     * @param read what each path gave, one line each ({@code a.yaml: 3 documents}, {@code dir: no
+     *     *.yaml, *.yml or *.json file}), for the message of a plan that read no manifest
+     */
     public Set {
       namespaces = List.copyOf(namespaces);
       secrets = List.copyOf(secrets);
@@ -75,8 +81,53 @@ public final class Manifests {
       deployments = List.copyOf(deployments);
       ignored = List.copyOf(ignored);
       problems = List.copyOf(problems);
+      read = List.copyOf(read);
+    }
+
+    /** Whether no document of a kind the plan reads was found: nothing to plan. */
+    public boolean isEmpty() {
+      return namespaces.isEmpty()
+          && secrets.isEmpty()
+          && routingResources.isEmpty()
+          && pods.isEmpty()
+          && deployments.isEmpty();
+    }
+
+    /**
+     * The namespaces these manifests name: their Namespaces, every object's {@code
+     * metadata.namespace}, and {@code default} for a Pod or Deployment without one.
+     */
+    public java.util.Set<String> declaredNamespaces() {
+      java.util.Set<String> declared = new java.util.TreeSet<>();
+      namespaces.forEach(n -> declared.add(n.name()));
+      for (List<Manifest> kind : List.of(secrets, routingResources, pods, deployments)) {
+        for (Manifest manifest : kind) {
+          if (manifest.namespace() != null) {
+            declared.add(manifest.namespace());
+          }
+        }
+      }
+      for (List<Manifest> kind : List.of(pods, deployments)) {
+        if (kind.stream().anyMatch(m -> m.namespace() == null)) {
+          declared.add("default");
+        }
+      }
+      return declared;
     }
   }
+
+  /**
+   * A path that cannot be planned as it is: a Helm chart's folder, whose templates must be rendered
+   * first. The message says how.
+   */
+  public static final class NotManifests extends RuntimeException {
+    NotManifests(String message) {
+      super(message);
+    }
+  }
+
+  /** The path {@code -f -} names: the manifests come on standard input. */
+  public static final String STANDARD_INPUT = "-";
 
   private final List<Manifest> namespaces = new ArrayList<>();
   private final List<Manifest> secrets = new ArrayList<>();
@@ -85,21 +136,46 @@ public final class Manifests {
   private final List<Manifest> deployments = new ArrayList<>();
   private final List<String> ignored = new ArrayList<>();
   private final List<PlanReport.Problem> problems = new ArrayList<>();
+  private final List<String> read = new ArrayList<>();
 
   private Manifests() {}
 
+  /** Reads every path (a file, or a folder read recursively); {@code -} is not read. */
+  public static Set read(List<Path> paths) {
+    return read(paths, InputStream.nullInputStream());
+  }
+
   /**
-   * Reads every path (a file, or a folder read recursively).
+   * Reads every path (a file, or a folder read recursively), and {@code stdin} for the path {@value
+   * #STANDARD_INPUT}.
    *
    * @throws IllegalArgumentException when a path does not exist: a bad command line
+   * @throws NotManifests when a path is a Helm chart's folder
    */
-  public static Set read(List<Path> paths) {
+  public static Set read(List<Path> paths, InputStream stdin) {
     Manifests manifests = new Manifests();
     for (Path path : paths) {
+      if (path.toString().equals(STANDARD_INPUT)) {
+        manifests.readText("standard input", readAll(stdin));
+        continue;
+      }
       if (!Files.exists(path)) {
         throw new IllegalArgumentException(path + ": no such file or folder");
       }
-      for (Path file : files(path)) {
+      if (Files.isDirectory(path) && Files.isRegularFile(path.resolve("Chart.yaml"))) {
+        throw new NotManifests(
+            path
+                + " is a Helm chart (it holds Chart.yaml): kuik plan reads manifests, not"
+                + " templates. Render the chart first and plan what it gives: helm template"
+                + " <release> "
+                + path
+                + " [--values ...] | java -jar kuik-simulator-<version>-all.jar plan -f -");
+      }
+      List<Path> files = files(path);
+      if (files.isEmpty()) {
+        manifests.read.add(path + ": a folder without any *.yaml, *.yml or *.json file");
+      }
+      for (Path file : files) {
         manifests.readFile(file);
       }
     }
@@ -110,7 +186,16 @@ public final class Manifests {
         manifests.pods,
         manifests.deployments,
         manifests.ignored,
-        manifests.problems);
+        manifests.problems,
+        manifests.read);
+  }
+
+  private static String readAll(InputStream stdin) {
+    try {
+      return new String(stdin.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read standard input", e);
+    }
   }
 
   private static List<Path> files(Path path) {
@@ -135,30 +220,55 @@ public final class Manifests {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
       problems.add(inputProblem(file.toString(), "cannot be read: " + e.getMessage()));
+      read.add(file + ": cannot be read");
       return;
     }
+    readText(file.toString(), text);
+  }
+
+  private void readText(String name, String text) {
     List<JsonNode> documents = new ArrayList<>();
     try (var values = YAML.readerFor(JsonNode.class).<JsonNode>readValues(text)) {
       while (values.hasNextValue()) {
         documents.add(values.nextValue());
       }
     } catch (JacksonException e) {
-      problems.add(inputProblem(file.toString(), "not valid YAML: " + e.getOriginalMessage()));
+      String where =
+          e.getLocation() == null || e.getLocation().getLineNr() < 1
+              ? ""
+              : " at line " + e.getLocation().getLineNr();
+      String message =
+          text.contains("{{")
+              ? "not valid YAML"
+                  + where
+                  + ": it looks like a Helm template ({{ ... }}); render the chart first (helm"
+                  + " template ... | kuik plan -f -)"
+              : "not valid YAML" + where + ": " + e.getOriginalMessage();
+      problems.add(inputProblem(name, message));
+      read.add(name + ": " + message);
       return;
     }
     int index = 0;
+    int kept = 0;
     for (JsonNode document : documents) {
       index++;
-      String source = documents.size() == 1 ? file.toString() : file + "#" + index;
+      String source = documents.size() == 1 ? name : name + "#" + index;
       if (document == null || document.isNull() || document.isMissingNode()) {
         continue;
       }
+      kept++;
       if (!document.isObject()) {
         problems.add(inputProblem(source, "is not a manifest (a YAML mapping)"));
         continue;
       }
       add(new Manifest(source, (ObjectNode) document));
     }
+    read.add(
+        name
+            + ": "
+            + (kept == 0
+                ? "no YAML document (empty)"
+                : kept + (kept == 1 ? " document" : " documents")));
   }
 
   private void add(Manifest manifest) {
@@ -193,12 +303,18 @@ public final class Manifests {
         deployments.add(manifest);
         break;
       default:
-        ignored.add(
-            (kind.isEmpty() ? "a document without kind" : kind + " " + manifest.name())
-                + " ("
-                + manifest.source()
-                + ")");
+        ignored.add(describeIgnored(manifest, kind) + " (" + manifest.source() + ")");
     }
+  }
+
+  private static String describeIgnored(Manifest manifest, String kind) {
+    if (!kind.isEmpty()) {
+      return kind + " " + manifest.name();
+    }
+    if (manifest.object().has("services")) {
+      return "a Docker Compose file (services, no apiVersion or kind), not a Kubernetes manifest";
+    }
+    return "a document without kind";
   }
 
   private void secret(Manifest manifest) {

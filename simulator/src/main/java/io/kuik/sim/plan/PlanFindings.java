@@ -62,19 +62,35 @@ final class PlanFindings {
   private final KuikWorld world;
   private final ClusterState state;
   private final List<Targeting> instances;
+
+  /**
+   * The namespaces every cluster starts with
+   * (https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/#initial-namespaces).
+   */
+  static final Set<String> CLUSTER_NAMESPACES =
+      Set.of("default", "kube-node-lease", "kube-public", "kube-system");
+
   private final Map<String, String> podSources;
   private final List<String> deployments;
+  private final Set<String> declared;
 
   /**
    * @param podSources the manifest of each pod created directly, by {@code namespace/name}
    * @param deployments the Deployments created, as {@code namespace/name}
+   * @param declared the namespaces the manifests and the instances name: the only ones shown (the
+   *     simulated cluster has others of its own, such as Velero's)
    */
-  PlanFindings(KuikWorld world, Map<String, String> podSources, List<String> deployments) {
+  PlanFindings(
+      KuikWorld world,
+      Map<String, String> podSources,
+      List<String> deployments,
+      Set<String> declared) {
     this.world = world;
     this.state = world.cluster().api().state();
     this.instances = world.install().instances();
     this.podSources = new TreeMap<>(podSources);
     this.deployments = List.copyOf(deployments);
+    this.declared = Set.copyOf(declared);
   }
 
   PlanReport report(List<Problem> earlier, List<String> ignored) {
@@ -91,10 +107,17 @@ final class PlanFindings {
         instances.stream()
             .map(t -> t.instance() + " (namespaces by default: " + t.namespacesByDefault() + ")")
             .toList(),
-        secrets(),
+        secrets().stream().filter(secret -> declared.contains(secret.namespace())).toList(),
         pods,
         unique,
-        ignored);
+        ignored,
+        secrets().stream()
+            .map(InjectedSecret::namespace)
+            .filter(CLUSTER_NAMESPACES::contains)
+            .filter(namespace -> !declared.contains(namespace))
+            .distinct()
+            .sorted()
+            .toList());
   }
 
   // ---- Secrets --------------------------------------------------------------------------------
@@ -435,7 +458,8 @@ final class PlanFindings {
     for (ObjectNode namespace : state.list(ResourceType.NAMESPACE, null)) {
       String name = Meta.name(namespace);
       Map<String, String> labels = Meta.labels(namespace);
-      if (installs.contains(name)
+      if (!declared.contains(name)
+          || installs.contains(name)
           || name.startsWith("kube-")
           || "false".equals(labels.get(PullSecretsOverride.LABEL))
           || servingInstance(name).isPresent()) {

@@ -96,6 +96,12 @@ public final class PlanOutput {
       }
     }
     section(out, secrets);
+    if (!report.otherNamespaces().isEmpty()) {
+      out.append("The same Secrets would also be written in namespaces every cluster has, which\n")
+          .append("these manifests do not name: ")
+          .append(String.join(", ", report.otherNamespaces()))
+          .append(".\n\n");
+    }
 
     out.append("PODS\n");
     TextTable pods = new TextTable("POD", "FROM", "PHASE", "PULL SECRETS ADDED");

@@ -11,14 +11,18 @@ import java.util.Objects;
  *
  * @param instances the syncer instances planned, as {@code namespace (namespaces by default:
  *     true|false)}
+ * @param secrets the Secrets in the namespaces the manifests or the instances name, no other
  * @param ignored documents of kinds the plan does not read
+ * @param otherNamespaces namespaces every cluster has ({@code default}, {@code kube-system}, ...)
+ *     that the manifests do not name and that would get {@code kuik-inject-*} Secrets too
  */
 public record PlanReport(
     List<String> instances,
     List<InjectedSecret> secrets,
     List<PlannedPod> pods,
     List<Problem> problems,
-    List<String> ignored) {
+    List<String> ignored,
+    List<String> otherNamespaces) {
 
   public PlanReport {
     instances = List.copyOf(instances);
@@ -26,6 +30,7 @@ public record PlanReport(
     pods = List.copyOf(pods);
     problems = List.copyOf(problems);
     ignored = List.copyOf(ignored);
+    otherNamespaces = List.copyOf(otherNamespaces);
   }
 
   /** Whether the plan found a problem: {@code kuik plan} then exits 1. */

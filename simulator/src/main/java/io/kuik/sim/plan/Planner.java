@@ -89,7 +89,10 @@ public final class Planner {
 
     List<Problem> problems = new ArrayList<>(manifests.problems());
     problems.addAll(refused);
-    return new PlanFindings(world, podSources, deployments).report(problems, manifests.ignored());
+    java.util.Set<String> declared = new java.util.TreeSet<>(manifests.declaredNamespaces());
+    settings.instances().forEach(instance -> declared.add(instance.namespace()));
+    return new PlanFindings(world, podSources, deployments, declared)
+        .report(problems, manifests.ignored());
   }
 
   // ---- applying the manifests ---------------------------------------------------------------

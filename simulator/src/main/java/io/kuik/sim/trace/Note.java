@@ -9,7 +9,11 @@ import java.util.Objects;
  * Each kind is its own type, so that a checker matches the type and its enums, never a word.
  */
 public sealed interface Note extends TraceRecord
-    permits Note.Incarnation, Note.FaultWindow, Note.RegistryNote, Note.FailedOpen {
+    permits Note.Incarnation,
+        Note.FaultWindow,
+        Note.RegistryNote,
+        Note.FailedOpen,
+        Note.WriteBounds {
 
   @Override
   default String family() {
@@ -133,6 +137,24 @@ public sealed interface Note extends TraceRecord
     @Override
     public Columns columns() {
       return new Columns(webhook.name(), "FAILED-OPEN", subject, message);
+    }
+  }
+
+  /**
+   * The syncer under {@code actor} found its admission policy and binding in place ({@code
+   * inPlace}: writes allowed) or not (writes held), and why.
+   */
+  record WriteBounds(Instant at, Actor actor, boolean inPlace, String why) implements Note {
+    public WriteBounds {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(actor, "actor");
+      Objects.requireNonNull(why, "why");
+    }
+
+    @Override
+    public Columns columns() {
+      return new Columns(
+          actor.name(), inPlace ? "WRITES-ALLOWED" : "WRITES-HELD", Process.SYNCER.label(), why);
     }
   }
 }

@@ -27,6 +27,7 @@ import io.kuik.sim.world.watch.Watches;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
@@ -59,7 +60,14 @@ public final class ApiServer {
     this.trace = trace;
     this.storage = new Storage(loop.fork("storage"));
     this.watches = new Watches(loop, trace);
-    this.mutating = new MutatingChain(trace, loop::now);
+    this.mutating =
+        new MutatingChain(
+            trace,
+            loop::now,
+            namespace -> {
+              ObjectNode stored = storage.stored(ResourceType.NAMESPACE, null, namespace);
+              return stored == null ? Map.of() : Meta.labels(stored);
+            });
     NamespaceLifecycle namespaces = new NamespaceLifecycle(storage, loop);
     ServiceAccounts serviceAccounts = new ServiceAccounts(storage, loop);
     this.pipeline =

@@ -6,12 +6,16 @@ import io.kuik.sim.trace.Trace;
 import io.kuik.sim.world.api.AdmissionRequest;
 import io.kuik.sim.world.api.MutatingAdmission;
 import io.kuik.sim.world.api.MutatingAdmission.FailurePolicy;
+import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.object.ObjectRef;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -21,6 +25,13 @@ import tools.jackson.databind.node.ObjectNode;
  * failed: Ignore goes on (and leaves a note in the trace), Fail refuses with 500. Dry runs call
  * them too: admissionregistration.k8s.io/v1 only registers webhooks whose sideEffects are None or
  * NoneOnDryRun, so the API server never refuses a dry run for a webhook's sake.
+ *
+ * <p>A webhook is called only for a request its namespaceSelector selects, as the API server's
+ * matcher decides it (kubernetes/kubernetes {@code
+ * staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/predicates/namespace/matcher.go},
+ * {@code MatchNamespaceSelector}): a cluster-scoped object other than a namespace always matches,
+ * an empty selector matches everything, a namespace's own create or update is judged by the labels
+ * it carries, and anything else by the labels of the namespace it is in.
  */
 public final class MutatingChain {
 
@@ -28,10 +39,13 @@ public final class MutatingChain {
   private final Set<String> down = new TreeSet<>();
   private final Trace trace;
   private final Supplier<Instant> clock;
+  private final Function<String, Map<String, String>> namespaceLabels;
 
-  MutatingChain(Trace trace, Supplier<Instant> clock) {
+  MutatingChain(
+      Trace trace, Supplier<Instant> clock, Function<String, Map<String, String>> namespaceLabels) {
     this.trace = trace;
     this.clock = clock;
+    this.namespaceLabels = namespaceLabels;
   }
 
   /** Registers a webhook, replacing one of the same name. */
@@ -56,7 +70,8 @@ public final class MutatingChain {
   ObjectNode admit(AdmissionRequest request) {
     ObjectNode object = request.object();
     for (MutatingAdmission w : webhooks) {
-      if (!w.intercepts(request.attributes().type(), request.operation())) {
+      if (!w.intercepts(request.attributes().type(), request.operation())
+          || !namespaceSelected(w, request, object)) {
         continue;
       }
       AdmissionRequest call =
@@ -112,6 +127,23 @@ public final class MutatingChain {
       }
     }
     return object;
+  }
+
+  private boolean namespaceSelected(
+      MutatingAdmission webhook, AdmissionRequest request, ObjectNode object) {
+    var attributes = request.attributes();
+    boolean isNamespace = attributes.type().equals(ResourceType.NAMESPACE);
+    String namespace = attributes.namespace();
+    if ((namespace == null || namespace.isEmpty()) && !isNamespace) {
+      return true;
+    }
+    if (webhook.namespaceSelector().isEverything()) {
+      return true;
+    }
+    if (isNamespace && attributes.subresource() == null && object != null) {
+      return webhook.namespaceSelector().matches(Meta.labels(object));
+    }
+    return webhook.namespaceSelector().matches(namespaceLabels.apply(namespace));
   }
 
   private static String target(AdmissionRequest request) {

@@ -24,7 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
 class KubectlReplaceTest {
 
   private static final Identity SYNCER =
-      Identity.serviceAccount("kuik-system", "kuik-secret-syncer");
+      io.kuik.sim.hosts.SyncerHost.podIdentity("kuik-system", "kuik-secret-syncer");
 
   @Test
   void aReplaceOfEverySecretPassesOnReservedNamesAndChangesNothingMeaningful() {

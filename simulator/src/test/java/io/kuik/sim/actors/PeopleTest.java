@@ -13,7 +13,6 @@ import io.kuik.sim.trace.Actor;
 import io.kuik.sim.trace.RequestKind;
 import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.ApiException;
-import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Meta;
 import java.util.Map;
@@ -71,7 +70,7 @@ class PeopleTest {
     cluster
         .api()
         .apply(
-            Identity.serviceAccount("kuik-system", "kuik-secret-syncer"),
+            io.kuik.sim.hosts.SyncerHost.podIdentity("kuik-system", "kuik-secret-syncer"),
             injectedSecret("team-a", "kuik-inject-imagemirror-prod", auths("quay.io", "m", "p")),
             "kuik-secret-syncer",
             true);

@@ -28,7 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
 class VeleroTest {
 
   private static final Identity SYNCER =
-      Identity.serviceAccount("kuik-system", "kuik-secret-syncer");
+      io.kuik.sim.hosts.SyncerHost.podIdentity("kuik-system", "kuik-secret-syncer");
   private static final String RESERVED = "kuik-inject-imagemirror-prod";
   private static final String POLICY_DENIAL =
       "ValidatingAdmissionPolicy 'kuik-pull-secrets' with binding 'kuik-pull-secrets' denied"

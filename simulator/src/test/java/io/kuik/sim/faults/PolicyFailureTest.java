@@ -25,7 +25,7 @@ class PolicyFailureTest {
 
   private static final String POLICY = PolicyFailure.policyOf(Release.DEFAULT);
   private static final Identity SYNCER =
-      Identity.serviceAccount("kuik-system", "kuik-secret-syncer");
+      io.kuik.sim.hosts.SyncerHost.podIdentity("kuik-system", "kuik-secret-syncer");
 
   private final Cluster cluster = Cluster.create(29);
 

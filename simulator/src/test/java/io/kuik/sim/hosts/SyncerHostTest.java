@@ -20,7 +20,8 @@ import tools.jackson.databind.node.ObjectNode;
 class SyncerHostTest {
 
   static final Identity ADMIN = Identity.person("admin", "system:masters");
-  static final Identity SYNCER = Identity.serviceAccount("kuik-system", "kuik-secret-syncer");
+  static final Identity SYNCER =
+      io.kuik.sim.hosts.SyncerHost.podIdentity("kuik-system", "kuik-secret-syncer");
   static final String SECRET = "kuik-inject-imagealternative-acme-foo";
 
   private final EventLoop loop = new EventLoop(7);

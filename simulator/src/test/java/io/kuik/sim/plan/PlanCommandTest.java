@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.cli.Main;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -326,7 +328,7 @@ class PlanCommandTest {
         kind: Namespace
         metadata: {name: team-b}
         """);
-    // No namespace: one copy in each instance's namespace, as the README asks for.
+    // No namespace: one copy in each instance's namespace, as docs/cli.md says.
     PlanRun.write(set, "secrets.yaml", QUAY_PULL.replace("  namespace: kuik-system\n", ""));
     PlanRun.write(set, "routing.yaml", ALWAYS_IN_PROD.replace("{matchLabels: {tier: prod}}", "{}"));
 
@@ -404,6 +406,7 @@ class PlanCommandTest {
   @Test
   void aRedactedSecretThatAlsoHoldsDataIsRefusedAsInput() {
     Path set = dir.resolve("redacted");
+    PlanRun.write(set, "ns.yaml", NAMESPACES);
     PlanRun.write(set, "secrets.yaml", QUAY_PULL + "data: {.dockerconfigjson: e30=}\n");
 
     PlanRun run = PlanRun.of("-f", set.toString());
@@ -425,6 +428,158 @@ class PlanCommandTest {
     assertEquals(2, PlanRun.of("-f", set.toString(), "--registry-down", "http://x").exitCode());
     PlanRun missing = PlanRun.of("-f", dir.resolve("nowhere").toString());
     assertTrue(missing.err().contains("no such file or folder"), missing.err());
+  }
+
+  // ---- nothing to plan ---------------------------------------------------------------------
+
+  /** A plan of nothing would exit 0 with no problem: CI would take a typo for a pass. */
+  @Test
+  void anEmptyFileIsNothingToPlanAndExitsTwoSayingWhatWasRead() {
+    Path empty = PlanRun.write(dir.resolve("empty"), "empty.yaml", "");
+
+    PlanRun run = PlanRun.of("-f", empty.resolve("empty.yaml").toString());
+
+    assertEquals(2, run.exitCode(), run.out() + run.err());
+    assertEquals("", run.out());
+    assertTrue(run.err().contains("kuik plan: nothing to plan"), run.err());
+    assertTrue(run.err().contains("empty.yaml: no YAML document (empty)"), run.err());
+  }
+
+  @Test
+  void aFolderWithoutYamlIsNothingToPlanAndExitsTwo() {
+    Path folder = PlanRun.write(dir.resolve("docs"), "README.txt", "hello");
+
+    PlanRun run = PlanRun.of("-f", folder.toString());
+
+    assertEquals(2, run.exitCode(), run.out() + run.err());
+    assertTrue(
+        run.err().contains(folder + ": a folder without any *.yaml, *.yml or *.json file"),
+        run.err());
+  }
+
+  @Test
+  void aDockerComposeFileIsNamedAsSuchAndExitsTwo() {
+    Path folder =
+        PlanRun.write(
+            dir.resolve("compose"),
+            "compose.yaml",
+            "services:\n  web:\n    image: nginx:1.27\n    ports: [\"80:80\"]\n");
+
+    PlanRun run = PlanRun.of("-f", folder.toString());
+
+    assertEquals(2, run.exitCode(), run.out() + run.err());
+    assertTrue(run.err().contains("compose.yaml: 1 document"), run.err());
+    assertTrue(run.err().contains("a Docker Compose file"), run.err());
+  }
+
+  @Test
+  void aHelmChartFolderIsRefusedWithTheCommandThatRendersIt() {
+    Path chart = PlanRun.write(dir.resolve("chart"), "Chart.yaml", "apiVersion: v2\nname: app\n");
+    PlanRun.write(
+        chart.resolve("templates"),
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n");
+
+    PlanRun run = PlanRun.of("-f", chart.toString());
+
+    assertEquals(2, run.exitCode(), run.out() + run.err());
+    assertTrue(run.err().contains("is a Helm chart (it holds Chart.yaml)"), run.err());
+    assertTrue(run.err().contains("helm template <release> " + chart), run.err());
+    assertTrue(run.err().contains("plan -f -"), run.err());
+  }
+
+  @Test
+  void aTemplateFileIsNamedAsOneWithTheLineThatDoesNotParse() {
+    Path templates =
+        PlanRun.write(
+            dir.resolve("templates"),
+            "deployment.yaml",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n"
+                + "  labels:\n    {{- include \"app.labels\" . | nindent 4 }}\n");
+
+    PlanRun run = PlanRun.of("-f", templates.toString());
+
+    assertEquals(2, run.exitCode(), run.out() + run.err());
+    assertTrue(
+        run.err()
+            .contains("deployment.yaml: not valid YAML at line 6: it looks like a Helm template"),
+        run.err());
+  }
+
+  // ---- standard input ------------------------------------------------------------------------
+
+  /** {@code helm template ... | kuik plan -f -}: Helm's output, its Source comments included. */
+  @Test
+  void dashReadsTheManifestsFromStandardInputAsAFolderWouldGiveThem() {
+    Path set = dir.resolve("piped");
+    PlanRun.write(set, "ns.yaml", NAMESPACES);
+    PlanRun.write(set, "secrets.yaml", QUAY_PULL);
+    PlanRun.write(set, "routing.yaml", ALWAYS_IN_PROD);
+    PlanRun.write(set, "pods.yaml", pod("team-a", "web", "docker.io/acme/app:1.0"));
+    String rendered =
+        String.join(
+            "---\n",
+            List.of(
+                "# Source: app/templates/ns.yaml\n" + NAMESPACES,
+                "# Source: app/templates/secrets.yaml\n" + QUAY_PULL,
+                "# Source: app/templates/routing.yaml\n" + ALWAYS_IN_PROD,
+                "# Source: app/templates/pods.yaml\n"
+                    + pod("team-a", "web", "docker.io/acme/app:1.0")));
+    PlanRun fromFolder = PlanRun.of("-f", set.toString());
+    InputStream stdin = System.in;
+    PlanRun piped;
+    try {
+      System.setIn(new ByteArrayInputStream(rendered.getBytes(StandardCharsets.UTF_8)));
+      piped = PlanRun.of("-f", "-");
+    } finally {
+      System.setIn(stdin);
+    }
+
+    assertEquals(0, piped.exitCode(), piped.out() + piped.err());
+    assertEquals(fromFolder.out(), piped.out());
+  }
+
+  // ---- namespaces --------------------------------------------------------------------------
+
+  /**
+   * The simulated cluster holds namespaces of its own (Velero's): a plan shows only those its
+   * manifests and instances name, and says which namespaces every cluster has would get Secrets.
+   */
+  @Test
+  void onlyTheNamespacesTheManifestsNameAreShown() {
+    Path set = dir.resolve("everywhere");
+    PlanRun.write(set, "ns.yaml", NAMESPACES);
+    PlanRun.write(set, "secrets.yaml", QUAY_PULL);
+    PlanRun.write(
+        set,
+        "routing.yaml",
+        ALWAYS_IN_PROD.replace("  namespaceSelector: {matchLabels: {tier: prod}}\n", ""));
+
+    PlanRun run = PlanRun.of("-f", set.toString());
+
+    List<String> namespaces =
+        run.out()
+            .lines()
+            .dropWhile(line -> !line.startsWith("NAMESPACE"))
+            .skip(1)
+            .takeWhile(line -> !line.isBlank())
+            .map(line -> line.split(" +")[0])
+            .filter(cell -> !cell.isEmpty())
+            .toList();
+    assertEquals(List.of("kuik-system", "team-a", "team-b"), namespaces, run.out());
+    assertFalse(run.out().contains("velero"), run.out());
+    assertTrue(
+        run.out().contains("these manifests do not name: default, kube-node-lease, kube-public,"),
+        run.out());
+    assertEquals(
+        List.of("default", "kube-node-lease", "kube-public", "kube-system"),
+        strings(PlanRun.of("-f", set.toString(), "-o", "json").json().path("otherNamespaces")));
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(item -> out.add(item.asString()));
+    return out;
   }
 
   /** Whether a line of the table holds exactly these cells, in order. */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class TraceTest {
 
   private static final Identity SYNCER =
-      Identity.serviceAccount("kuik-system", "kuik-secret-syncer");
+      io.kuik.sim.hosts.SyncerHost.podIdentity("kuik-system", "kuik-secret-syncer");
 
   @Test
   void rendersOneFixedColumnLinePerRecord() {

@@ -15,7 +15,7 @@ public final class Fixture {
 
   public static final Identity ADMIN = Identity.person("admin", "system:masters");
   public static final Identity SYNCER =
-      Identity.serviceAccount("kuik-system", "kuik-secret-syncer");
+      io.kuik.sim.hosts.SyncerHost.podIdentity("kuik-system", "kuik-secret-syncer");
 
   public final EventLoop loop;
   public final Trace trace;

@@ -12,8 +12,9 @@ import java.util.Map;
  * for a cluster-scoped request) and {@code params} (null unless the policy has a paramKind).
  *
  * <p>{@code request} carries {@code operation}, {@code userInfo.username}, {@code userInfo.groups},
- * {@code namespace} and {@code name} (empty strings when absent), {@code kind}, {@code resource},
- * their {@code request...} twins, {@code subResource} and {@code dryRun}.
+ * {@code userInfo.extra} (only when the authenticator gave some, e.g. the pod of a bound
+ * ServiceAccount token), {@code namespace} and {@code name} (empty strings when absent), {@code
+ * kind}, {@code resource}, their {@code request...} twins, {@code subResource} and {@code dryRun}.
  */
 final class PolicyInputs {
 
@@ -29,14 +30,21 @@ final class PolicyInputs {
     return inputs;
   }
 
-  /** The object's name: the request's, or else the one the object carries. */
+  /**
+   * The object's name: the request's, or else the one the object carries. A create that asked for a
+   * generated name carried none: the registry generates it after the request's attributes were
+   * taken (create.go takes the name from the body as sent; store.go, BeforeCreate, generates it
+   * before validating admission), so {@code request.name} is empty while {@code
+   * object.metadata.name} already holds the generated name.
+   */
   static String name(AdmissionRequest request) {
     String name = request.attributes().name();
     if (name != null && !name.isEmpty()) {
       return name;
     }
     if (request.object() != null) {
-      return Json.name(request.object());
+      String generateName = request.object().path("metadata").path("generateName").asString("");
+      return generateName.isEmpty() ? Json.name(request.object()) : "";
     }
     return request.oldObject() == null ? "" : Json.name(request.oldObject());
   }
@@ -49,12 +57,17 @@ final class PolicyInputs {
     var resource =
         CelValues.map(
             "group", type.group(), "version", type.version(), "resource", type.resource());
-    var userInfo =
-        CelValues.map(
-            "username",
-            request.attributes().identity().user(),
-            "groups",
-            CelValues.list(request.attributes().identity().groups()));
+    var identity = request.attributes().identity();
+    var userInfo = new java.util.LinkedHashMap<String, Object>();
+    userInfo.put("username", identity.user());
+    userInfo.put("groups", CelValues.list(identity.groups()));
+    if (!identity.extra().isEmpty()) {
+      // Left out when empty, as the API server's conversion of the request omits an empty map
+      // (authenticationv1.UserInfo, extra omitempty): a policy must ask has() first.
+      var extra = new java.util.LinkedHashMap<String, Object>();
+      identity.extra().forEach((key, values) -> extra.put(key, CelValues.list(values)));
+      userInfo.put("extra", java.util.Collections.unmodifiableMap(extra));
+    }
     return CelValues.map(
         "operation",
         request.operation().name(),

@@ -1,5 +1,6 @@
 package io.kuik.sim.world.api;
 
+import io.kuik.sim.world.object.LabelSelector;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -14,11 +15,15 @@ import tools.jackson.databind.node.ObjectNode;
  * timeout} has failed: with {@link FailurePolicy#IGNORE} the request goes on unchanged, with {@link
  * FailurePolicy#FAIL} it is refused with 500 InternalError. Requests take no virtual time: latency
  * only decides whether the call timed out.
+ *
+ * <p>{@code namespaceSelector} is the webhook's: a request in a namespace whose labels it does not
+ * select never reaches the webhook (see {@code MutatingChain}).
  */
 public record MutatingAdmission(
     String name,
     Set<ResourceType> resources,
     Set<Operation> operations,
+    LabelSelector namespaceSelector,
     FailurePolicy failurePolicy,
     Duration timeout,
     Handler handler) {
@@ -27,9 +32,21 @@ public record MutatingAdmission(
     Objects.requireNonNull(name, "name");
     resources = Set.copyOf(resources);
     operations = Set.copyOf(operations);
+    Objects.requireNonNull(namespaceSelector, "namespaceSelector");
     Objects.requireNonNull(failurePolicy, "failurePolicy");
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(handler, "handler");
+  }
+
+  /** A webhook of every namespace (an empty namespaceSelector). */
+  public MutatingAdmission(
+      String name,
+      Set<ResourceType> resources,
+      Set<Operation> operations,
+      FailurePolicy failurePolicy,
+      Duration timeout,
+      Handler handler) {
+    this(name, resources, operations, LabelSelector.EVERYTHING, failurePolicy, timeout, handler);
   }
 
   public boolean intercepts(ResourceType type, Operation operation) {

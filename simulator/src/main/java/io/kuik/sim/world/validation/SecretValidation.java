@@ -21,8 +21,22 @@ public final class SecretValidation {
   /** 1 MiB of decoded data, summed over every key. */
   public static final int MAX_SECRET_SIZE = 1024 * 1024;
 
+  /**
+   * Go's encoding/json refuses a document nested deeper than 10000 levels ("exceeded max depth",
+   * maxNestingDepth in encoding/json/scanner.go), and nothing shallower for its depth.
+   */
+  static final int GO_MAX_NESTING_DEPTH = 10_000;
+
   private static final JsonMapper STRICT =
-      JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+      JsonMapper.builder(
+              tools.jackson.core.json.JsonFactory.builder()
+                  .streamReadConstraints(
+                      tools.jackson.core.StreamReadConstraints.builder()
+                          .maxNestingDepth(GO_MAX_NESTING_DEPTH)
+                          .build())
+                  .build())
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
 
   private SecretValidation() {}
 
@@ -126,6 +140,8 @@ public final class SecretValidation {
     JsonNode parsed;
     try {
       parsed = STRICT.readTree(value);
+    } catch (tools.jackson.core.exc.StreamConstraintsException tooDeep) {
+      return "exceeded max depth";
     } catch (JacksonException e) {
       long offset = e.getLocation() == null ? -1 : e.getLocation().getByteOffset();
       return offset < 0 ? "invalid JSON" : "invalid JSON at offset " + offset;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -19,11 +18,6 @@ import tools.jackson.databind.node.ObjectNode;
  * template fails here instead of vanishing at install.
  */
 class ChartManifestsAreWellTypedTest {
-
-  @BeforeEach
-  void requireHelm() {
-    Helm.requireOnPath();
-  }
 
   static List<ValueSet> valueSets() {
     return ValueSet.withOptions();

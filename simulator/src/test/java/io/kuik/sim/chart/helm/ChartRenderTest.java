@@ -10,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
@@ -21,11 +20,6 @@ import tools.jackson.databind.JsonNode;
  * property that docs/behaviour.md#what-the-syncer-may-write promises to an installer.
  */
 class ChartRenderTest {
-
-  @BeforeEach
-  void requireHelm() {
-    Helm.requireOnPath();
-  }
 
   static List<ValueSet> valueSets() {
     return ValueSet.all();
@@ -196,6 +190,36 @@ class ChartRenderTest {
         () -> assertTrue(excludedNamespaces(webhook).contains(values.namespace())),
         () -> assertEquals(values.namespace(), service.path("namespace").asString()),
         () -> manifests.one("Service", service.path("name").asString()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("valueSets")
+  void theSyncerWaitsForThePolicyAndBindingTheChartInstallsAndMayGetThemByName(ValueSet values) {
+    RenderedManifests manifests = Renders.of(values);
+    String policy =
+        manifests.only("ValidatingAdmissionPolicy").path("metadata").path("name").asString();
+    String binding =
+        manifests.only("ValidatingAdmissionPolicyBinding").path("metadata").path("name").asString();
+    List<String> args = args(manifests.one("Deployment", values.release() + "-secret-syncer"));
+
+    assertAll(
+        () -> assertTrue(args.contains("--admission-policy=" + policy), args::toString),
+        () -> assertTrue(args.contains("--admission-policy-binding=" + binding), args::toString),
+        () -> {
+          JsonNode role = manifests.one("ClusterRole", values.release() + "-secret-syncer");
+          boolean granted = false;
+          for (JsonNode rule : role.path("rules")) {
+            if (RenderedManifests.strings(rule.path("apiGroups"))
+                .contains("admissionregistration.k8s.io")) {
+              assertEquals(List.of("get"), RenderedManifests.strings(rule.path("verbs")));
+              assertEquals(
+                  new TreeSet<>(List.of(policy, binding)),
+                  new TreeSet<>(RenderedManifests.strings(rule.path("resourceNames"))));
+              granted = true;
+            }
+          }
+          assertTrue(granted, "the syncer may get its policy and binding");
+        });
   }
 
   @ParameterizedTest(name = "{0}")

@@ -12,7 +12,6 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,11 +19,6 @@ import tools.jackson.databind.JsonNode;
 
 /** Each value reaches what it configures, and values the chart cannot honour are refused. */
 class ChartValuesTest {
-
-  @BeforeEach
-  void requireHelm() {
-    Helm.requireOnPath();
-  }
 
   @ParameterizedTest(name = "if {0}, expect {1} to run with {2}")
   @CsvSource({
@@ -76,6 +70,8 @@ class ChartValuesTest {
                     "--api-burst=50",
                     "--leader-elect=true",
                     "--health-port=8080",
+                    "--admission-policy=kuik-pull-secrets",
+                    "--admission-policy-binding=kuik-pull-secrets",
                     "--log-format=json",
                     "--log-level=info"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-secret-syncer"))),
@@ -136,10 +132,10 @@ class ChartValuesTest {
   @Test
   void refusesSeveralSyncersWithoutLeaderElection() {
     Helm.Result render =
-        Helm.template(ValueSet.DEFAULTS.with("syncer.leaderElection.enabled=false"), false);
+        Helm.template(ValueSet.DEFAULTS.with("syncer.leaderElection.enabled=false"));
 
     assertFalse(render.succeeded(), render::describe);
-    assertTrue(render.stderr().contains("syncer.leaderElection.enabled"), render::describe);
+    assertTrue(render.reports("syncer.leaderElection.enabled"), render::describe);
   }
 
   @ParameterizedTest(name = "if {0}, expect the install to be refused")
@@ -166,26 +162,54 @@ class ChartValuesTest {
         "webhook.tls.secretName=mine  | webhook.tls",
         "webhook.tls.caBundle=Q0E=    | webhook.tls",
         "syncer.peers[0].namespace=kuik-b | syncer.peers",
+        "syncer.serviceAccount.name=default | syncer.serviceAccount.name",
         "certManager.issuerRef.kind=Vault | certManager.issuerRef.kind",
         "syncer.podDisruptionBudget.maxUnavailable=-1 | syncer.podDisruptionBudget",
         "metrics.serviceMonitor.interval=30 | metrics.serviceMonitor.interval",
+        "syncer.resources.limits.memory=lots | syncer.resources.limits.memory",
+        "syncer.resources.requests.cpu=-1 | syncer.resources.requests.cpu",
+        "webhook.resources.requests.memory=1.5.3Gi | webhook.resources.requests.memory",
+        "syncer.podDisruptionBudget.minAvailable=150% | syncer.podDisruptionBudget.minAvailable",
+        "webhook.podDisruptionBudget.maxUnavailable=-5% | webhook.podDisruptionBudget.maxUnavailable",
+        "webhook.podDisruptionBudget.maxUnavailable=two | webhook.podDisruptionBudget.maxUnavailable",
+        "syncer.gracePeriod=0s        | syncer.gracePeriod",
+        "syncer.resyncPeriod=0m       | syncer.resyncPeriod",
+        "syncer.resyncShare=1.5       | syncer.resyncShare",
+        "syncer.resyncShare=0.0       | syncer.resyncShare",
+        "syncer.resyncShare=half      | syncer.resyncShare",
+        "syncer.api.qps=0.0           | syncer.api.qps",
+        "syncer.api.qps=fast          | syncer.api.qps",
+        "monitoring.prometheusRule.queueWaitSeconds=0.0 | queueWaitSeconds",
+        "fullnameOverride=Kuik_Prod   | fullnameOverride",
+        "commonLabels.app\\.kubernetes\\.io/name=x | commonLabels",
       })
   void refusesValuesOutsideTheSchema(String set, String reportedKey) {
-    Helm.Result render = Helm.template(ValueSet.DEFAULTS.with(set), false);
+    Helm.Result render = Helm.template(ValueSet.DEFAULTS.with(set));
 
     assertFalse(render.succeeded(), render::describe);
-    assertTrue(render.stderr().contains(reportedKey), render::describe);
+    assertTrue(render.reports(reportedKey), render::describe);
   }
 
   @Test
-  void excludedNamespacesJoinTheInstallNamespaceInTheWebhookSelector() {
+  void theWebhookLeavesOutTheInstallNamespaceAndKubeSystemByDefault() {
+    JsonNode configuration =
+        Renders.of(ValueSet.DEFAULTS).one("MutatingWebhookConfiguration", "kuik-webhook");
+
+    assertEquals(
+        List.of(ValueSet.DEFAULTS.namespace(), "kube-system"),
+        ChartRenderTest.excludedNamespaces(configuration.path("webhooks").path(0)));
+  }
+
+  @Test
+  void excludedNamespacesJoinTheInstallNamespaceAndKubeSystemInTheWebhookSelector() {
     ValueSet values =
-        ValueSet.OTHER_NAMESPACE.with("webhook.excludedNamespaces={kube-system,kuik-other}");
+        ValueSet.OTHER_NAMESPACE.with(
+            "webhook.excludedNamespaces={kube-system,monitoring,kuik-other}");
 
     JsonNode configuration = Renders.of(values).one("MutatingWebhookConfiguration", "kuik-webhook");
 
     assertEquals(
-        List.of("kuik-other", "kube-system"),
+        List.of("kuik-other", "kube-system", "monitoring"),
         ChartRenderTest.excludedNamespaces(configuration.path("webhooks").path(0)));
   }
 
@@ -203,6 +227,10 @@ class ChartValuesTest {
     RenderedManifests manifests = Renders.of(ValueSet.DEFAULTS);
     RenderedManifests pinned = Renders.of(ValueSet.DEFAULTS.with("image.tag=1.2.3"));
 
+    assertEquals(
+        System.getProperty("kuik.project.version"),
+        appVersion,
+        "the chart's appVersion is the version the image is built and tagged with");
     for (String name : List.of("kuik-secret-syncer", "kuik-webhook")) {
       assertEquals(
           "ghcr.io/kuik-secret-syncer/kuik:" + appVersion,

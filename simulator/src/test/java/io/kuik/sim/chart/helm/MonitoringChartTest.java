@@ -16,8 +16,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The chart's PrometheusRule and Grafana dashboard: off by default, rendered behind their values,
- * and reading only metrics the README documents (a renamed metric would leave an alert that never
- * fires).
+ * and reading only metrics docs/operations.md documents (a renamed metric would leave an alert that
+ * never fires).
  */
 class MonitoringChartTest {
 
@@ -84,7 +84,8 @@ class MonitoringChartTest {
         .readTree(manifests.ofKind("ConfigMap").get(0).at("/data/kuik.json").asString())
         .get("panels")
         .forEach(p -> p.get("targets").forEach(t -> expressions.append(t.get("expr").asString())));
-    String readme = Files.readString(Helm.chartDir().resolve("..").resolve("README.md"));
+    String readme =
+        Files.readString(Helm.chartDir().resolve("..").resolve("docs").resolve("operations.md"));
 
     Set<String> undocumented = new TreeSet<>();
     Matcher metric = METRIC.matcher(expressions);

@@ -15,14 +15,29 @@ final class Renders {
 
   private Renders() {}
 
-  /** {@code helm template --include-crds} with these values, parsed; fails if helm fails. */
+  /** {@code helm template} with these values, parsed; fails if Helm fails. */
   static RenderedManifests of(ValueSet values) {
     return CACHE.computeIfAbsent(values, Renders::renderStrictly);
   }
 
+  private static final Map<ValueSet, RenderedManifests> WITH_HOOKS = new ConcurrentHashMap<>();
+
+  /**
+   * {@link #of}, the chart's hooks included ({@link Helm#templateWithHooks}: their {@code
+   * helm.sh/hook} annotation is named {@link Helm#HOOK_STAND_IN}).
+   */
+  static RenderedManifests withHooks(ValueSet values) {
+    return WITH_HOOKS.computeIfAbsent(
+        values,
+        v -> {
+          RenderedManifests manifests = RenderedManifests.parse(Helm.templateWithHooks(v).orFail());
+          manifests.all().forEach(StrictManifests::read);
+          return manifests;
+        });
+  }
+
   private static RenderedManifests renderStrictly(ValueSet values) {
-    RenderedManifests manifests =
-        RenderedManifests.parse(Helm.template(values, true).stdoutOrFail());
+    RenderedManifests manifests = RenderedManifests.parse(Helm.template(values).orFail());
     manifests.all().forEach(StrictManifests::read);
     return manifests;
   }

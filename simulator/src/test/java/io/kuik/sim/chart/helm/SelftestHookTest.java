@@ -10,7 +10,6 @@ import io.kuik.selftest.SelftestSettings;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
@@ -24,11 +23,6 @@ import tools.jackson.databind.JsonNode;
 class SelftestHookTest {
 
   private static final String DELETE_POLICY = "before-hook-creation,hook-succeeded,hook-failed";
-
-  @BeforeEach
-  void requireHelm() {
-    Helm.requireOnPath();
-  }
 
   static List<ValueSet> valueSets() {
     return ValueSet.withOptions();
@@ -51,8 +45,8 @@ class SelftestHookTest {
   @MethodSource("valueSets")
   void helmTemplateRendersTheTestPodAndEverythingItNeedsAsTestHooksDeletedWhateverTheOutcome(
       ValueSet values) {
-    RenderedManifests manifests = Renders.of(values);
-    String release = values.release();
+    RenderedManifests manifests = Renders.withHooks(values);
+    String release = values.simulated().fullname();
 
     JsonNode pod = manifests.one("Pod", release + "-selftest");
     manifests.one("ServiceAccount", release + "-selftest");
@@ -71,7 +65,7 @@ class SelftestHookTest {
     for (JsonNode object : hooks) {
       JsonNode annotations = object.path("metadata").path("annotations");
       String what = RenderedManifests.kind(object) + " " + RenderedManifests.name(object);
-      assertEquals("test", annotations.path("helm.sh/hook").asString(), what);
+      assertEquals("test", annotations.path(Helm.HOOK_STAND_IN).asString(), what);
       assertEquals(DELETE_POLICY, annotations.path("helm.sh/hook-delete-policy").asString(), what);
       if (!RenderedManifests.kind(object).equals("Pod")) {
         assertEquals(
@@ -85,11 +79,13 @@ class SelftestHookTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("valueSets")
   void theTestPodsCommandLineNamesTheReleasesObjectsAndItsMetricsServices(ValueSet values) {
-    RenderedManifests manifests = Renders.of(values);
+    RenderedManifests manifests = Renders.withHooks(values);
 
-    SelftestSettings settings = settings(manifests.one("Pod", values.release() + "-selftest"));
+    SelftestSettings settings =
+        settings(manifests.one("Pod", values.simulated().fullname() + "-selftest"));
 
     assertEquals(values.release(), settings.release());
+    assertEquals(values.simulated().fullname(), settings.fullname());
     assertEquals(values.namespace(), settings.namespace());
     assertNull(settings.pod(), "no pod check unless asked for");
     manifests.one("ValidatingAdmissionPolicy", settings.policyName());
@@ -112,10 +108,34 @@ class SelftestHookTest {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("valueSets")
+  void helmRendersTheSelftestRbacTheSimulatorLoadsForHelmTest(ValueSet values) {
+    RenderedManifests manifests = Renders.withHooks(values);
+
+    List<tools.jackson.databind.node.ObjectNode> loaded =
+        io.kuik.sim.chart.ChartFiles.at(Helm.chartDir())
+            .load(io.kuik.sim.chart.ChartFiles.SELFTEST_RBAC, values.simulated());
+
+    assertEquals(5, loaded.size());
+    for (tools.jackson.databind.node.ObjectNode object : loaded) {
+      tools.jackson.databind.node.ObjectNode annotations =
+          (tools.jackson.databind.node.ObjectNode) object.path("metadata").path("annotations");
+      annotations.set(Helm.HOOK_STAND_IN, annotations.remove("helm.sh/hook"));
+      assertEquals(
+          object,
+          manifests.one(RenderedManifests.kind(object), RenderedManifests.name(object)),
+          RenderedManifests.kind(object)
+              + " "
+              + RenderedManifests.name(object)
+              + " differs between Helm and the simulator");
+    }
+  }
+
   @org.junit.jupiter.api.Test
   void withoutMetricsServicesTheTestAsksNoReadyz() {
     RenderedManifests manifests =
-        Renders.of(ValueSet.DEFAULTS.with("metrics.service.enabled=false"));
+        Renders.withHooks(ValueSet.DEFAULTS.with("metrics.service.enabled=false"));
 
     SelftestSettings settings = settings(manifests.one("Pod", "kuik-selftest"));
 
@@ -126,7 +146,7 @@ class SelftestHookTest {
   @org.junit.jupiter.api.Test
   void thePodCheckIsGrantedCreateOnPodsInItsNamespaceOnly() {
     RenderedManifests manifests =
-        Renders.of(
+        Renders.withHooks(
             ValueSet.DEFAULTS.with(
                 "selftest.podCheck.namespace=team-a",
                 "selftest.podCheck.image=quay.io/acme/app:1"));
@@ -144,7 +164,7 @@ class SelftestHookTest {
     assertEquals(
         List.of("pods"), RenderedManifests.strings(role.path("rules").get(0).path("resources")));
     assertFalse(
-        Renders.of(ValueSet.DEFAULTS).all().stream()
+        Renders.withHooks(ValueSet.DEFAULTS).all().stream()
             .anyMatch(
                 o ->
                     RenderedManifests.name(o).equals("kuik-selftest-pod-check")
@@ -154,24 +174,23 @@ class SelftestHookTest {
 
   @org.junit.jupiter.api.Test
   void aHalfPodCheckOrOneInKuiksOwnNamespaceIsRefused() {
-    Helm.Result half =
-        Helm.template(ValueSet.DEFAULTS.with("selftest.podCheck.namespace=team-a"), false);
-    assertFalse(half.succeeded(), half::describe);
-    assertTrue(half.stderr().contains("needs both namespace and image"), half::describe);
+    Helm.Result half = Helm.template(ValueSet.DEFAULTS.with("selftest.podCheck.namespace=team-a"));
+    assertFalse(half.succeeded(), half::toString);
+    assertTrue(half.error().contains("needs both namespace and image"), half::toString);
 
     Helm.Result own =
         Helm.template(
             ValueSet.DEFAULTS.with(
-                "selftest.podCheck.namespace=kuik", "selftest.podCheck.image=nginx"),
-            false);
-    assertFalse(own.succeeded(), own::describe);
-    assertTrue(own.stderr().contains("the webhook never serves"), own::describe);
+                "selftest.podCheck.namespace=kuik", "selftest.podCheck.image=nginx"));
+    assertFalse(own.succeeded(), own::toString);
+    assertTrue(own.error().contains("the webhook never serves"), own::toString);
   }
 
   @org.junit.jupiter.api.Test
   void selftestDisabledRendersNoHook() {
     assertEquals(
-        List.of(), selftestObjects(Renders.of(ValueSet.DEFAULTS.with("selftest.enabled=false"))));
+        List.of(),
+        selftestObjects(Renders.withHooks(ValueSet.DEFAULTS.with("selftest.enabled=false"))));
   }
 
   /** The pod's arguments, parsed by the CLI as the container would run them. */

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
@@ -17,8 +16,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The admission policy and RBAC the simulator enforces are the very objects Helm installs: for each
  * value set, what {@code helm template} renders equals what {@link ChartFiles} loads for the same
- * release name and namespace, the selftest's test hooks included (the simulator creates those for
- * {@code helm test} only, as Helm does).
+ * release name and namespace. The selftest's RBAC, a test hook, is compared in {@link
+ * SelftestHookTest}.
  */
 class SimulatorLoadsWhatHelmRendersTest {
 
@@ -30,11 +29,6 @@ class SimulatorLoadsWhatHelmRendersTest {
           "ClusterRoleBinding",
           "Role",
           "RoleBinding");
-
-  @BeforeEach
-  void helmIsThere() {
-    Helm.requireOnPath();
-  }
 
   static List<ValueSet> valueSets() {
     return ValueSet.withOptions();
@@ -53,11 +47,7 @@ class SimulatorLoadsWhatHelmRendersTest {
     Release release = values.simulated();
     TreeMap<String, JsonNode> loaded = new TreeMap<>();
     for (String file :
-        List.of(
-            ChartFiles.ADMISSION_POLICY,
-            ChartFiles.SYNCER_RBAC,
-            ChartFiles.WEBHOOK_RBAC,
-            ChartFiles.SELFTEST_RBAC)) {
+        List.of(ChartFiles.ADMISSION_POLICY, ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC)) {
       for (JsonNode object : chart.load(file, release)) {
         loaded.put(key(object), object);
       }
@@ -68,6 +58,17 @@ class SimulatorLoadsWhatHelmRendersTest {
         (key, object) ->
             assertEquals(
                 object, rendered.get(key), key + " differs between Helm and the simulator"));
+  }
+
+  @org.junit.jupiter.api.Test
+  void theSimulatedWebhookLeavesOutTheNamespacesHelmsWebhookConfigurationLeavesOut() {
+    RenderedManifests manifests = Renders.of(ValueSet.DEFAULTS);
+
+    JsonNode configuration = manifests.one("MutatingWebhookConfiguration", "kuik-webhook");
+
+    assertEquals(
+        io.kuik.sim.hosts.WebhookHost.namespaceSelector(ValueSet.DEFAULTS.namespace()),
+        configuration.path("webhooks").path(0).path("namespaceSelector"));
   }
 
   @org.junit.jupiter.api.Test

@@ -42,6 +42,9 @@ final class StrictManifests {
           Map.entry("v1/Pod", Pod.class),
           Map.entry("apps/v1/Deployment", Deployment.class),
           Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
+          Map.entry(
+              "networking.k8s.io/v1/NetworkPolicy",
+              io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class),
           Map.entry("rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class),
           Map.entry("rbac.authorization.k8s.io/v1/ClusterRoleBinding", ClusterRoleBinding.class),
           Map.entry("rbac.authorization.k8s.io/v1/Role", Role.class),

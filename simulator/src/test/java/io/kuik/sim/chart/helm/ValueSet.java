@@ -3,6 +3,8 @@ package io.kuik.sim.chart.helm;
 import io.kuik.sim.chart.Release;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One way to install the chart: a release name, an install namespace and {@code --set} values.
@@ -47,12 +49,42 @@ record ValueSet(String label, String release, String namespace, List<String> set
               "syncer.podDisruptionBudget.minAvailable=1",
               "webhook.hostNetwork=true",
               "webhook.port=9443",
-              "webhook.insecureRegistries={registry.local:5000,mirror.lan}",
+              "webhook.insecureRegistries[0]=registry.local:5000",
+              "webhook.insecureRegistries[1]=mirror.lan",
               "webhook.probeCacheTtl=1m",
               "webhook.shutdownDelay=10s",
               "syncer.jvmOptions=-XX:MaxRAMPercentage=60.0 -Djavax.net.ssl.trustStore=/ca/trust.p12",
               "webhook.extraEnv[0].name=TZ",
-              "webhook.extraEnv[0].value=UTC"));
+              "webhook.extraEnv[0].value=UTC",
+              "webhook.volumes[0].name=truststore",
+              "webhook.volumes[0].secret.secretName=company-ca",
+              "webhook.volumeMounts[0].name=truststore",
+              "webhook.volumeMounts[0].mountPath=/etc/kuik/truststore",
+              "syncer.extraArgs[0]=--lease-duration=30s",
+              "networkPolicy.enabled=true",
+              "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.name=monitoring",
+              "extraObjects[0].apiVersion=v1",
+              "extraObjects[0].kind=ConfigMap",
+              "extraObjects[0].metadata.name=registry-hosts",
+              "extraObjects[0].data.hosts=quay.io",
+              "extraObjects[1]=apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\n"
+                  + "  namespace: {{ .Release.Namespace }}\ndata:\n  release: {{ .Release.Name }}\n"));
+
+  /** Names and labels of one's own: another prefix, another name label, labels on everything. */
+  static final ValueSet NAMED =
+      new ValueSet(
+          "fullnameOverride, nameOverride, commonLabels",
+          "kuik",
+          "kuik",
+          List.of(
+              "fullnameOverride=images",
+              "nameOverride=image-routing",
+              "commonLabels.team=platform",
+              "commonLabels.example\\.com/cluster=eu-1",
+              "metrics.serviceMonitor.enabled=true",
+              "monitoring.prometheusRule.enabled=true",
+              "monitoring.grafanaDashboard.enabled=true",
+              "networkPolicy.enabled=true"));
 
   /** The webhook's certificate from a Secret the user brings, and no CRDs. */
   static final ValueSet OWN_TLS_NO_CRDS =
@@ -77,7 +109,13 @@ record ValueSet(String label, String release, String namespace, List<String> set
   /** {@link #all()} and the sets that turn the optional objects and values on. */
   static List<ValueSet> withOptions() {
     return List.of(
-        DEFAULTS, CERT_MANAGER, OTHER_NAMESPACE, OTHER_RELEASE, EVERYTHING_ON, OWN_TLS_NO_CRDS);
+        DEFAULTS,
+        CERT_MANAGER,
+        OTHER_NAMESPACE,
+        OTHER_RELEASE,
+        EVERYTHING_ON,
+        OWN_TLS_NO_CRDS,
+        NAMED);
   }
 
   /**
@@ -85,8 +123,9 @@ record ValueSet(String label, String release, String namespace, List<String> set
    * peers these values set, read from the {@code --set} pairs.
    */
   Release simulated() {
-    String syncer = value("syncer.serviceAccount.name", release + "-secret-syncer");
-    String webhook = value("webhook.serviceAccount.name", release + "-webhook");
+    String fullname = value("fullnameOverride", release);
+    String syncer = value("syncer.serviceAccount.name", fullname + "-secret-syncer");
+    String webhook = value("webhook.serviceAccount.name", fullname + "-webhook");
     List<Release.Peer> peers = new ArrayList<>();
     for (int i = 0; value("syncer.peers[" + i + "].namespace", null) != null; i++) {
       String prefix = "syncer.peers[" + i + "].";
@@ -96,7 +135,21 @@ record ValueSet(String label, String release, String namespace, List<String> set
               value(prefix + "namespace", null),
               account != null ? account : value(prefix + "release", null) + "-secret-syncer"));
     }
-    return new Release(release, namespace, syncer, webhook, peers);
+    Map<String, String> labels = new TreeMap<>();
+    for (Set set : parsedSets()) {
+      if (set.key().startsWith("commonLabels.")) {
+        labels.put(set.key().substring("commonLabels.".length()).replace("\\.", "."), set.value());
+      }
+    }
+    return new Release(
+        release,
+        namespace,
+        syncer,
+        webhook,
+        peers,
+        fullname,
+        value("nameOverride", Release.CHART_NAME),
+        labels);
   }
 
   private String value(String key, String fallback) {
@@ -120,21 +173,52 @@ record ValueSet(String label, String release, String namespace, List<String> set
   }
 
   String syncerName() {
-    return release + "-secret-syncer";
+    return simulated().fullname() + "-secret-syncer";
   }
 
   String webhookName() {
-    return release + "-webhook";
+    return simulated().fullname() + "-webhook";
   }
 
-  List<String> setFlags() {
-    List<String> flags = new ArrayList<>();
+  /**
+   * The {@code --set} pairs, split at their first {@code =}. Helm's library escapes every value it
+   * is given, so a list {@code key={a,b}} becomes {@code key[0]=a} and {@code key[1]=b}, which
+   * {@code --set} reads the same.
+   */
+  List<Set> parsedSets() {
+    List<Set> parsed = new ArrayList<>();
     for (String set : sets) {
-      flags.add("--set");
-      flags.add(set);
+      int equals = set.indexOf('=');
+      if (equals <= 0) {
+        throw new IllegalArgumentException("not key=value: " + set);
+      }
+      String key = set.substring(0, equals);
+      String value = set.substring(equals + 1);
+      if (value.startsWith("{") && !value.startsWith("{{") && value.endsWith("}")) {
+        String[] items = value.substring(1, value.length() - 1).split(",", -1);
+        if (value.length() == 2) {
+          throw new IllegalArgumentException(
+              "an empty list cannot be set through helm-java: " + set);
+        }
+        for (int i = 0; i < items.length; i++) {
+          parsed.add(new Set(key + "[" + i + "]", items[i]));
+        }
+      } else {
+        parsed.add(new Set(key, value));
+      }
     }
-    return flags;
+    return parsed;
   }
+
+  /** The {@code --set} flags as a command line would carry them, for messages. */
+  String flags() {
+    StringBuilder flags = new StringBuilder(" --namespace " + namespace);
+    sets.forEach(set -> flags.append(" --set '").append(set).append('\''));
+    return flags.toString();
+  }
+
+  /** One {@code --set key=value}: a key path, and a value typed by Helm's {@code --set} rules. */
+  record Set(String key, String value) {}
 
   @Override
   public String toString() {

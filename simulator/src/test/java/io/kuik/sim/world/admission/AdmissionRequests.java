@@ -22,6 +22,19 @@ final class AdmissionRequests {
     return request(who, Verb.CREATE, Operation.CREATE, secret, null);
   }
 
+  /**
+   * A create that asked for a generated name: the request names nothing (its attributes were taken
+   * from the body as sent), while the object already carries the name the registry generated.
+   */
+  static AdmissionRequest createWithGeneratedName(Identity who, ObjectNode secret) {
+    String namespace = secret.path("metadata").path("namespace").asString();
+    return new AdmissionRequest(
+        new RequestAttributes(who, Verb.CREATE, ResourceType.SECRET, namespace, null, null),
+        Operation.CREATE,
+        secret,
+        null);
+  }
+
   static AdmissionRequest update(Identity who, ObjectNode oldSecret, ObjectNode newSecret) {
     return request(who, Verb.UPDATE, Operation.UPDATE, newSecret, oldSecret);
   }

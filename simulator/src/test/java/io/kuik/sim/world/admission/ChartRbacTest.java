@@ -173,7 +173,7 @@ class ChartRbacTest {
     var state = new InMemoryClusterState();
     state.putAll(ChartFiles.locate().load(ChartFiles.SYNCER_RBAC, other));
     var otherRbac = new RbacAuthorizer(state);
-    var otherSyncer = Identity.serviceAccount("kuik-edge", "edge-secret-syncer");
+    var otherSyncer = io.kuik.sim.hosts.SyncerHost.podIdentity("kuik-edge", "edge-secret-syncer");
 
     assertTrue(
         otherRbac

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.chart.Release;
+import io.kuik.sim.hosts.SyncerHost;
 import io.kuik.sim.world.api.AdmissionRequest;
 import io.kuik.sim.world.api.Identity;
 import java.util.ArrayList;
@@ -25,7 +26,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class PullSecretPolicyTableTest {
 
-  private static final Release RELEASE = Release.DEFAULT;
+  /** A release that lists one peer, the release installed in kuik-b. */
+  private static final Release RELEASE =
+      Release.DEFAULT.withPeers(List.of(new Release.Peer("kuik-b", "kuik-b-secret-syncer")));
+
   private static final PolicyAdmission ADMISSION =
       new PolicyAdmission(
           new InMemoryClusterState()
@@ -33,7 +37,13 @@ class PullSecretPolicyTableTest {
 
   /** Who writes. */
   enum Who {
-    SYNCER(Identity.serviceAccount(RELEASE.namespace(), RELEASE.syncerServiceAccount())),
+    /** This release's syncer, from its pod: its token is bound to the pod. */
+    SYNCER(SyncerHost.podIdentity(RELEASE.namespace(), RELEASE.syncerServiceAccount())),
+    /** This release's syncer ServiceAccount with a token bound to no pod (a legacy token). */
+    SYNCER_LEGACY_TOKEN(
+        Identity.serviceAccount(RELEASE.namespace(), RELEASE.syncerServiceAccount())),
+    /** The syncer of the peer release in kuik-b, from its pod. */
+    PEER(SyncerHost.podIdentity("kuik-b", "kuik-b-secret-syncer")),
     PERSON(Identity.person("alice", "system:masters")),
     GARBAGE_COLLECTOR(Identity.GARBAGE_COLLECTOR),
     VELERO(Identity.serviceAccount("velero", "velero")),
@@ -50,6 +60,8 @@ class PullSecretPolicyTableTest {
   /** How the Secret is written; all but CREATE and DELETE reach admission as an UPDATE. */
   enum Write {
     CREATE,
+    /** A create with metadata.generateName: the registry names it before validating admission. */
+    CREATE_WITH_GENERATED_NAME,
     UPDATE,
     REPLACE,
     APPLY_AS_UPDATE,
@@ -90,6 +102,8 @@ class PullSecretPolicyTableTest {
     IMMUTABLE,
     OWNER_REFERENCES_REMOVED,
     OWNER_REFERENCES_CHANGED,
+    FINALIZER_ADDED,
+    FINALIZER_REMOVED,
     NOTHING
   }
 
@@ -133,40 +147,57 @@ class PullSecretPolicyTableTest {
   /** The documented rules, one by one. */
   static boolean documented(Row row) {
     // Deletions pass unchecked, so deleting a resource still removes its Secrets; the one
-    // exception is this release's syncer, which never deletes: the policy refuses its deletions,
-    // so that the delete it holds where OwnerReferencesPermissionEnforcement runs stays unused
-    // (docs/decisions.md, "Admission policy and RBAC").
+    // exception is this release's syncer account, which never deletes: the policy refuses its
+    // deletions, so that the delete it holds where OwnerReferencesPermissionEnforcement runs stays
+    // unused (docs/decisions/0006-admission-policy-and-rbac.md). A peer's are its own release's.
     if (row.write() == Write.DELETE) {
-      return row.who() != Who.SYNCER;
+      return row.who() != Who.SYNCER && row.who() != Who.SYNCER_LEGACY_TOKEN;
     }
-    if (row.who() == Who.SYNCER) {
-      // The syncer's own creates and updates need the dockerconfigjson type,
+    // A syncer account writes nothing with a token bound to no pod, whatever the Secret.
+    if (row.who() == Who.SYNCER_LEGACY_TOKEN) {
+      return false;
+    }
+    if (row.who() == Who.SYNCER || row.who() == Who.PEER) {
+      // A syncer's own creates and updates need the dockerconfigjson type,
       boolean rightType = row.change() != Change.TYPE;
       // the managed-by label,
       boolean labelled = row.change() != Change.LABELS;
-      // and a reserved name: kuik-inject-* anywhere, kuik-provider-* only in the install namespace.
+      // and a reserved name: kuik-inject-* anywhere, kuik-provider-* only in its own install
+      // namespace (the peer's, kuik-b, is neither of the table's).
       boolean rightName =
           row.name() == NameClass.KUIK_INJECT
-              || (row.name() == NameClass.KUIK_PROVIDER && row.where() == Where.INSTALL_NAMESPACE);
+              || (row.name() == NameClass.KUIK_PROVIDER
+                  && row.who() == Who.SYNCER
+                  && row.where() == Where.INSTALL_NAMESPACE);
       return rightType && labelled && rightName;
     }
     // Secrets outside the reserved names never meet the policy.
     if (row.name() == NameClass.OTHER) {
       return true;
     }
-    // Everyone else is refused both reserved prefixes, in all namespaces...
-    if (row.write() == Write.CREATE) {
+    // Everyone else is refused both reserved prefixes, in all namespaces, a generated name too...
+    if (row.write() == Write.CREATE || row.write() == Write.CREATE_WITH_GENERATED_NAME) {
       return false;
     }
-    // ...except two updates that keep type, data, labels and immutability as they were:
+    // ...except updates that keep type, data, labels and immutability as they were
     boolean meaningUnchanged =
-        EnumSet.of(Change.NOTHING, Change.OWNER_REFERENCES_REMOVED, Change.OWNER_REFERENCES_CHANGED)
+        EnumSet.of(
+                Change.NOTHING,
+                Change.OWNER_REFERENCES_REMOVED,
+                Change.OWNER_REFERENCES_CHANGED,
+                Change.FINALIZER_ADDED,
+                Change.FINALIZER_REMOVED)
             .contains(row.change());
     if (!meaningUnchanged) {
       return false;
     }
-    // a rewrite that keeps the owner references too (kubectl replace for a key rotation),
-    if (row.change() == Change.NOTHING) {
+    // and add no finalizer (one would keep the Secret after its resource is deleted):
+    if (row.change() == Change.FINALIZER_ADDED) {
+      return false;
+    }
+    // a rewrite that keeps the owner references too (kubectl replace for a key rotation), or takes
+    // a finalizer away,
+    if (row.change() == Change.NOTHING || row.change() == Change.FINALIZER_REMOVED) {
       return true;
     }
     // or the garbage collector taking an owner reference away.
@@ -197,7 +228,7 @@ class PullSecretPolicyTableTest {
             * Where.values().length
             * Change.values().length,
         rows.stream().distinct().count());
-    assertEquals(1260, rows.size());
+    assertEquals(2592, rows.size());
   }
 
   // ---- the objects of a row
@@ -239,7 +270,8 @@ class PullSecretPolicyTableTest {
           ((ObjectNode) metadata.get("ownerReferences").get(0))
               .put("name", "other-mirror")
               .put("uid", "9f3a-2");
-      case NOTHING -> {}
+      case FINALIZER_ADDED -> metadata.putArray("finalizers").add("example.com/keep");
+      case FINALIZER_REMOVED, NOTHING -> {}
     }
     return copy;
   }
@@ -262,22 +294,34 @@ class PullSecretPolicyTableTest {
 
   static AdmissionRequest request(Row row) {
     ObjectNode stored = stored(row.name(), row.where());
+    ObjectNode old = stored.deepCopy();
+    if (row.change() == Change.FINALIZER_REMOVED) {
+      // The stored Secret carries a finalizer the write leaves out.
+      ((ObjectNode) old.get("metadata")).putArray("finalizers").add("example.com/keep");
+    }
     Identity who = row.who().identity;
     switch (row.write()) {
       case CREATE:
+      case CREATE_WITH_GENERATED_NAME:
         ObjectNode created = changed(stored, row.change());
         ObjectNode metadata = (ObjectNode) created.get("metadata");
         metadata.remove("resourceVersion");
         metadata.remove("managedFields");
-        return AdmissionRequests.create(who, created);
+        if (row.write() == Write.CREATE) {
+          return AdmissionRequests.create(who, created);
+        }
+        // What validating admission sees: the name the registry generated from the prefix.
+        metadata.put("generateName", row.name().secretName + "-");
+        metadata.put("name", row.name().secretName + "-x7k2p");
+        return AdmissionRequests.createWithGeneratedName(who, created);
       case DELETE:
-        return AdmissionRequests.delete(who, stored);
+        return AdmissionRequests.delete(who, old);
       case APPLY_AS_UPDATE:
         return AdmissionRequests.applyAsUpdate(
-            who, stored, written(changed(stored, row.change()), row.write(), row.who()));
+            who, old, written(changed(stored, row.change()), row.write(), row.who()));
       default:
         return AdmissionRequests.update(
-            who, stored, written(changed(stored, row.change()), row.write(), row.who()));
+            who, old, written(changed(stored, row.change()), row.write(), row.who()));
     }
   }
 }

@@ -29,7 +29,7 @@ class PullSecretPolicyTest {
   private static final Release RELEASE = Release.DEFAULT;
   private static final String POLICY = "kuik-pull-secrets";
   private static final Identity SYNCER =
-      Identity.serviceAccount("kuik-system", "kuik-secret-syncer");
+      io.kuik.sim.hosts.SyncerHost.podIdentity("kuik-system", "kuik-secret-syncer");
   private static final Identity VELERO = Identity.serviceAccount("velero", "velero");
   private static final Identity HELM = Identity.serviceAccount("ci", "helm-deployer");
   private static final Identity ALICE = Identity.person("alice", "system:masters");
@@ -230,7 +230,7 @@ class PullSecretPolicyTest {
   void theProviderPrefixFollowsTheInstallNamespaceOfTheRelease() {
     var edge = new Release("edge", "kuik-edge");
     var edgeAdmission = new PolicyAdmission(new InMemoryClusterState().putAll(chartPolicy(edge)));
-    var edgeSyncer = Identity.serviceAccount("kuik-edge", "edge-secret-syncer");
+    var edgeSyncer = io.kuik.sim.hosts.SyncerHost.podIdentity("kuik-edge", "edge-secret-syncer");
 
     assertTrue(
         edgeAdmission

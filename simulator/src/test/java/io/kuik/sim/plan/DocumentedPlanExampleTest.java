@@ -12,22 +12,22 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's worked example of {@code kuik plan}: the command of its {@code sh} block, run on the
- * repository's {@code docs/examples/plan}, prints exactly its {@code text} block. Change the
+ * docs/cli.md's worked example of {@code kuik plan}: the command of its {@code sh} block, run on
+ * the repository's {@code docs/examples/plan}, prints exactly its {@code text} block. Change the
  * example, and this test says what to paste.
  */
-class ReadmePlanExampleTest {
+class DocumentedPlanExampleTest {
 
   static final String SECTION = "## Planning a change offline: `kuik plan`";
 
   @Test
-  void theReadmeExampleIsWhatPlanPrints() throws IOException {
+  void theDocumentedExampleIsWhatPlanPrints() throws IOException {
     Path root = repositoryRoot();
-    String readme = Files.readString(root.resolve("README.md"));
-    int section = readme.indexOf(SECTION);
-    assertTrue(section >= 0, "README.md has the section " + SECTION);
-    String command = block(readme, section, "```sh\n");
-    String expected = block(readme, section, "```text\n");
+    String doc = Files.readString(root.resolve("docs/cli.md"));
+    int section = doc.indexOf(SECTION);
+    assertTrue(section >= 0, "docs/cli.md has the section " + SECTION);
+    String command = block(doc, section, "```sh\n");
+    String expected = block(doc, section, "```text\n");
 
     List<String> words = new ArrayList<>(Arrays.asList(command.strip().split("\\s+")));
     int plan = words.indexOf("plan");
@@ -40,8 +40,8 @@ class ReadmePlanExampleTest {
     }
     PlanRun run = PlanRun.of(args.toArray(String[]::new));
 
-    assertEquals(expected, run.out(), "paste this output into README.md");
-    assertEquals(1, run.exitCode(), "the README says the example exits 1");
+    assertEquals(expected, run.out(), "paste this output into docs/cli.md");
+    assertEquals(1, run.exitCode(), "docs/cli.md says the example exits 1");
   }
 
   private static String block(String text, int from, String opening) {
@@ -56,11 +56,11 @@ class ReadmePlanExampleTest {
     for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
         dir != null;
         dir = dir.getParent()) {
-      if (Files.isRegularFile(dir.resolve("README.md"))
+      if (Files.isRegularFile(dir.resolve("docs/cli.md"))
           && Files.isDirectory(dir.resolve("docs/examples/plan"))) {
         return dir;
       }
     }
-    throw new AssertionError("no repository root (README.md and docs/examples/plan) above here");
+    throw new AssertionError("no repository root (docs/cli.md and docs/examples/plan) above here");
   }
 }
