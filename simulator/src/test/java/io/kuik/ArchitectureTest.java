@@ -43,7 +43,9 @@ class ArchitectureTest {
   static final String[] CORE = {
     "io.kuik.model..", "io.kuik.routing..", "io.kuik.syncer..", "io.kuik.ports.."
   };
-  static final String[] EDGES = {"io.kuik.kube..", "io.kuik.webhook..", "io.kuik.cli.."};
+  static final String[] EDGES = {
+    "io.kuik.kube..", "io.kuik.webhook..", "io.kuik.registry..", "io.kuik.selftest..", "io.kuik.cli.."
+  };
   static final String SIMULATOR = "io.kuik.sim..";
 
   /** The simulator's layers, bottom to top, as {@link #SIMULATOR_LAYERS} names them. */
