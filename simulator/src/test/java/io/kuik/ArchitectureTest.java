@@ -44,7 +44,11 @@ class ArchitectureTest {
     "io.kuik.model..", "io.kuik.routing..", "io.kuik.syncer..", "io.kuik.ports.."
   };
   static final String[] EDGES = {
-    "io.kuik.kube..", "io.kuik.webhook..", "io.kuik.registry..", "io.kuik.selftest..", "io.kuik.cli.."
+    "io.kuik.kube..",
+    "io.kuik.webhook..",
+    "io.kuik.registry..",
+    "io.kuik.selftest..",
+    "io.kuik.cli.."
   };
   static final String SIMULATOR = "io.kuik.sim..";
 
