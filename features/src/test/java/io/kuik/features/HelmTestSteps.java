@@ -77,11 +77,14 @@ public class HelmTestSteps {
     state.world().objects().delete(kind, null, name);
   }
 
-  @Then("^the API server must hold no (\\w+) (?:([a-z0-9-]+)/)?([a-z0-9.-]+)$")
-  public void holdsNo(String kind, String namespace, String name) {
+  @Then("^the API server must hold no (\\w+) ((?:[a-z0-9-]+/)?[a-z0-9.-]+)$")
+  public void holdsNo(String kind, String where) {
+    int slash = where.indexOf('/');
+    String namespace = slash < 0 ? null : where.substring(0, slash);
+    String name = where.substring(slash + 1);
     assertTrue(
         state.world().views().object(kind, namespace, name).isEmpty(),
-        () -> kind + " " + namespace + "/" + name + " is still there");
+        () -> kind + " " + where + " is still there");
   }
 
   @Then("the API server must hold no pods in {word}")
