@@ -134,8 +134,7 @@ Feature: What the syncer may write
   Scenario: Deleting a managed Secret should not be checked, and the syncer should write it again at the next resync
     When a person deletes the Secret kuik-inject-imagealternative-acme in team-a
     Then team-a must not have the Secret kuik-inject-imagealternative-acme
-    When the informers resync
-    And 2 seconds pass
+    When a resync period passes
     Then team-a's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
 
   Scenario: A Velero restore that includes these Secrets should end PartiallyFailed, and the syncer should write them again

@@ -36,8 +36,7 @@ Feature: Which rewrites count
     And the pod forged in tenant must have a Warning event RewriteNotRecognized saying "container app claims a rewrite by ImageAlternative/acme, but the namespaceSelector of ImageAlternative/acme does not select namespace tenant. The claim draws no credential: kuik writes a pull secret only where its webhook could have made the rewrite"
     And the syncer must have counted 1 pod whose rewrite it does not recognize, for NamespaceNotSelected
     When the pod forged in tenant is labelled try=again
-    And the informers resync
-    And 2 seconds pass
+    And a resync period passes
     Then tenant must not have the Secret kuik-inject-imagealternative-acme
     And the pod forged in tenant must have exactly 1 Warning event RewriteNotRecognized
     And the syncer must have counted 1 pod whose rewrite it does not recognize, for NamespaceNotSelected

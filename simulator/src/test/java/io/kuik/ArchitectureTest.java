@@ -26,9 +26,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The dependency direction of docs/architecture.md#module-layout: the sans-IO core (model, routing,
- * syncer, ports) never touches fabric8's client, the edges, threads, sleeps or any clock; no class
- * in a controller package depends on the simulator; and the simulator's packages are layers, each
- * depending only on those below it ({@link #SIMULATOR_LAYERS}).
+ * syncer, ports) never touches fabric8's client, the edges, threads, sleeps or any clock; the
+ * syncer's core acts only through its effects; the production edge is split by process; no class in
+ * a controller package depends on the simulator; every production package is one the rules name;
+ * and the simulator's packages are layers, each depending only on those below it ({@link
+ * #SIMULATOR_LAYERS}).
  *
  * <p>It lives in the simulator's tests because only here are the controller's classes and the
  * simulator's on one classpath: in the controller module the simulator is absent, so a rule about
@@ -48,8 +50,15 @@ class ArchitectureTest {
     "io.kuik.webhook..",
     "io.kuik.registry..",
     "io.kuik.selftest..",
-    "io.kuik.cli.."
+    "io.kuik.cli..",
+    "io.kuik.explain.."
   };
+
+  /** The production edge, split by process, and what both processes share. */
+  static final String KUBE_SHARED = "io.kuik.kube";
+
+  static final String KUBE_SYNCER = "io.kuik.kube.syncer..";
+  static final String KUBE_WEBHOOK = "io.kuik.kube.webhook..";
   static final String SIMULATOR = "io.kuik.sim..";
 
   /** The simulator's layers, bottom to top, as {@link #SIMULATOR_LAYERS} names them. */
@@ -199,8 +208,92 @@ class ArchitectureTest {
 
   static Stream<String> packagesTheRulesName() {
     return Stream.of(
-            Stream.of(CORE), Stream.of(EDGES), Stream.of(SIMULATOR), Stream.of(SIMULATOR_PACKAGES))
+            Stream.of(CORE),
+            Stream.of(EDGES),
+            Stream.of(KUBE_SHARED, KUBE_SYNCER, KUBE_WEBHOOK, SIMULATOR),
+            Stream.of(SIMULATOR_PACKAGES))
         .flatMap(s -> s);
+  }
+
+  /**
+   * Every production package is one the rules name: a new package (a split, a rename) must be
+   * placed in the core or at an edge, or no rule would cover it.
+   */
+  @Test
+  void everyProductionPackageIsOneTheRulesName() {
+    Set<String> unnamed = new java.util.TreeSet<>();
+    for (JavaClass c : PRODUCTION) {
+      String pkg = c.getPackageName();
+      boolean named =
+          packagesTheRulesName()
+              .anyMatch(
+                  rule ->
+                      rule.endsWith("..")
+                          ? (pkg + ".").startsWith(rule.substring(0, rule.length() - 1))
+                          : pkg.equals(rule));
+      if (!named) {
+        unnamed.add(pkg);
+      }
+    }
+    assertTrue(unnamed.isEmpty(), "packages no rule covers: " + unnamed);
+  }
+
+  /** The syncer's edge and the webhook's never reach into each other; what both use is shared. */
+  @Test
+  void theSyncersEdgeAndTheWebhooksAreApart() {
+    noClasses()
+        .that()
+        .resideInAPackage(KUBE_SYNCER)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(KUBE_WEBHOOK, "io.kuik.webhook..", "io.kuik.routing..")
+        .check(PRODUCTION);
+    noClasses()
+        .that()
+        .resideInAPackage(KUBE_WEBHOOK)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(KUBE_SYNCER, "io.kuik.syncer..")
+        .check(PRODUCTION);
+    noClasses()
+        .that()
+        .resideInAPackage(KUBE_SHARED)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(KUBE_SYNCER, KUBE_WEBHOOK)
+        .check(PRODUCTION);
+  }
+
+  /**
+   * The syncer's core acts only through the effects it returns: of the ports it may use the
+   * informers' read-only view alone, and nothing of the webhook's (a prober, a credential source).
+   */
+  @Test
+  void theSyncerCoreReadsOnlyTheInformersView() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.kuik.syncer..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("io.kuik.ports..")
+                .and(not(equivalentTo(io.kuik.ports.InformerView.class)))
+                .as("ports other than InformerView"))
+        .check(PRODUCTION);
+  }
+
+  /** {@code kuik explain} reads the cluster and decides with the core; it never writes. */
+  @Test
+  void explainUsesTheCoreAndTheSyncersRecordsButNoProcess() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.kuik.explain..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(KUBE_WEBHOOK, "io.kuik.cli..", "io.kuik.webhook..")
+        .orShould()
+        .dependOnClassesThat()
+        .haveNameMatching("io\\.kuik\\.kube\\.syncer\\.(?!Records$).*")
+        .check(PRODUCTION);
   }
 
   @ParameterizedTest(name = "{0} holds classes")

@@ -3,11 +3,10 @@ package io.kuik.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kuik.kube.ApiClientMetrics;
-import io.kuik.kube.ApiRate;
 import io.kuik.kube.ExitReason;
-import io.kuik.kube.LeaseSettings;
-import io.kuik.kube.SyncerRuntime;
-import io.kuik.kube.SyncerRuntimeSettings;
+import io.kuik.kube.syncer.LeaseSettings;
+import io.kuik.kube.syncer.SyncerRuntime;
+import io.kuik.kube.syncer.SyncerRuntimeSettings;
 import io.kuik.model.Dns1123;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
@@ -21,7 +20,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kuik syncer}: the secret-syncer process (docs/architecture.md#two-drivers). Every flag has
+ * {@code kuik syncer}: the secret-syncer process (docs/architecture.md#executors). Every flag has
  * an environment variable fallback and a default; the Helm chart passes them all
  * (chart/templates/_helpers.tpl).
  */
@@ -113,7 +112,8 @@ public final class SyncerCommand implements KuikSubcommand {
       paramLabel = "<requests/s>",
       defaultValue = "${env:KUIK_API_QPS:-20}",
       description = {
-        "Client-side rate limit of the syncer's writes (Secret applies and Events), per second.",
+        "Rate limit of the syncer's writes (Secret applies, status writes and Events), per"
+            + " second: the one limit they all share.",
         "Env: KUIK_API_QPS. Default: ${DEFAULT-VALUE}."
       })
   double apiQps;
@@ -367,16 +367,14 @@ public final class SyncerCommand implements KuikSubcommand {
                   defaults.retryBase(),
                   defaults.retryCap(),
                   new Targeting(namespace, namespacesByDefault))
-              // The core paces its applies at the API rate and spreads each resync over its
+              // The core paces every write at the API rate and spreads each resync over its
               // period, so a restart or resync of many pairs never bursts (the benchmark's case).
               .withWriteLimit(apiQps, apiBurst)
-              .withResyncSpread(resyncPeriod)
+              .withResyncPeriod(resyncPeriod)
               .withResyncShare(resyncShare)
               .withMaxInFlight(maxAppliesInFlight);
       return new SyncerRuntimeSettings(
           syncer,
-          resyncPeriod,
-          new ApiRate(apiQps, apiBurst),
           new LeaseSettings(
               leaderElect, leaseName, leaseDuration, leaseRenewDeadline, leaseRetryPeriod),
           healthPort,
@@ -400,7 +398,7 @@ public final class SyncerCommand implements KuikSubcommand {
         + ", grace "
         + LogFields.duration(s.syncer().grace())
         + ", resync "
-        + LogFields.duration(s.resyncPeriod())
+        + LogFields.duration(s.syncer().resyncPeriod())
         + " at most "
         + s.syncer().resyncShare()
         + " of the API rate"
@@ -409,9 +407,9 @@ public final class SyncerCommand implements KuikSubcommand {
         + ", namespaces by default "
         + s.syncer().targeting().namespacesByDefault()
         + ", API "
-        + s.apiRate().qps()
+        + s.syncer().writeQps()
         + " qps burst "
-        + s.apiRate().burst()
+        + s.syncer().writeBurst()
         + ", at most "
         + s.syncer().maxInFlight()
         + " applies in flight"

@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
  * is in place; a standby is ready too, since readiness only gates traffic and the syncer takes
  * none), and {@code /metrics} in the Prometheus text format. A failing check answers why.
  */
-final class HealthServer implements AutoCloseable {
+public final class HealthServer implements AutoCloseable {
 
   private final HttpServer server;
   private final ExecutorService threads;
@@ -28,14 +28,14 @@ final class HealthServer implements AutoCloseable {
     this.threads = threads;
   }
 
-  static HealthServer start(
+  public static HealthServer start(
       int port, PrometheusRegistry registry, BooleanSupplier alive, BooleanSupplier ready)
       throws IOException {
     return start(port, registry, alive, ready, () -> "informers not synced or stopped");
   }
 
   /** With what {@code /readyz} says while not ready. */
-  static HealthServer start(
+  public static HealthServer start(
       int port,
       PrometheusRegistry registry,
       BooleanSupplier alive,
@@ -67,7 +67,7 @@ final class HealthServer implements AutoCloseable {
     return new HealthServer(server, threads);
   }
 
-  int port() {
+  public int port() {
     return server.getAddress().getPort();
   }
 

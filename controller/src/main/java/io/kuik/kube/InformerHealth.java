@@ -9,14 +9,14 @@ import java.util.logging.Logger;
  * (an event it cannot read); it never sees a change again, so the process's health and readiness
  * fail and Kubernetes restarts it, and the new process lists afresh.
  */
-final class InformerHealth {
+public final class InformerHealth {
 
   private static final Logger LOG = Logger.getLogger(InformerHealth.class.getName());
 
   private InformerHealth() {}
 
   /** Whether no informer has stopped since it started. */
-  static boolean noneStopped(List<? extends SharedIndexInformer<?>> informers) {
+  public static boolean noneStopped(List<? extends SharedIndexInformer<?>> informers) {
     return informers.stream()
         .noneMatch(informer -> informer.stopped().toCompletableFuture().isDone());
   }
@@ -25,7 +25,7 @@ final class InformerHealth {
    * Logs, once, an informer that stops after it synced; one that never synced fails the start,
    * which says so itself.
    */
-  static void reportStop(SharedIndexInformer<?> informer, String what) {
+  public static void reportStop(SharedIndexInformer<?> informer, String what) {
     informer
         .stopped()
         .whenComplete(

@@ -18,7 +18,13 @@ import tools.jackson.databind.json.JsonMapper;
  * that kind is served again. Generic objects always deserialize; each one is read leniently by
  * {@link RoutingResourceJson}, so a malformed one is an invalid resource and the others carry on.
  */
-final class RoutingInformers {
+public final class RoutingInformers {
+
+  /**
+   * Objects per page of each informer's list, on start and on every relist: client-go's pager asks
+   * 500 at a time, so no single response holds a whole large cluster.
+   */
+  public static final long LIST_PAGE = 500;
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -27,21 +33,21 @@ final class RoutingInformers {
   /**
    * An informer of every resource of {@code kind}, cluster-wide, without resync, listed in pages.
    */
-  static SharedIndexInformer<GenericKubernetesResource> of(
+  public static SharedIndexInformer<GenericKubernetesResource> of(
       KubernetesClient client, RoutingKind kind) {
     return client
         .genericKubernetesResources(context(kind))
-        .withLimit(SyncerInformers.LIST_PAGE)
+        .withLimit(LIST_PAGE)
         .runnableInformer(0);
   }
 
   /** The resource as the domain reads it, invalid when its spec has the wrong shape. */
-  static Validated validate(RoutingKind kind, GenericKubernetesResource resource) {
+  public static Validated validate(RoutingKind kind, GenericKubernetesResource resource) {
     JsonNode object = JSON.valueToTree(resource);
     return RoutingResourceJson.validate(kind, object);
   }
 
-  static ResourceDefinitionContext context(RoutingKind kind) {
+  public static ResourceDefinitionContext context(RoutingKind kind) {
     return new ResourceDefinitionContext.Builder()
         .withGroup(ImageAlternative.GROUP)
         .withVersion(ImageAlternative.VERSION)
@@ -51,7 +57,7 @@ final class RoutingInformers {
         .build();
   }
 
-  static String plural(RoutingKind kind) {
+  public static String plural(RoutingKind kind) {
     return kind.lowerName() + "s";
   }
 }

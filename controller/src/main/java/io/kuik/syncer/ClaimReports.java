@@ -1,7 +1,6 @@
 package io.kuik.syncer;
 
 import io.kuik.model.RewrittenPod;
-import io.kuik.ports.EventRecorder;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,10 +16,10 @@ import java.util.stream.Collectors;
  * {@value #REASON} Warning Event on the pod, and the counter of its first reason. A pod is known by
  * its uid for as long as it exists, so a recreated pod of the same name is reported again.
  *
- * <p>Anyone who may create pods may forge claims by the thousand, and each Event is a request on
- * the core's thread: Events therefore come out of a budget of their own ({@value #EVENT_BURST} at
- * once, then one every {@value #SECONDS_PER_EVENT} seconds). A pod reported past the budget is
- * still counted, and a log line says once that Events are being left out.
+ * <p>Anyone who may create pods may forge claims by the thousand, and each Event is a write: Events
+ * therefore come out of a budget of their own ({@value #EVENT_BURST} at once, then one every
+ * {@value #SECONDS_PER_EVENT} seconds), on top of the write token each pays. A pod reported past
+ * that budget is still counted, and a log line says once that Events are being left out.
  */
 final class ClaimReports {
 
@@ -30,20 +29,18 @@ final class ClaimReports {
 
   private static final System.Logger LOG = System.getLogger(ClaimReports.class.getName());
 
-  private final EventRecorder events;
   private final SyncerCounters counters;
   private final WriteBudget budget;
   private final Set<String> reported = new HashSet<>();
   private boolean leavingOut;
 
-  ClaimReports(EventRecorder events, SyncerCounters counters, Instant now) {
-    this.events = events;
+  ClaimReports(SyncerCounters counters) {
     this.counters = counters;
-    this.budget = new WriteBudget(1.0 / SECONDS_PER_EVENT, EVENT_BURST, now);
+    this.budget = new WriteBudget(1.0 / SECONDS_PER_EVENT, EVENT_BURST);
   }
 
   /** Reports the pods of {@code claims} not reported yet, one Event each listing its claims. */
-  void report(List<Claims.NotRecognized> claims, Instant now) {
+  void report(List<Claims.NotRecognized> claims, Instant now, Effects out) {
     Map<String, List<Claims.NotRecognized>> byPod = new LinkedHashMap<>();
     for (Claims.NotRecognized claim : claims) {
       byPod.computeIfAbsent(key(claim.pod()), k -> new ArrayList<>()).add(claim);
@@ -72,13 +69,14 @@ final class ClaimReports {
           }
           budget.take(now);
           leavingOut = false;
-          events.recordOnPod(
-              pod.namespace(),
-              pod.name(),
-              pod.uid(),
-              EventRecorder.Type.Warning,
-              REASON,
-              message(ofPod));
+          out.add(
+              Effect.RecordEvent.onPod(
+                  pod.namespace(),
+                  pod.name(),
+                  pod.uid(),
+                  Effect.RecordEvent.Type.Warning,
+                  REASON,
+                  message(ofPod)));
         });
   }
 

@@ -1,7 +1,7 @@
 package io.kuik.syncer;
 
 import io.kuik.model.ResourceId;
-import io.kuik.ports.EventRecorder;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -18,26 +18,32 @@ final class ProblemReports {
   static final String SECRET_TOO_LARGE = "PullSecretTooLarge";
   static final String WRITE_REFUSED = "PullSecretWriteRefused";
 
-  private final EventRecorder events;
-  private final Map<ResourceId, Set<String>> reported = new HashMap<>();
-
-  ProblemReports(EventRecorder events) {
-    this.events = events;
+  /**
+   * The messages of one reason in one scope now: a namespace, or "" for the whole resource. An
+   * empty set says the problem is gone.
+   */
+  record Problem(String reason, String scope, Set<String> messages) {
+    Problem {
+      messages = Collections.unmodifiableSet(new LinkedHashSet<>(messages)); // in order
+    }
   }
 
+  private final Map<ResourceId, Set<String>> reported = new HashMap<>();
+
   /**
-   * Reports the messages of {@code reason} in {@code scope} (a namespace, or "" for the whole
-   * resource) not reported last time, and remembers the current set, so a problem that goes away
-   * and comes back is reported again.
+   * Records the messages of {@code problem} not reported last time, as Events on {@code resource},
+   * and remembers the current set, so a problem that goes away and comes back is reported again.
    */
-  void report(ResourceId resource, String uid, String reason, String scope, Set<String> messages) {
+  void report(ResourceId resource, String uid, Problem problem, Effects out) {
     Set<String> before = reported.computeIfAbsent(resource, r -> new LinkedHashSet<>());
-    String prefix = reason + "|" + scope + ":";
+    String prefix = problem.reason() + "|" + problem.scope() + ":";
     Set<String> now = new LinkedHashSet<>();
-    for (String message : messages) {
+    for (String message : problem.messages()) {
       now.add(prefix + message);
       if (!before.contains(prefix + message)) {
-        events.record(resource, uid, EventRecorder.Type.Warning, reason, message);
+        out.add(
+            Effect.RecordEvent.onResource(
+                resource, uid, Effect.RecordEvent.Type.Warning, problem.reason(), message));
       }
     }
     before.removeIf(key -> key.startsWith(prefix) && !now.contains(key));

@@ -2,10 +2,9 @@ package io.kuik.syncer;
 
 import io.kuik.model.ResourceId;
 import io.kuik.model.Validated;
-import io.kuik.ports.StatusWriter.Status;
+import io.kuik.ports.InformerView;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,13 +12,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
  * The status of each routing resource, decided from what the core knows and written coalesced
  * (docs/decisions/0011-status-of-routing-resources.md): a resource whose count or validity changes
  * is due again at most once per {@link #MIN_INTERVAL}, however many pods and namespaces changed in
- * between, and a status equal to the last one written is not written at all.
+ * between, and a status equal to the last one written is not written at all. A status write is an
+ * effect like an apply: at most one per resource is in flight, and what it achieved is recorded
+ * when its answer comes.
  *
  * <p>Memory is this process's only: which namespaces' Secrets hold a credential by this process's
  * applies, what it last wrote, and when each resource is due.
@@ -36,9 +38,10 @@ final class ResourceStatuses {
   static final int MESSAGE_MAX = 1024;
 
   private final Map<ResourceId, Set<String>> holding = new HashMap<>();
-  private final Map<ResourceId, Status> written = new HashMap<>();
+  private final Map<ResourceId, RoutingStatus> written = new HashMap<>();
   private final Map<ResourceId, Instant> lastWrite = new HashMap<>();
   private final Map<ResourceId, Instant> due = new HashMap<>();
+  private final Map<ResourceId, RoutingStatus> inFlight = new HashMap<>();
 
   /** The resource's status may have changed: due now, or when its interval ends. */
   void changed(ResourceId id, Instant now) {
@@ -62,23 +65,80 @@ final class ResourceStatuses {
     written.remove(id);
     lastWrite.remove(id);
     due.remove(id);
+    inFlight.remove(id);
   }
 
+  /** When the next status not in flight is due, if any. */
   Optional<Instant> nextDue() {
-    return due.values().stream().min(Comparator.naturalOrder());
+    return due.entrySet().stream()
+        .filter(e -> !inFlight.containsKey(e.getKey()))
+        .map(Map.Entry::getValue)
+        .min(Comparator.naturalOrder());
   }
 
-  /** The resources due by {@code now}, by kind and name, so that the order is stable. */
-  List<ResourceId> dueBy(Instant now) {
-    return due.entrySet().stream()
-        .filter(e -> !e.getValue().isAfter(now))
-        .map(Map.Entry::getKey)
-        .sorted(Comparator.comparing(ResourceId::toString))
-        .collect(Collectors.toCollection(ArrayList::new));
+  /**
+   * Writes the statuses due by {@code now} that differ from the last written, in a stable order
+   * (kind and name), as long as {@code token} grants a write; returns false when it stopped for
+   * want of one (the rest stay due).
+   */
+  boolean writeDue(
+      Instant now,
+      InformerView view,
+      Predicate<Instant> token,
+      SyncerCounters counters,
+      Effects out) {
+    List<ResourceId> dueNow =
+        due.entrySet().stream()
+            .filter(e -> !e.getValue().isAfter(now) && !inFlight.containsKey(e.getKey()))
+            .map(Map.Entry::getKey)
+            .sorted(Comparator.comparing(ResourceId::toString))
+            .collect(Collectors.toList());
+    for (ResourceId id : dueNow) {
+      Optional<Validated> resource = view.routingResource(id);
+      if (resource.isEmpty()) {
+        forget(id);
+        continue;
+      }
+      RoutingStatus status = desired(resource.get(), now);
+      if (status.sameAs(written.get(id))) {
+        due.remove(id); // nothing to write: no longer due until it changes again
+        continue;
+      }
+      if (!token.test(now)) {
+        return false;
+      }
+      counters.statusWrites++;
+      inFlight.put(id, status);
+      lastWrite.put(id, now);
+      due.remove(id);
+      out.add(new Effect.WriteStatus(status));
+    }
+    return true;
+  }
+
+  /**
+   * The API server answered a status write: taken, it is what the resource shows; refused (or not
+   * sent), the resource is due again after the interval, from what the core knows then. The answer
+   * of a write for a resource forgotten since records nothing.
+   */
+  void answered(RoutingStatus status, Answer answer, Instant now, SyncerCounters counters) {
+    ResourceId id = status.resource();
+    if (inFlight.get(id) != status) {
+      return;
+    }
+    inFlight.remove(id);
+    if (answer instanceof Answer.Applied) {
+      written.put(id, status);
+      return;
+    }
+    counters.statusWriteFailures++;
+    lastWrite.put(id, now);
+    written.remove(id);
+    due.put(id, now.plus(MIN_INTERVAL));
   }
 
   /** The status the resource should show now; the transition time kept while Valid is unchanged. */
-  Status desired(Validated resource, Instant now) {
+  RoutingStatus desired(Validated resource, Instant now) {
     return desiredStatus(
         resource,
         holding.getOrDefault(resource.id(), Set.of()).size(),
@@ -86,36 +146,13 @@ final class ResourceStatuses {
         now);
   }
 
-  /** Whether the status differs from the last one written (always, when none was). */
-  boolean needsWrite(Status status) {
-    return !status.sameAs(written.get(status.resource()));
-  }
-
-  /** Nothing to write: no longer due until it changes again. */
-  void settled(ResourceId id) {
-    due.remove(id);
-  }
-
-  void wrote(Status status, Instant now) {
-    written.put(status.resource(), status);
-    lastWrite.put(status.resource(), now);
-    due.remove(status.resource());
-  }
-
-  /** Refused or not sent: due again after the interval, from what the core knows then. */
-  void failed(ResourceId id, Instant now) {
-    lastWrite.put(id, now);
-    written.remove(id);
-    due.put(id, now.plus(MIN_INTERVAL));
-  }
-
   /**
    * The status of a resource, a pure function: {@code Valid} True with reason {@code Valid}, or
    * False with reason {@code InvalidRoutingResource} and every problem; the namespaces holding its
    * Secret; the transition time of {@code previous} when Valid did not change.
    */
-  static Status desiredStatus(
-      Validated resource, int secretNamespaces, Status previous, Instant now) {
+  static RoutingStatus desiredStatus(
+      Validated resource, int secretNamespaces, RoutingStatus previous, Instant now) {
     boolean valid = resource instanceof Validated.Valid;
     String message =
         valid
@@ -129,7 +166,7 @@ final class ResourceStatuses {
     }
     Instant transition =
         previous != null && previous.valid() == valid ? previous.lastTransitionTime() : now;
-    return new Status(
+    return new RoutingStatus(
         resource.id(),
         resource.generation(),
         valid,

@@ -14,11 +14,11 @@ import java.util.Optional;
  * {@code epoch + offset + k × window}, so the pairs spread evenly over the window and each comes
  * back at the same place. A written pair always owes its next slot after its last apply, whatever
  * applied it (the start's pass, an event, a retry), so a Secret deleted after an apply comes back
- * within one window. Owing only what the driver's periodic resync asked for, at the tick plus the
- * offset, let a pair applied after its slot in the current window wait for the next tick and then
+ * within one window. Owing only what the periodic resync pass asked for, at the pass plus the
+ * offset, let a pair applied after its slot in the current window wait for the next pass and then
  * its offset: up to two windows.
  *
- * <p>Without a window, a resync owes every pair a forced apply at once, and any apply pays it.
+ * <p>Without a window (no resync) nothing is owed; the arithmetic still answers at once.
  */
 final class ResyncSlots {
 
@@ -27,7 +27,7 @@ final class ResyncSlots {
   private final Map<Pair, Instant> owed = new HashMap<>();
 
   /**
-   * @param window the resync window ({@link SyncerSettings#resyncSpread}); zero: no slots
+   * @param window the resync window ({@link SyncerSettings#resyncPeriod}); zero: no slots
    * @param epoch where every pair's slots are counted from
    */
   ResyncSlots(Duration window, Instant epoch) {

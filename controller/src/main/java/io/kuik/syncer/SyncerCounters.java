@@ -49,7 +49,7 @@ public final class SyncerCounters {
     return statusWrites;
   }
 
-  /** Status writes the API server did not take (or the driver did not send). */
+  /** Status writes the API server did not take (or the executor did not send). */
   public long statusWriteFailures() {
     return statusWriteFailures;
   }

@@ -3,12 +3,13 @@ package io.kuik.syncer;
 import java.time.Duration;
 
 /**
- * What the core measures as it works, for histograms and gauges at the edge: the production driver
- * turns these into Prometheus metrics, a test records them. Called on the core's thread, in the
- * core's time; an implementation must not block and must not throw.
+ * What the core measures as it works, for histograms and gauges at the edge: the production
+ * executor turns these into Prometheus metrics, a test records them. Like the log, an observer
+ * records and never decides: it is no effect, because nothing answers it. Called on the core's
+ * thread, in the core's time; an implementation keeps to memory, never blocks and never throws.
  *
- * <p>The core reads no wall clock, so how long a reconcile runs (an apply waiting on the API
- * server) is the driver's to measure between {@link #reconcileStarted} and {@link #reconcileEnded}.
+ * <p>The core reads no wall clock, so how long a reconcile runs is the executor's to measure
+ * between {@link #reconcileStarted} and {@link #reconcileEnded}.
  */
 public interface SyncerObserver {
 

@@ -13,14 +13,16 @@ import java.util.function.Consumer;
  * @param debounce events for one pair within this window collapse into one reconcile
  * @param retryBase first retry delay after a failed write, doubled on each failure
  * @param retryCap the longest retry delay
- * @param targeting which namespaces this instance serves (namespace-targeting.txt)
- * @param writeQps the core's own limit on applies, a second (the chart's {@code --api-qps})
- * @param writeBurst applies that may go at once before the limit applies ({@code --api-burst})
- * @param resyncSpread a resync spreads its pairs over this window instead of enqueuing them all at
- *     once: each pair is due at a fixed offset (from its name) within it; zero: all at once
+ * @param targeting which namespaces this instance serves (docs/behaviour.md#namespace-targeting)
+ * @param writeQps the one rate limit of the syncer's writes (applies, statuses and Events), a
+ *     second ({@code --api-qps})
+ * @param writeBurst writes that may go at once before the limit applies ({@code --api-burst})
+ * @param resyncPeriod how often every pair is applied again, bypassing the applied-content hash
+ *     (restores a Secret someone deleted): each pair owes a forced apply at a fixed slot (an offset
+ *     from its name) in every period, so a resync is spread over it; zero: never
  * @param resyncShare the share of {@code writeQps} that the resync lane may take, in (0, 1]; the
- *     rest is always left to event work, and a spread resync that cannot apply every pair in its
- *     window at that share stretches its window (docs/decisions/0033-resync-share.md)
+ *     rest is always left to event work, and a resync that cannot apply every pair in its period at
+ *     that share stretches the period (docs/decisions/0033-resync-share.md)
  * @param maxInFlight applies sent and not yet answered, at most: several in flight keep the write
  *     limit, not the API server's round trip, the bound on throughput
  *     (docs/decisions/0034-applies-in-flight.md)
@@ -34,7 +36,7 @@ public record SyncerSettings(
     Targeting targeting,
     double writeQps,
     int writeBurst,
-    Duration resyncSpread,
+    Duration resyncPeriod,
     double resyncShare,
     int maxInFlight) {
 
@@ -44,6 +46,7 @@ public record SyncerSettings(
   public static final Duration DEFAULT_RETRY_CAP = Duration.ofMinutes(5);
   public static final double DEFAULT_WRITE_QPS = 20;
   public static final int DEFAULT_WRITE_BURST = 50;
+  public static final Duration DEFAULT_RESYNC_PERIOD = Duration.ofMinutes(10);
   public static final double DEFAULT_RESYNC_SHARE = 0.5;
   public static final int DEFAULT_MAX_IN_FLIGHT = 8;
 
@@ -64,7 +67,7 @@ public record SyncerSettings(
               + "/"
               + writeBurst);
     }
-    requirePositive(resyncSpread, "resyncSpread", true);
+    requirePositive(resyncPeriod, "resyncPeriod", true);
     if (!(resyncShare > 0 && resyncShare <= 1)) {
       throw new IllegalArgumentException(
           "resyncShare must be more than 0 and at most 1, got " + resyncShare);
@@ -74,7 +77,7 @@ public record SyncerSettings(
     }
   }
 
-  /** The default write limit, and a resync all at once. */
+  /** The default write limit, resync and applies in flight. */
   public SyncerSettings(
       String clusterResourceNamespace,
       Duration grace,
@@ -91,7 +94,7 @@ public record SyncerSettings(
         targeting,
         DEFAULT_WRITE_QPS,
         DEFAULT_WRITE_BURST,
-        Duration.ZERO,
+        DEFAULT_RESYNC_PERIOD,
         DEFAULT_RESYNC_SHARE,
         DEFAULT_MAX_IN_FLIGHT);
   }
@@ -123,8 +126,8 @@ public record SyncerSettings(
         });
   }
 
-  public SyncerSettings withResyncSpread(Duration value) {
-    return edited(b -> b.resyncSpread = value);
+  public SyncerSettings withResyncPeriod(Duration value) {
+    return edited(b -> b.resyncPeriod = value);
   }
 
   public SyncerSettings withResyncShare(double value) {
@@ -152,7 +155,7 @@ public record SyncerSettings(
     private Targeting targeting;
     private double writeQps;
     private int writeBurst;
-    private Duration resyncSpread;
+    private Duration resyncPeriod;
     private double resyncShare;
     private int maxInFlight;
 
@@ -165,7 +168,7 @@ public record SyncerSettings(
       targeting = s.targeting;
       writeQps = s.writeQps;
       writeBurst = s.writeBurst;
-      resyncSpread = s.resyncSpread;
+      resyncPeriod = s.resyncPeriod;
       resyncShare = s.resyncShare;
       maxInFlight = s.maxInFlight;
     }
@@ -180,7 +183,7 @@ public record SyncerSettings(
           targeting,
           writeQps,
           writeBurst,
-          resyncSpread,
+          resyncPeriod,
           resyncShare,
           maxInFlight);
     }

@@ -6,8 +6,8 @@ import java.time.Instant;
 /**
  * A token bucket on the core's writes, in the core's own time: {@code qps} tokens a second, at most
  * {@code burst} saved up. It never waits: the core asks whether a token is there, and when none is,
- * asks {@link #nextTokenAt} and has the scheduler wake it then. A virtual clock drives it as well
- * as the system clock.
+ * asks {@link #nextTokenAt} and sets its timer then. A virtual clock drives it as well as the
+ * system clock.
  */
 final class WriteBudget {
 
@@ -16,11 +16,11 @@ final class WriteBudget {
   private double tokens;
   private Instant refilledAt;
 
-  WriteBudget(double qps, int burst, Instant now) {
+  /** Full ({@code burst} tokens) at its first use. */
+  WriteBudget(double qps, int burst) {
     this.qps = qps;
     this.burst = burst;
     this.tokens = burst;
-    this.refilledAt = now;
   }
 
   /** Whether a write may go now; does not take the token. */
@@ -29,7 +29,10 @@ final class WriteBudget {
     return tokens >= 1;
   }
 
-  /** Takes one token; a write sent without one (never, in the core) drives the bucket negative. */
+  /**
+   * Takes one token; without one (an Event, which is never delayed) the bucket goes into debt, and
+   * the next token comes once it is paid.
+   */
   void take(Instant now) {
     refill(now);
     tokens -= 1;
@@ -47,7 +50,9 @@ final class WriteBudget {
   }
 
   private void refill(Instant now) {
-    if (now.isAfter(refilledAt)) {
+    if (refilledAt == null) {
+      refilledAt = now;
+    } else if (now.isAfter(refilledAt)) {
       double seconds = Duration.between(refilledAt, now).toNanos() / 1e9;
       tokens = Math.min(burst, tokens + seconds * qps);
       refilledAt = now;

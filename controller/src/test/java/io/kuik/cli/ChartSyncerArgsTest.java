@@ -41,6 +41,8 @@ class ChartSyncerArgsTest {
     commandLine.parseArgs(args.toArray(String[]::new));
     SyncerCommand syncer = (SyncerCommand) commandLine.getSubcommands().get("syncer").getCommand();
     assertEquals("kuik-system", syncer.settings().syncer().clusterResourceNamespace());
+    // The chart's values are the core's defaults, as kuik syncer's own are: one default each.
+    assertEquals(io.kuik.syncer.SyncerSettings.defaults("kuik-system"), syncer.settings().syncer());
     assertEquals("kuik-pull-secrets", syncer.settings().bounds().policy());
     assertEquals("kuik-pull-secrets", syncer.settings().bounds().binding());
   }

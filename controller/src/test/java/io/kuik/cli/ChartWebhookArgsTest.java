@@ -2,7 +2,7 @@ package io.kuik.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.kuik.kube.WebhookRuntimeSettings;
+import io.kuik.kube.webhook.WebhookRuntimeSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kuik.kube.SyncerRuntimeSettings;
+import io.kuik.kube.syncer.SyncerRuntimeSettings;
+import io.kuik.syncer.SyncerSettings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -133,11 +134,11 @@ class SyncerCommandLineTest {
     assertEquals("kuik-system", settings.syncer().clusterResourceNamespace());
     assertEquals(Duration.ofMinutes(15), settings.syncer().grace());
     assertEquals(Duration.ofMillis(500), settings.syncer().debounce());
-    assertEquals(Duration.ofMinutes(10), settings.resyncPeriod());
+    assertEquals(Duration.ofMinutes(10), settings.syncer().resyncPeriod());
     assertEquals("kuik-system", settings.syncer().targeting().instance());
     assertTrue(settings.syncer().targeting().namespacesByDefault());
-    assertEquals(20.0, settings.apiRate().qps());
-    assertEquals(50, settings.apiRate().burst());
+    assertEquals(20.0, settings.syncer().writeQps());
+    assertEquals(50, settings.syncer().writeBurst());
     assertEquals(8, settings.syncer().maxInFlight());
     assertTrue(settings.lease().enabled());
     assertEquals("kuik-pull-secrets", settings.bounds().policy());
@@ -145,6 +146,8 @@ class SyncerCommandLineTest {
     assertEquals(Duration.ofSeconds(5), settings.bounds().period());
     assertEquals("kuik-system", settings.syncer().clusterResourceNamespace());
     assertEquals(8080, settings.healthPort());
+    // One default per setting: the command's are the core's own, the simulator's among them.
+    assertEquals(SyncerSettings.defaults("kuik-system"), settings.syncer());
   }
 
   @Test
@@ -154,6 +157,7 @@ class SyncerCommandLineTest {
                 "--cluster-resource-namespace=shard-b",
                 "--grace-period=20m",
                 "--resync-period=0s",
+                "--resync-share=0.25",
                 "--debounce=1s",
                 "--namespaces-by-default=false",
                 "--api-qps=5.5",
@@ -166,13 +170,14 @@ class SyncerCommandLineTest {
 
     assertEquals("shard-b", settings.syncer().clusterResourceNamespace());
     assertEquals(Duration.ofMinutes(20), settings.syncer().grace());
-    assertEquals(Duration.ZERO, settings.resyncPeriod());
+    assertEquals(Duration.ZERO, settings.syncer().resyncPeriod());
     assertEquals(Duration.ofSeconds(1), settings.syncer().debounce());
     assertEquals("shard-b", settings.syncer().targeting().instance());
     assertFalse(settings.syncer().targeting().namespacesByDefault());
-    assertEquals(5.5, settings.apiRate().qps());
-    assertEquals(7, settings.apiRate().burst());
+    assertEquals(5.5, settings.syncer().writeQps());
+    assertEquals(7, settings.syncer().writeBurst());
     assertEquals(3, settings.syncer().maxInFlight());
+    assertEquals(0.25, settings.syncer().resyncShare());
     assertFalse(settings.lease().enabled());
     assertEquals(9090, settings.healthPort());
   }

@@ -3,7 +3,7 @@ package io.kuik.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kuik.kube.WebhookRuntimeSettings;
+import io.kuik.kube.webhook.WebhookRuntimeSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

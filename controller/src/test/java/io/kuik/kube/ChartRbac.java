@@ -25,7 +25,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * ServiceAccount name helpers (at their defaults), which is how the chart includes them; any other
  * template action fails the test here, as it fails the simulator.
  */
-final class ChartRbac {
+public final class ChartRbac {
 
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
   private static final Pattern ACTION = Pattern.compile("\\{\\{\\s*([^}]*?)\\s*}}");
@@ -34,7 +34,7 @@ final class ChartRbac {
           "\\n[ ]*\\{\\{-\\s*include \"kuik\\.commonLabels\" \\. \\| nindent \\d+\\s*}}");
 
   /** What the API server makes of one request: {@code RequestInfo} as the authorizer sees it. */
-  record Attributes(
+  public record Attributes(
       boolean resourceRequest,
       String verb,
       String group,
@@ -57,7 +57,7 @@ final class ChartRbac {
   }
 
   /** {@code chart/<file>} rendered for the release, seen from the controller module. */
-  static ChartRbac load(String file, String releaseName, String releaseNamespace) {
+  public static ChartRbac load(String file, String releaseName, String releaseNamespace) {
     return load(file, releaseName, releaseNamespace, "");
   }
 
@@ -66,7 +66,8 @@ final class ChartRbac {
    * template of the chart adds from its values (the selftest's RoleBinding in the pod check's
    * namespace, say).
    */
-  static ChartRbac load(String file, String releaseName, String releaseNamespace, String more) {
+  public static ChartRbac load(
+      String file, String releaseName, String releaseNamespace, String more) {
     Path chart = Path.of(System.getProperty("basedir", ".")).resolve("../chart").normalize();
     String text;
     try {
@@ -77,7 +78,8 @@ final class ChartRbac {
     return parse(render(text, releaseName, releaseNamespace, file) + "\n---\n" + more);
   }
 
-  static String render(String text, String releaseName, String releaseNamespace, String source) {
+  public static String render(
+      String text, String releaseName, String releaseNamespace, String source) {
     // The chart's default values: no commonLabels (the line holding only their include renders
     // nothing, its line break trimmed by {{-), no fullnameOverride, no nameOverride.
     text = COMMON_LABELS.matcher(text).replaceAll("");
@@ -176,7 +178,7 @@ final class ChartRbac {
    * Whether the user may make the request. Non-resource requests (discovery, {@code /version}) are
    * allowed: every authenticated user holds {@code system:discovery}.
    */
-  boolean allows(String user, Attributes request) {
+  public boolean allows(String user, Attributes request) {
     if (!request.resourceRequest()) {
       return true;
     }
@@ -211,7 +213,7 @@ final class ChartRbac {
    * them from the method, the path and the {@code watch} query parameter
    * (staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go).
    */
-  static Attributes attributesOf(String method, String pathAndQuery) {
+  public static Attributes attributesOf(String method, String pathAndQuery) {
     int q = pathAndQuery.indexOf('?');
     String path = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
     String query = q < 0 ? "" : pathAndQuery.substring(q + 1);

@@ -1,12 +1,12 @@
 package io.kuik.kube;
 
 /** Reads one sample from a Prometheus text exposition. */
-final class Metrics {
+public final class Metrics {
 
   private Metrics() {}
 
   /** The value of the sample line named exactly {@code sample} (no labels); fails when absent. */
-  static double value(String exposition, String sample) {
+  public static double value(String exposition, String sample) {
     for (String line : exposition.split("\n")) {
       if (line.startsWith(sample + " ")) {
         return Double.parseDouble(line.substring(sample.length() + 1).trim().split(" ")[0]);

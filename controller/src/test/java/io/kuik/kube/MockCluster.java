@@ -25,7 +25,7 @@ import java.util.function.Function;
 public final class MockCluster implements AutoCloseable {
 
   /** The release the chart's RBAC is rendered for: {@code helm install kuik -n kuik-system}. */
-  static final String RELEASE = "kuik";
+  public static final String RELEASE = "kuik";
 
   private static final String TOKEN = "not-a-secret";
 
@@ -198,6 +198,11 @@ public final class MockCluster implements AutoCloseable {
   /** From now on, applies in {@code namespace} are refused with 403 Forbidden. */
   public void refuseAppliesIn(String namespace) {
     dispatcher.refuseAppliesIn(namespace);
+  }
+
+  /** From now on, every list of {@code resource} (a plural) is answered {@code delay} late. */
+  public void slowListsOf(String resource, java.time.Duration delay) {
+    dispatcher.slowListsOf(resource, delay);
   }
 
   /** The kubeconfig file naming this server, for processes of their own. */

@@ -54,6 +54,7 @@ public class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final Set<String> refusingNamespaces = ConcurrentHashMap.newKeySet();
+  private final Map<String, java.time.Duration> slowLists = new ConcurrentHashMap<>();
   private final List<String> applies = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final Map<String, List<JsonNode>> snapshots = new ConcurrentHashMap<>();
 
@@ -112,6 +113,25 @@ public class ServerSideApplyDispatcher extends KubernetesCrudDispatcher {
 
   @Override
   public MockResponse handleGet(String path) {
+    MockResponse answer = paged(path);
+    Map<String, String> query = query(path);
+    if (!query.containsKey("watch")) {
+      slowLists.forEach(
+          (resource, delay) -> {
+            if (path.contains("/" + resource + "?") || path.endsWith("/" + resource)) {
+              answer.setBodyDelay(delay);
+            }
+          });
+    }
+    return answer;
+  }
+
+  /** From now on, every list of {@code resource} (a plural, e.g. imagemirrors) answers late. */
+  void slowListsOf(String resource, java.time.Duration delay) {
+    slowLists.put(resource, delay);
+  }
+
+  private MockResponse paged(String path) {
     Map<String, String> query = query(path);
     String limit = query.get("limit");
     if (limit == null || query.containsKey("watch")) {

@@ -1,7 +1,7 @@
 package io.kuik.syncer;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingKind;
@@ -15,18 +15,19 @@ class AppliedHashesTest {
   private final AppliedHashes hashes = new AppliedHashes();
 
   @Test
-  void aPairNeedsAnApplyUntilItsContentWasAppliedAndAgainWhenItChanges() {
-    assertTrue(hashes.needsApply(A, 1L));
+  void remembersTheLastHashAppliedPerPair() {
+    assertNull(hashes.last(A));
     hashes.applied(A, 1L);
-    assertFalse(hashes.needsApply(A, 1L));
-    assertTrue(hashes.needsApply(A, 2L));
-    assertTrue(hashes.needsApply(B, 1L), "per pair");
+    assertEquals(1L, hashes.last(A));
+    hashes.applied(A, 2L);
+    assertEquals(2L, hashes.last(A));
+    assertNull(hashes.last(B), "per pair");
   }
 
   @Test
-  void aForgottenPairNeedsAnApplyAgain() {
+  void aForgottenPairHasNoHash() {
     hashes.applied(A, 1L);
     hashes.forget(A);
-    assertTrue(hashes.needsApply(A, 1L));
+    assertNull(hashes.last(A));
   }
 }

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingKind;
-import io.kuik.ports.SecretWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -122,8 +121,8 @@ class AppliesInFlightTest {
     cluster.serverAnswers(
         secret ->
             sent.incrementAndGet() == 1
-                ? new SecretWriter.Refused(503, "ServiceUnavailable", "later")
-                : new SecretWriter.Applied());
+                ? new Answer.Refused(503, "ServiceUnavailable", "later")
+                : Answer.APPLIED);
     alwaysIn(cluster, 1);
     cluster.start().advanceSeconds(0.5); // sent at 0.5 s, refused at 1 s
     cluster.source("acme-pull", config("quay.io/acme", "acme", "rotated"));

@@ -8,7 +8,7 @@ import static io.kuik.syncer.SyncerHarness.selector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.kuik.kube.Records;
+import io.kuik.kube.syncer.Records;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingKind;

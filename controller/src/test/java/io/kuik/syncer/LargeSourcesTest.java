@@ -41,7 +41,7 @@ class LargeSourcesTest {
     assertTrue(json.length() < 1024 * 1024, json.length() + " bytes: within a Secret's 1 MiB");
     SyncerHarness cluster =
         new SyncerHarness(
-            SyncerSettings.defaults("kuik-system").withResyncSpread(Duration.ofMinutes(10)));
+            SyncerSettings.defaults("kuik-system").withResyncPeriod(Duration.ofMinutes(10)));
     cluster.source("acme-pull", SyncerHarness.dockerConfigSecret("acme-pull", json));
     cluster.resource(
         alternative(
@@ -54,7 +54,7 @@ class LargeSourcesTest {
     assertEquals(
         Optional.of(RegistryCredential.basic("acme", "s3cret")),
         cluster.stored("team-42", SECRET).map(c -> c.auths().get("quay.io/acme/app")));
-    cluster.resyncEvery(Duration.ofMinutes(10)).advance(Duration.ofMinutes(25));
+    cluster.advance(Duration.ofMinutes(25));
     // The start's pass, then two resyncs whose pairs each came at its own slot: 100 pairs, 300
     // reconciles, and the megabyte read at the start and once after each resync.
     assertTrue(cluster.sourceReads() <= 3, cluster.sourceReads() + " reads of the source Secret");

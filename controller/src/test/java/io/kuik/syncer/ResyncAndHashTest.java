@@ -59,16 +59,22 @@ class ResyncAndHashTest {
     assertTrue(cluster.syncer().counters().appliesSkipped() > skipped);
   }
 
+  /** The default settings: a resync every 10 minutes. */
+  static final Duration TEN_MINUTES = Duration.ofMinutes(10);
+
+  private static SyncerHarness withTheDefaultResync() {
+    return new SyncerHarness(SyncerSettings.defaults(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE));
+  }
+
   @Test
   void aResyncAppliesAgainWhatTheHashWouldSkip() {
-    SyncerHarness cluster = SyncerHarness.withDefaults();
+    SyncerHarness cluster = withTheDefaultResync();
     cluster.applyNamespace("team-a", "tier=prod");
     cluster.applyNamespace("team-b", "tier=dev");
     install(cluster);
     cluster.start().advanceSeconds(2);
 
-    cluster.resyncNow();
-    cluster.advanceSeconds(2);
+    cluster.advance(TEN_MINUTES);
 
     assertEquals(2, cluster.applies("team-a").size(), "the written pair is applied again");
     assertEquals(
@@ -78,7 +84,7 @@ class ResyncAndHashTest {
 
   @Test
   void aSecretSomeoneDeletedStaysDeletedUntilTheResync() {
-    SyncerHarness cluster = SyncerHarness.withDefaults();
+    SyncerHarness cluster = withTheDefaultResync();
     cluster.applyNamespace("team-a", "tier=prod");
     install(cluster);
     cluster.start().advanceSeconds(2);
@@ -88,25 +94,28 @@ class ResyncAndHashTest {
     cluster.advanceSeconds(2);
     assertTrue(cluster.stored("team-a", SECRET).isEmpty(), "the hash says nothing changed");
 
-    cluster.resyncNow();
-    cluster.advanceSeconds(2);
+    cluster.advance(TEN_MINUTES);
     assertTrue(cluster.stored("team-a", SECRET).isPresent());
   }
 
   @Test
-  void anEventDuringTheResyncDebounceDoesNotCostTheResyncItsForce() {
-    SyncerHarness cluster = SyncerHarness.withDefaults();
+  void anEventMergedIntoAWaitingResyncSlotDoesNotCostTheResyncItsForce() {
+    SyncerHarness cluster = withTheDefaultResync();
     cluster.applyNamespace("team-a", "tier=prod");
     install(cluster);
     cluster.start().advanceSeconds(2);
     cluster.personDeletes("team-a", SECRET);
+    Instant slot =
+        new ResyncSlots(TEN_MINUTES, SyncerHarness.T0)
+            .slotAtOrAfter(new Pair(ACME, "team-a"), cluster.now().plusSeconds(1));
 
-    cluster.resyncNow();
-    cluster.advanceSeconds(0.2);
-    cluster.applyNamespace("team-a", "tier=prod", "owner=alice");
+    cluster.advance(Duration.between(cluster.now(), slot).minusMillis(200));
+    cluster.applyNamespace("team-a", "tier=prod", "owner=alice"); // due after the slot
+    assertTrue(cluster.stored("team-a", SECRET).isEmpty());
     cluster.advanceSeconds(2);
 
     assertTrue(cluster.stored("team-a", SECRET).isPresent());
+    assertEquals(slot, cluster.applies("team-a").get(1).at(), "applied at its slot, forced");
   }
 
   /**
@@ -121,8 +130,8 @@ class ResyncAndHashTest {
         run(
             new AppliedHashes() {
               @Override
-              boolean needsApply(Pair pair, long hash) {
-                return true;
+              Long last(Pair pair) {
+                return null; // remembers nothing: every reconcile applies
               }
             });
 
@@ -160,7 +169,7 @@ class ResyncAndHashTest {
             c -> c.pod(pod("team-b", "web", BETA, "Running", FOO + ":1.0")),
             c -> c.source("acme-pull", config("quay.io/acme", "acme", "rotated")),
             c -> c.source("acme-pull", config("quay.io/acme", "acme", "rotated")),
-            SyncerHarness::resyncNow,
+            c -> c.advance(TEN_MINUTES),
             c -> c.pod(pod("team-b", "web", BETA, "Succeeded", FOO + ":1.0")),
             c -> c.advance(Duration.ofMinutes(16)),
             c -> c.applyNamespace("team-a", "tier=dev"),
@@ -172,7 +181,7 @@ class ResyncAndHashTest {
                         null,
                         repository(0, FOO, "acme-pull"),
                         repository(1, "ghcr.io/acme/bar", "missing"))),
-            SyncerHarness::resyncNow,
+            c -> c.advance(TEN_MINUTES),
             c -> c.deleteNamespace("team-b"),
             c -> c.applyNamespace("team-c", "tier=prod"));
     List<Map<String, String>> snapshots = new ArrayList<>();
@@ -194,12 +203,12 @@ class ResyncAndHashTest {
     SyncerHarness cluster =
         new SyncerHarness(
             SyncerSettings.defaults(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE)
-                .withResyncSpread(PERIOD));
+                .withResyncPeriod(PERIOD));
     for (int i = 0; i < 20; i++) {
       cluster.applyNamespace("ns-" + i, "tier=prod");
     }
     install(cluster);
-    cluster.start().resyncEvery(PERIOD);
+    cluster.start();
     return cluster;
   }
 
@@ -271,7 +280,7 @@ class ResyncAndHashTest {
       switch (random.nextInt(3)) {
         case 0 -> cluster.applyNamespace("ns-" + ns, "tier=prod", "step=" + step);
         case 1 -> cluster.source("acme-pull", config("quay.io/acme", "acme", "p" + step));
-        default -> cluster.resyncNow();
+        default -> cluster.personDeletes("ns-" + ns, SECRET);
       }
     }
     cluster.advance(PERIOD);

@@ -14,7 +14,6 @@ import io.kuik.model.ResourceId;
 import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingKind;
 import io.kuik.model.Validated;
-import io.kuik.ports.SecretWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +34,12 @@ class RetryAndProblemsTest {
           .map(Duration::ofSeconds)
           .toList();
 
-  private final SyncerHarness cluster = SyncerHarness.withDefaults();
+  private SyncerHarness cluster = SyncerHarness.withDefaults();
+
+  /** A resync every minute: the tests that go through one. */
+  private void resyncEveryMinute() {
+    cluster = new SyncerHarness(SyncerHarness.noResync().withResyncPeriod(Duration.ofMinutes(1)));
+  }
 
   private void install() {
     cluster.source("acme-pull", config("quay.io/acme", "acme", "s3cret"));
@@ -48,11 +52,11 @@ class RetryAndProblemsTest {
             repository(1, BAR, "ghcr-pull")));
   }
 
-  private static SecretWriter.Outcome refusedIn(
+  private static Answer refusedIn(
       String namespace, io.fabric8.kubernetes.api.model.Secret secret, int code) {
     return secret.getMetadata().getNamespace().equals(namespace)
-        ? new SecretWriter.Refused(code, "Unavailable", "try later")
-        : new SecretWriter.Applied();
+        ? new Answer.Refused(code, "Unavailable", "try later")
+        : Answer.APPLIED;
   }
 
   // ---- backoff ----------------------------------------------------------------------------
@@ -88,7 +92,7 @@ class RetryAndProblemsTest {
     install();
     cluster.serverAnswers(secret -> refusedIn("team-a", secret, 503));
     cluster.start().advance(Duration.ofSeconds(10)); // tries at 0.5, 1.5, 3.5, 7.5
-    cluster.serverAnswers(secret -> new SecretWriter.Applied());
+    cluster.serverAnswers(secret -> Answer.APPLIED);
     cluster.advance(Duration.ofSeconds(20)); // the try at 15.5 succeeds
     assertEquals(Optional.of(List.of(FOO)), cluster.keys("team-a", SECRET));
 
@@ -103,28 +107,47 @@ class RetryAndProblemsTest {
 
   @Test
   void aRetriedForcedResyncStillRestoresTheSecret() {
+    resyncEveryMinute();
     cluster.applyNamespace("team-a", "tier=prod");
     install();
     cluster.start().advanceSeconds(2);
     cluster.personDeletes("team-a", SECRET);
     cluster.serverAnswers(secret -> refusedIn("team-a", secret, 503));
-    cluster.resyncNow();
-    cluster.advanceSeconds(2);
-    cluster.serverAnswers(secret -> new SecretWriter.Applied());
-    cluster.advanceSeconds(2);
+    cluster.advanceSeconds(61);
+    assertTrue(cluster.applies("team-a").get(1).refused(), "the resync's apply was refused");
+    cluster.serverAnswers(secret -> Answer.APPLIED);
+    cluster.advanceSeconds(70); // the backoff, 64 s at most by then
     assertTrue(cluster.stored("team-a", SECRET).isPresent());
   }
 
   // ---- problems, each reported once ---------------------------------------------------------
 
+  /**
+   * An Event is a write too: it pays its token of the one budget, and the apply waits for the next.
+   */
+  @Test
+  void anEventTakesAWriteTokenFromTheApplyThatFollowsIt() {
+    cluster = new SyncerHarness(SyncerHarness.noResync().withWriteLimit(1, 1));
+    cluster.applyNamespace("team-a", "tier=prod");
+    install(); // ghcr-pull is missing: PullSecretInjectionFailed when the pair is first decided
+    cluster.start().advanceSeconds(5);
+
+    assertEquals(1, cluster.events(ProblemReports.INJECTION_FAILED).size());
+    assertEquals(
+        SyncerHarness.T0.plusMillis(1500),
+        cluster.applies().get(0).at(),
+        "decided at 0.5 s, its Event took the token, the apply went with the next one");
+  }
+
   @Test
   void aMissingSourceIsReportedOnceLeavesItsEntryOutAndIsReportedAgainWhenItComesBack() {
+    resyncEveryMinute();
     for (String ns : List.of("team-a", "team-b", "team-c")) {
       cluster.applyNamespace(ns, "tier=prod");
     }
     install();
     cluster.start().advanceSeconds(2);
-    cluster.resyncNow();
+    cluster.advanceSeconds(61); // through a resync
     cluster.applyNamespace("team-a", "tier=prod", "owner=alice");
     cluster.advanceSeconds(2);
 
@@ -198,6 +221,7 @@ class RetryAndProblemsTest {
 
   @Test
   void anInvalidResourceIsReportedOnceClearedWhenFixedAndReportedAgainWhenBrokenAgain() {
+    resyncEveryMinute();
     cluster.applyNamespace("team-a", "tier=prod");
     Validated broken =
         new Validated.Invalid(ACME, List.of(new Problem("spec.alternatives", "is required")));
@@ -205,8 +229,7 @@ class RetryAndProblemsTest {
     cluster.start().advanceSeconds(2);
     assertEquals(1, cluster.events(ProblemReports.INVALID_RESOURCE).size(), "reported at start");
     cluster.resource(broken);
-    cluster.resyncNow();
-    cluster.advanceSeconds(2);
+    cluster.advanceSeconds(61); // through a resync
     assertEquals(1, cluster.events(ProblemReports.INVALID_RESOURCE).size());
     assertEquals(
         "spec.alternatives: is required",
@@ -238,7 +261,7 @@ class RetryAndProblemsTest {
             .message()
             .contains("in namespace team-a"));
 
-    cluster.serverAnswers(secret -> new SecretWriter.Applied());
+    cluster.serverAnswers(secret -> Answer.APPLIED);
     cluster.advance(Duration.ofMinutes(1));
     cluster.serverAnswers(secret -> refusedIn("team-a", secret, 422));
     cluster.source("acme-pull", config("quay.io/acme", "acme", "rotated"));
@@ -257,6 +280,7 @@ class RetryAndProblemsTest {
 
   @Test
   void aSecretOverTheLimitIsReportedOnceAndNotWrittenUntilItFits() {
+    resyncEveryMinute();
     cluster.applyNamespace("team-a", "tier=prod");
     cluster.applyNamespace("team-b", "tier=prod");
     install();
@@ -266,8 +290,7 @@ class RetryAndProblemsTest {
     DockerConfig huge = hugeConfig();
     cluster.source("acme-pull", huge);
     cluster.advanceSeconds(2);
-    cluster.resyncNow();
-    cluster.advanceSeconds(2);
+    cluster.advanceSeconds(61); // through a resync
 
     assertEquals(before, cluster.applies().size(), "nothing over 1 MiB is sent");
     assertEquals(2, cluster.events(ProblemReports.SECRET_TOO_LARGE).size(), "once per namespace");

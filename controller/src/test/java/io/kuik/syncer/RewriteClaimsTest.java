@@ -31,7 +31,8 @@ class RewriteClaimsTest {
   static final ResourceId ACME = new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "acme");
   static final ResourceId GHOST = new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "ghost");
 
-  private final SyncerHarness cluster = SyncerHarness.withDefaults();
+  private final SyncerHarness cluster =
+      new SyncerHarness(SyncerSettings.defaults(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE));
 
   private void install() {
     cluster.source(
@@ -75,8 +76,7 @@ class RewriteClaimsTest {
 
     // Changed, and looked at again by a resync: still one report for this pod.
     cluster.pod(pod("tenant", "forged", ACME, "Pending", FOO + ":1.0"));
-    cluster.resyncNow();
-    cluster.advanceSeconds(2);
+    cluster.advance(SyncerSettings.DEFAULT_RESYNC_PERIOD.plusSeconds(2));
     assertEquals(1, cluster.podEvents().size());
     assertEquals(1, counted("NamespaceNotSelected"));
   }

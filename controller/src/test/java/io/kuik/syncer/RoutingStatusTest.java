@@ -14,7 +14,6 @@ import io.kuik.model.ResourceId;
 import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingKind;
 import io.kuik.model.Validated;
-import io.kuik.ports.StatusWriter.Status;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -51,7 +50,7 @@ class RoutingStatusTest {
     install(RewritePolicy.ALWAYS);
     cluster.start().advanceSeconds(20);
 
-    Status status = cluster.status(ACME).orElseThrow();
+    RoutingStatus status = cluster.status(ACME).orElseThrow();
     assertTrue(status.valid());
     assertEquals("Valid", status.reason());
     assertEquals(2, status.secretNamespaces());
@@ -81,7 +80,7 @@ class RoutingStatusTest {
             3));
     cluster.start().advanceSeconds(20);
 
-    Status status = cluster.status(ACME).orElseThrow();
+    RoutingStatus status = cluster.status(ACME).orElseThrow();
     assertFalse(status.valid());
     assertEquals("InvalidRoutingResource", status.reason());
     assertEquals(
@@ -116,11 +115,12 @@ class RoutingStatusTest {
 
   @Test
   void nothingChangedWritesNoStatusAgainEvenAtAResync() {
+    cluster = new SyncerHarness(SyncerHarness.noResync().withResyncPeriod(Duration.ofMinutes(1)));
     cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ALWAYS);
     cluster.start().advanceSeconds(20);
     int before = cluster.statusWrites().size();
-    cluster.resyncNow();
+    cluster.advanceSeconds(61); // through a resync
     cluster.resource(
         alternative(
             "acme",
@@ -188,8 +188,8 @@ class RoutingStatusTest {
 
   @Test
   void ifValidDidNotChangeExpectTheTransitionTimeKept() {
-    Status first = ResourceStatuses.desiredStatus(invalid("a"), 0, null, T1);
-    Status second = ResourceStatuses.desiredStatus(invalid("b"), 2, first, T2);
+    RoutingStatus first = ResourceStatuses.desiredStatus(invalid("a"), 0, null, T1);
+    RoutingStatus second = ResourceStatuses.desiredStatus(invalid("b"), 2, first, T2);
 
     assertEquals(T1, second.lastTransitionTime());
     assertFalse(second.sameAs(first));
@@ -197,11 +197,11 @@ class RoutingStatusTest {
 
   @Test
   void ifValidFlippedExpectTheTransitionNow() {
-    Status first = ResourceStatuses.desiredStatus(invalid("a"), 0, null, T1);
+    RoutingStatus first = ResourceStatuses.desiredStatus(invalid("a"), 0, null, T1);
     Validated valid =
         new Validated.Valid(
             alternative("acme", RewritePolicy.ALWAYS, null, repository(0, FOO, "acme-pull")), 2);
-    Status second = ResourceStatuses.desiredStatus(valid, 0, first, T2);
+    RoutingStatus second = ResourceStatuses.desiredStatus(valid, 0, first, T2);
 
     assertEquals(T2, second.lastTransitionTime());
     assertEquals(2, second.observedGeneration());
@@ -209,7 +209,7 @@ class RoutingStatusTest {
 
   @Test
   void ifTheProblemsAreLongExpectTheMessageCutAt1024Characters() {
-    Status status = ResourceStatuses.desiredStatus(invalid("x".repeat(5000)), 0, null, T1);
+    RoutingStatus status = ResourceStatuses.desiredStatus(invalid("x".repeat(5000)), 0, null, T1);
 
     assertEquals(1024, status.message().length());
     assertTrue(status.message().endsWith("..."));

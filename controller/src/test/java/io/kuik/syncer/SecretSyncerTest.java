@@ -14,7 +14,6 @@ import io.kuik.model.ResourceId;
 import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingKind;
 import io.kuik.model.RoutingResource;
-import io.kuik.ports.SecretWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -39,7 +38,7 @@ class SecretSyncerTest {
   static final String SECRET = "kuik-inject-imagealternative-acme";
   static final ResourceId ACME = new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "acme");
 
-  private final SyncerHarness cluster = SyncerHarness.withDefaults();
+  private SyncerHarness cluster = SyncerHarness.withDefaults();
 
   private void install(RewritePolicy policy) {
     cluster.source(
@@ -306,22 +305,21 @@ class SecretSyncerTest {
     // The informer had not seen the termination yet: the API server refuses, and that is final.
     cluster.applyNamespace("team-b", "tier=prod");
     cluster.serverAnswers(
-        secret ->
-            new SecretWriter.Refused(403, "Forbidden", "namespace team-b is being terminated"));
+        secret -> new Answer.Refused(403, "Forbidden", "namespace team-b is being terminated"));
     cluster.advance(Duration.ofMinutes(5));
     assertEquals(1, cluster.applies("team-b").size());
   }
 
   @Test
   void aDeletedResourceIsForgottenAndItsSecretsLeftToTheGarbageCollector() {
+    cluster = new SyncerHarness(SyncerSettings.defaults(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE));
     cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ALWAYS);
     cluster.start().advanceSeconds(2);
     int before = cluster.applies().size();
 
     cluster.deleteResource(ACME);
-    cluster.resyncNow();
-    cluster.advance(Duration.ofMinutes(1));
+    cluster.advance(Duration.ofMinutes(11)); // through a resync
 
     assertEquals(before, cluster.applies().size(), "no write for a deleted resource");
     assertEquals(Optional.empty(), keys("team-a"));
@@ -330,6 +328,7 @@ class SecretSyncerTest {
 
   @Test
   void aDeletedNamespaceIsForgotten() {
+    cluster = new SyncerHarness(SyncerSettings.defaults(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE));
     cluster.applyNamespace("team-a", "tier=prod");
     install(RewritePolicy.ALWAYS);
     cluster.start().advanceSeconds(2);
@@ -337,8 +336,7 @@ class SecretSyncerTest {
     assertTrue(cluster.syncer().queueDepth() > 0, "the rotation waits for the debounce");
     cluster.deleteNamespace("team-a");
     assertEquals(0, cluster.syncer().queueDepth());
-    cluster.resyncNow();
-    cluster.advance(Duration.ofMinutes(1));
+    cluster.advance(Duration.ofMinutes(11)); // through a resync
     assertEquals(1, cluster.applies().size());
   }
 
@@ -414,8 +412,8 @@ class SecretSyncerTest {
     paced.serverAnswers(
         secret ->
             secret.getMetadata().getNamespace().equals("team-b")
-                ? new SecretWriter.Refused(503, "Unavailable", "later")
-                : new SecretWriter.Applied());
+                ? new Answer.Refused(503, "Unavailable", "later")
+                : Answer.APPLIED);
     paced.start().advanceSeconds(1.2); // team-a at 0.5 s; team-b waits for the token at 1.5 s
     SyncerCounters counters = paced.syncer().counters();
     assertEquals(1, counters.appliesSent());
@@ -447,7 +445,7 @@ class SecretSyncerTest {
     cluster.serverAnswers(
         secret -> {
           sent.add(secret);
-          return new SecretWriter.Applied();
+          return Answer.APPLIED;
         });
     cluster.applyNamespace("team-a", "tier=prod");
     RoutingResource resource =

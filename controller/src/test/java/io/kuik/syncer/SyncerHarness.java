@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.kuik.kube.Records;
+import io.kuik.kube.syncer.Records;
 import io.kuik.model.Auth;
 import io.kuik.model.DockerConfig;
 import io.kuik.model.DockerConfigSecret;
@@ -27,12 +27,7 @@ import io.kuik.model.RoutingKind;
 import io.kuik.model.RoutingResource;
 import io.kuik.model.SecretNames;
 import io.kuik.model.Validated;
-import io.kuik.ports.Clock;
-import io.kuik.ports.EventRecorder;
 import io.kuik.ports.InformerView;
-import io.kuik.ports.Scheduler;
-import io.kuik.ports.SecretWriter;
-import io.kuik.ports.StatusWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,18 +42,16 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * The core on small fakes of its ports: a clock that jumps from one wake-up the core asked for to
- * the next, an in-memory informer view, a writer that keeps what was applied as the API server
- * would (and can refuse), and an event recorder. Once started, every change a test makes is
- * announced to the core after the view shows it, as the driver does; {@link #advance} also plays
- * the driver's periodic resync when one is set.
+ * The unit tests' executor of the core's effects: a clock that jumps from one timer the core set to
+ * the next, an in-memory informer view, a server that keeps what was applied as the API server
+ * would (and can refuse), and lists of the Events and status writes. Once started, every change a
+ * test makes is announced to the core after the view shows it, as the intake does.
  *
- * <p>The server takes an apply when it is sent, and its answer reaches the core after the apply
- * latency (none unless a test sets one), as the driver delivers it: after the handler that sent it
- * has returned, before any wake-up due at the same time.
+ * <p>The server takes an apply or a status write when it is sent, and its answer reaches the core
+ * after the apply latency (none unless a test sets one), as the production executor delivers it:
+ * after the input that sent it was handled, before any timer due at the same time.
  */
-final class SyncerHarness
-    implements Clock, Scheduler, InformerView, SecretWriter, StatusWriter, EventRecorder {
+final class SyncerHarness implements InformerView, Effect.Executor {
 
   static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   static final String CLUSTER_RESOURCE_NAMESPACE = "kuik-system";
@@ -67,10 +60,15 @@ final class SyncerHarness
   record Apply(Instant at, String namespace, String name, DockerConfig content, boolean refused) {}
 
   /** One status write the core sent, and whether the server took it. */
-  record Written(Instant at, Status status, boolean taken) {}
+  record Written(Instant at, RoutingStatus status, boolean taken) {}
 
   /** One Event the core recorded. */
-  record Recorded(Instant at, ResourceId resource, Type type, String reason, String message) {}
+  record Recorded(
+      Instant at,
+      ResourceId resource,
+      Effect.RecordEvent.Type type,
+      String reason,
+      String message) {}
 
   /** One Event the core recorded on a pod. */
   record PodEvent(
@@ -78,12 +76,12 @@ final class SyncerHarness
       String namespace,
       String pod,
       String uid,
-      Type type,
+      Effect.RecordEvent.Type type,
       String reason,
       String message) {}
 
   private Instant now = T0;
-  private final TreeMap<Instant, Integer> wakeups = new TreeMap<>();
+  private final TreeMap<Instant, List<Timer>> timers = new TreeMap<>();
   private final Map<ResourceId, Validated> resources = new LinkedHashMap<>();
   private final Map<String, Namespace> namespaces = new TreeMap<>();
   private final Map<String, Map<String, Pod>> pods = new TreeMap<>();
@@ -93,48 +91,64 @@ final class SyncerHarness
   private final List<Recorded> events = new ArrayList<>();
   private final List<PodEvent> podEvents = new ArrayList<>();
   private final List<Written> statuses = new ArrayList<>();
+  private final List<Effect> effects = new ArrayList<>();
   private boolean statusTaken = true;
-  private Function<Secret, Outcome> server = secret -> new Applied();
-  private Duration resyncPeriod = Duration.ZERO;
+  private Function<Secret, Answer> server = secret -> Answer.APPLIED;
   private Duration applyLatency = Duration.ZERO;
   private int wakeupsAsked;
   private int sourceReads;
-  private final TreeMap<Instant, List<Runnable>> answers = new TreeMap<>();
-  private Instant nextResync;
+  private final TreeMap<Instant, List<Input>> answers = new TreeMap<>();
   private boolean started;
   private final SecretSyncer syncer;
 
+  /** The settings as given: {@link SyncerSettings#defaults} resync every 10 minutes. */
   SyncerHarness(SyncerSettings settings) {
     this(settings, SyncerObserver.NONE, new AppliedHashes());
   }
 
   SyncerHarness(SyncerSettings settings, SyncerObserver observer, AppliedHashes hashes) {
-    this.syncer = new SecretSyncer(settings, this, this, this, this, this, observer, hashes, this);
+    this.syncer = new SecretSyncer(settings, this, observer, hashes);
   }
 
-  /** The default settings, installed in kuik-system. */
+  /**
+   * The default settings, installed in kuik-system, without the resync ({@code --resync-period
+   * 0s}): a test of the resync sets its period.
+   */
   static SyncerHarness withDefaults() {
-    return new SyncerHarness(SyncerSettings.defaults(CLUSTER_RESOURCE_NAMESPACE));
+    return new SyncerHarness(noResync());
+  }
+
+  /** The default settings without the resync. */
+  static SyncerSettings noResync() {
+    return SyncerSettings.defaults(CLUSTER_RESOURCE_NAMESPACE).withResyncPeriod(Duration.ZERO);
   }
 
   SecretSyncer syncer() {
     return syncer;
   }
 
-  // ---- the driver -------------------------------------------------------------------------
+  // ---- the executor -----------------------------------------------------------------------
 
   /** The informers have synced: the core starts, and hears of every change from now on. */
   SyncerHarness start() {
     started = true;
-    syncer.start();
+    handle(new Input.Started());
     deliverAnswers();
     return this;
   }
 
-  /** As the driver: before the start, changes only fill the view, which the start reads. */
-  private void announce(java.util.function.Consumer<SecretSyncer> change) {
+  /** Hands the core one input now and carries out what it returns. */
+  private void handle(Input input) {
+    for (Effect effect : syncer.handle(input, now)) {
+      effects.add(effect);
+      effect.carryOut(this);
+    }
+  }
+
+  /** As the intake: before the start, changes only fill the view, which the start reads. */
+  private void announce(Input input) {
     if (started) {
-      change.accept(syncer);
+      handle(input);
       deliverAnswers();
     }
   }
@@ -148,46 +162,33 @@ final class SyncerHarness
   /** Hands the core every answer due by now, in the order they were sent. */
   private void deliverAnswers() {
     while (!answers.isEmpty() && !answers.firstKey().isAfter(now)) {
-      List<Runnable> due = answers.pollFirstEntry().getValue();
-      due.forEach(Runnable::run);
+      List<Input> due = answers.pollFirstEntry().getValue();
+      due.forEach(this::handle);
     }
   }
 
-  /** The driver calls {@link SecretSyncer#onResync()} every {@code period} from now. */
-  SyncerHarness resyncEvery(Duration period) {
-    resyncPeriod = period;
-    nextResync = now.plus(period);
-    return this;
-  }
-
-  /** Runs every wake-up and periodic resync due within {@code duration}, then stops there. */
+  /** Fires every timer and delivers every answer due within {@code duration}, then stops there. */
   SyncerHarness advance(Duration duration) {
     Instant end = now.plus(duration);
     while (true) {
       deliverAnswers();
-      Instant wake = wakeups.isEmpty() ? null : wakeups.firstKey();
+      Instant wake = timers.isEmpty() ? null : timers.firstKey();
       Instant answer = answers.isEmpty() ? null : answers.firstKey();
-      boolean resyncFirst = nextResync != null && (wake == null || nextResync.isBefore(wake));
-      Instant next = resyncFirst ? nextResync : wake;
-      if (answer != null && (next == null || !answer.isAfter(next))) {
+      if (answer != null && (wake == null || !answer.isAfter(wake))) {
         if (answer.isAfter(end)) {
           break;
         }
         now = later(now, answer);
-        continue; // delivered first: an answer at a wake-up's time comes before it
+        continue; // delivered first: an answer at a timer's time comes before it
       }
-      if (next == null || next.isAfter(end)) {
+      if (wake == null || wake.isAfter(end)) {
         break;
       }
-      if (next.isAfter(now)) {
-        now = next;
+      if (wake.isAfter(now)) {
+        now = wake;
       }
-      if (resyncFirst) {
-        nextResync = nextResync.plus(resyncPeriod);
-        syncer.onResync();
-      } else {
-        wakeups.pollFirstEntry();
-        syncer.onWakeup();
+      for (Timer timer : timers.pollFirstEntry().getValue()) {
+        handle(new Input.TimerFired(timer));
       }
     }
     now = end;
@@ -202,14 +203,19 @@ final class SyncerHarness
     return advance(Duration.ofMillis(Math.round(seconds * 1000)));
   }
 
-  void resyncNow() {
-    syncer.onResync();
-    deliverAnswers();
+  /** From now on the API server answers every apply with {@code answer}. */
+  void serverAnswers(Function<Secret, Answer> answer) {
+    server = answer;
   }
 
-  /** From now on the API server answers every apply with {@code answer}. */
-  void serverAnswers(Function<Secret, Outcome> answer) {
-    server = answer;
+  /** Every effect the core returned so far, in order. */
+  List<Effect> effects() {
+    return List.copyOf(effects);
+  }
+
+  /** The figures of one lane of the core's work queue, now. */
+  LaneStats laneStats(Lane lane) {
+    return syncer.queueStats(now).get(lane);
   }
 
   // ---- the cluster, as people change it ---------------------------------------------------
@@ -229,20 +235,20 @@ final class SyncerHarness
             .withLabels(map)
             .endMetadata()
             .build());
-    announce(core -> core.onNamespaceChanged(name));
+    announce(new Input.NamespaceChanged(name));
   }
 
   void terminateNamespace(String name) {
     Namespace ns = namespaces.get(name);
     ns.getMetadata().setDeletionTimestamp(now.toString());
-    announce(core -> core.onNamespaceChanged(name));
+    announce(new Input.NamespaceChanged(name));
   }
 
   void deleteNamespace(String name) {
     namespaces.remove(name);
     pods.remove(name);
     stored.keySet().removeIf(key -> key.startsWith(name + "/"));
-    announce(core -> core.onNamespaceDeleted(name));
+    announce(new Input.NamespaceDeleted(name));
   }
 
   void resource(RoutingResource resource) {
@@ -251,7 +257,7 @@ final class SyncerHarness
 
   void resource(Validated resource) {
     resources.put(resource.id(), resource);
-    announce(core -> core.onResourceChanged(resource.id()));
+    announce(new Input.ResourceChanged(resource.id()));
   }
 
   /** The resource and, through the garbage collector, its Secrets. */
@@ -259,22 +265,22 @@ final class SyncerHarness
     resources.remove(id);
     String name = SecretNames.injected(id.kind().kind(), id.name());
     stored.keySet().removeIf(key -> key.endsWith("/" + name));
-    announce(core -> core.onResourceDeleted(id));
+    announce(new Input.ResourceDeleted(id));
   }
 
   void source(String name, DockerConfig config) {
     sources.put(name, dockerConfigSecret(name, config.toJson()));
-    announce(core -> core.onClusterSecretChanged(name));
+    announce(new Input.SourceChanged(name));
   }
 
   void source(String name, Secret secret) {
     sources.put(name, secret);
-    announce(core -> core.onClusterSecretChanged(name));
+    announce(new Input.SourceChanged(name));
   }
 
   void deleteSource(String name) {
     sources.remove(name);
-    announce(core -> core.onClusterSecretChanged(name));
+    announce(new Input.SourceChanged(name));
   }
 
   /** A pod is created, or changes. */
@@ -282,13 +288,13 @@ final class SyncerHarness
     String ns = pod.getMetadata().getNamespace();
     Pod before =
         pods.computeIfAbsent(ns, n -> new TreeMap<>()).put(pod.getMetadata().getName(), pod);
-    announce(core -> core.onPodChanged(record(before), record(pod)));
+    announce(new Input.PodChanged(record(before), record(pod)));
   }
 
   void deletePod(String namespace, String name) {
     Pod before = pods.getOrDefault(namespace, Map.of()).get(name);
     pods.get(namespace).remove(name);
-    announce(core -> core.onPodChanged(record(before), null));
+    announce(new Input.PodChanged(record(before), null));
   }
 
   /** A person deletes a Secret the syncer wrote; the syncer hears nothing of it. */
@@ -335,23 +341,24 @@ final class SyncerHarness
     return podEvents;
   }
 
-  // ---- ports ------------------------------------------------------------------------------
+  // ---- the effects --------------------------------------------------------------------
 
   @Override
-  public Instant now() {
-    return now;
-  }
-
-  @Override
-  public void wakeAt(Instant at) {
+  public void wakeAt(Effect.WakeAt wake) {
     wakeupsAsked++;
-    wakeups.merge(at, 1, Integer::sum);
+    timers.computeIfAbsent(wake.timer().at(), at -> new ArrayList<>()).add(wake.timer());
   }
 
-  /** Wake-ups the core asked for so far. */
+  /** Timers the core set so far. */
   int wakeupsAsked() {
     return wakeupsAsked;
   }
+
+  Instant now() {
+    return now;
+  }
+
+  // ---- the informers' view ----------------------------------------------------------------
 
   @Override
   public Collection<Validated> routingResources() {
@@ -395,24 +402,29 @@ final class SyncerHarness
   }
 
   @Override
-  public void apply(Secret secret, java.util.function.Consumer<Outcome> answered) {
+  public void apply(Effect.ApplySecret apply) {
+    Secret secret = apply.secret();
     String ns = secret.getMetadata().getNamespace();
     String name = secret.getMetadata().getName();
     DockerConfig content = read(secret);
-    Outcome outcome = server.apply(secret);
-    applies.add(new Apply(now, ns, name, content, outcome instanceof Refused));
-    if (outcome instanceof Applied) {
+    Answer answer = server.apply(secret);
+    applies.add(new Apply(now, ns, name, content, answer instanceof Answer.Refused));
+    if (answer instanceof Answer.Applied) {
       stored.put(ns + "/" + name, content);
     }
     answers
         .computeIfAbsent(now.plus(applyLatency), at -> new ArrayList<>())
-        .add(() -> answered.accept(outcome));
+        .add(new Input.ApplyAnswered(apply, answer));
   }
 
   @Override
-  public boolean apply(Status status) {
-    statuses.add(new Written(now, status, statusTaken));
-    return statusTaken;
+  public void write(Effect.WriteStatus write) {
+    statuses.add(new Written(now, write.status(), statusTaken));
+    Answer answer =
+        statusTaken ? Answer.APPLIED : new Answer.Refused(503, "ServiceUnavailable", "later");
+    answers
+        .computeIfAbsent(now.plus(applyLatency), at -> new ArrayList<>())
+        .add(new Input.StatusAnswered(write, answer));
   }
 
   /** From now on the server takes status writes, or refuses them. */
@@ -426,8 +438,8 @@ final class SyncerHarness
   }
 
   /** The last status the server took for the resource. */
-  Optional<Status> status(ResourceId id) {
-    Status last = null;
+  Optional<RoutingStatus> status(ResourceId id) {
+    RoutingStatus last = null;
     for (Written w : statuses) {
       if (w.taken() && w.status().resource().equals(id)) {
         last = w.status();
@@ -437,14 +449,21 @@ final class SyncerHarness
   }
 
   @Override
-  public void record(ResourceId resource, String uid, Type type, String reason, String message) {
-    events.add(new Recorded(now, resource, type, reason, message));
-  }
-
-  @Override
-  public void recordOnPod(
-      String namespace, String pod, String uid, Type type, String reason, String message) {
-    podEvents.add(new PodEvent(now, namespace, pod, uid, type, reason, message));
+  public void record(Effect.RecordEvent event) {
+    if (event.target() instanceof Effect.RecordEvent.OnPod pod) {
+      podEvents.add(
+          new PodEvent(
+              now,
+              pod.namespace(),
+              pod.name(),
+              event.uid(),
+              event.type(),
+              event.reason(),
+              event.message()));
+    } else {
+      events.add(
+          new Recorded(now, event.resource(), event.type(), event.reason(), event.message()));
+    }
   }
 
   private static DockerConfig read(Secret secret) {

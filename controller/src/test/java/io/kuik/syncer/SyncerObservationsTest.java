@@ -6,9 +6,11 @@ import static io.kuik.syncer.SyncerHarness.repository;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.kuik.model.ResourceId;
 import io.kuik.model.RewritePolicy;
-import io.kuik.ports.SecretWriter;
+import io.kuik.model.RoutingKind;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.Test;
 class SyncerObservationsTest {
 
   static final String FOO = "quay.io/acme/foo";
+  static final ResourceId ACME = new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "acme");
 
   /** Records what the core reports, in order. */
   static final class Recorder implements SyncerObserver {
@@ -52,9 +55,14 @@ class SyncerObservationsTest {
 
   /** One apply a second, none saved up: the queue is seen waiting. */
   private SyncerHarness pacedCluster(int namespaces) {
+    return pacedCluster(namespaces, Duration.ZERO);
+  }
+
+  /** The same, with a resync every {@code resync}. */
+  private SyncerHarness pacedCluster(int namespaces, Duration resync) {
     SyncerHarness cluster =
         new SyncerHarness(
-            SyncerSettings.defaults(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE).withWriteLimit(1, 1),
+            SyncerHarness.noResync().withWriteLimit(1, 1).withResyncPeriod(resync),
             recorder,
             new AppliedHashes());
     for (int i = 0; i < namespaces; i++) {
@@ -86,26 +94,29 @@ class SyncerObservationsTest {
     SyncerHarness cluster = pacedCluster(3);
     cluster.start().advanceSeconds(0.5);
     // At 0.5 s the first pair took the only token; two are due and wait for tokens.
-    LaneStats start = cluster.syncer().queueStats(Lane.START);
+    LaneStats start = cluster.laneStats(Lane.START);
     assertEquals(new LaneStats(2, 0, 3, 0, Duration.ZERO), start);
     cluster.advanceSeconds(0.4);
-    assertEquals(Duration.ofMillis(400), cluster.syncer().queueStats(Lane.START).longestWaiting());
+    assertEquals(Duration.ofMillis(400), cluster.laneStats(Lane.START).longestWaiting());
 
     cluster.advanceSeconds(3);
-    assertEquals(new LaneStats(0, 0, 3, 0, Duration.ZERO), cluster.syncer().queueStats(Lane.START));
-    assertEquals(0, cluster.syncer().queueStats(Lane.EVENT).adds(), "no event work yet");
+    assertEquals(new LaneStats(0, 0, 3, 0, Duration.ZERO), cluster.laneStats(Lane.START));
+    assertEquals(0, cluster.laneStats(Lane.EVENT).adds(), "no event work yet");
   }
 
   @Test
   void retriesAreCountedAgainstTheLaneWhoseApplyWasRefused() {
-    SyncerHarness cluster = pacedCluster(1);
+    SyncerHarness cluster = pacedCluster(1, SyncerSettings.DEFAULT_RESYNC_PERIOD);
     cluster.start().advanceSeconds(2);
-    cluster.serverAnswers(secret -> new SecretWriter.Refused(503, "Unavailable", "later"));
-    cluster.resyncNow();
-    cluster.advanceSeconds(2); // the resync's try at +0.5 and a retry at +1.5
-    assertEquals(1, cluster.syncer().queueStats(Lane.RESYNC).retries());
-    assertEquals(1, cluster.syncer().queueStats(Lane.EVENT).retries());
-    assertEquals(0, cluster.syncer().queueStats(Lane.START).retries());
+    cluster.serverAnswers(secret -> new Answer.Refused(503, "Unavailable", "later"));
+    Instant slot =
+        new ResyncSlots(SyncerSettings.DEFAULT_RESYNC_PERIOD, SyncerHarness.T0)
+            .slotAtOrAfter(new Pair(ACME, "ns-0"), cluster.now().plusNanos(1));
+    // The resync's try at its slot, and a retry 1 s later.
+    cluster.advance(Duration.between(cluster.now(), slot).plusMillis(1500));
+    assertEquals(1, cluster.laneStats(Lane.RESYNC).retries());
+    assertEquals(1, cluster.laneStats(Lane.EVENT).retries());
+    assertEquals(0, cluster.laneStats(Lane.START).retries());
   }
 
   @Test
@@ -148,9 +159,9 @@ class SyncerObservationsTest {
           String ns = secret.getMetadata().getNamespace();
           if (ns.equals("ns-1") && !refusedOnce.contains(ns)) {
             refusedOnce.add(ns);
-            return new SecretWriter.Refused(503, "Unavailable", "later");
+            return new Answer.Refused(503, "Unavailable", "later");
           }
-          return new SecretWriter.Applied();
+          return Answer.APPLIED;
         });
     cluster.source("acme-pull", config("quay.io/acme", "acme", "rotated"));
     cluster.advance(Duration.ofSeconds(10));

@@ -43,7 +43,7 @@ class SyncerSettingsTest {
     assertEquals(Duration.ofMinutes(5), defaults.retryCap());
     assertEquals(20, defaults.writeQps());
     assertEquals(50, defaults.writeBurst());
-    assertEquals(Duration.ZERO, defaults.resyncSpread());
+    assertEquals(Duration.ofMinutes(10), defaults.resyncPeriod());
     assertEquals(0.5, defaults.resyncShare());
     assertEquals(8, defaults.maxInFlight());
     assertEquals(TARGETING, defaults.targeting());
@@ -137,7 +137,7 @@ class SyncerSettingsTest {
     assertEquals(5, limited.writeQps());
     assertEquals(7, limited.writeBurst());
     assertEquals(
-        Duration.ofMinutes(10), defaults.withResyncSpread(Duration.ofMinutes(10)).resyncSpread());
+        Duration.ofMinutes(3), defaults.withResyncPeriod(Duration.ofMinutes(3)).resyncPeriod());
     assertEquals(defaults.debounce(), limited.debounce());
     assertEquals(defaults.maxInFlight(), limited.withResyncShare(0.25).maxInFlight());
     assertEquals(3, defaults.withMaxInFlight(3).withResyncShare(0.25).maxInFlight());

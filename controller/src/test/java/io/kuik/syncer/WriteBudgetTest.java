@@ -14,7 +14,7 @@ class WriteBudgetTest {
 
   @Test
   void startsWithTheBurstAndRefillsAtTheRate() {
-    WriteBudget budget = new WriteBudget(2, 3, T0);
+    WriteBudget budget = new WriteBudget(2, 3);
     for (int i = 0; i < 3; i++) {
       assertTrue(budget.hasToken(T0));
       budget.take(T0);
@@ -27,7 +27,7 @@ class WriteBudgetTest {
 
   @Test
   void neverSavesMoreThanTheBurst() {
-    WriteBudget budget = new WriteBudget(10, 2, T0);
+    WriteBudget budget = new WriteBudget(10, 2);
     Instant later = T0.plusSeconds(60);
     budget.take(later);
     budget.take(later);
@@ -37,13 +37,13 @@ class WriteBudgetTest {
 
   @Test
   void aTokenThereIsThereNow() {
-    WriteBudget budget = new WriteBudget(1, 1, T0);
+    WriteBudget budget = new WriteBudget(1, 1);
     assertEquals(T0, budget.nextTokenAt(T0));
   }
 
   @Test
   void theNextTokenAccountsForWhatRefilledSinceTheLastTake() {
-    WriteBudget budget = new WriteBudget(1, 1, T0);
+    WriteBudget budget = new WriteBudget(1, 1);
     budget.take(T0);
     // 0.25 s later a quarter of a token is there: the next whole one is 0.75 s away.
     assertEquals(T0.plusSeconds(1), budget.nextTokenAt(T0.plusMillis(250)));
@@ -52,8 +52,8 @@ class WriteBudgetTest {
   }
 
   @Test
-  void aWriteSentWithoutATokenDrivesTheBucketNegative() {
-    WriteBudget budget = new WriteBudget(1, 1, T0);
+  void anEventTakenWithoutATokenPutsTheBucketInDebt() {
+    WriteBudget budget = new WriteBudget(1, 1);
     budget.take(T0);
     budget.take(T0);
     assertEquals(T0.plusSeconds(2), budget.nextTokenAt(T0));

@@ -20,7 +20,6 @@ import io.kuik.model.crd.ImageMirrorSpec;
 import io.kuik.model.crd.PullSpec;
 import io.kuik.model.crd.SecretRefSpec;
 import io.kuik.ports.InformerView;
-import io.kuik.ports.SecretWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,13 +44,17 @@ class WritePacingTest {
 
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
+  /** The defaults without the resync ({@code --resync-period 0s}). */
+  private static SyncerSettings noResync() {
+    return SyncerSettings.defaults("kuik-system").withResyncPeriod(Duration.ZERO);
+  }
+
   @ParameterizedTest(name = "{0} pairs at {1}/s, burst {2}")
   @CsvSource({"1000, 20, 50", "1000, 100, 10", "30, 20, 50"})
   void aBurstOfPairsTakesWhatTheBucketAllows(int namespaces, double qps, int burst) {
-    World world =
-        new World(namespaces, SyncerSettings.defaults("kuik-system").withWriteLimit(qps, burst));
+    World world = new World(namespaces, noResync().withWriteLimit(qps, burst));
 
-    world.syncer.start();
+    world.start();
     world.runUntilIdle();
 
     assertEquals(namespaces, world.applies.size());
@@ -63,14 +66,14 @@ class WritePacingTest {
 
   @Test
   void reconcilesThatNeedNoWriteTakeNoToken() {
-    World world = new World(200, SyncerSettings.defaults("kuik-system").withWriteLimit(1, 1));
-    world.syncer.start();
+    World world = new World(200, noResync().withWriteLimit(1, 1));
+    world.start();
     world.runUntilIdle();
     int before = world.applies.size();
     Instant quiet = world.now;
 
     // A namespace event re-reconciles every pair; nothing changed, so nothing is written or paced.
-    world.namespaces.keySet().forEach(world.syncer::onNamespaceChanged);
+    world.namespaces.keySet().forEach(ns -> world.handle(new Input.NamespaceChanged(ns)));
     world.runUntilIdle();
 
     // At most the wait for one token (1 s here), not one token per pair (200 s).
@@ -86,13 +89,11 @@ class WritePacingTest {
             600,
             SyncerSettings.defaults("kuik-system")
                 .withWriteLimit(1000, 1000)
-                .withResyncSpread(window));
-    world.syncer.start();
+                .withResyncPeriod(window));
+    world.start();
     world.runUntil(T0.plus(window));
     world.applies.clear();
 
-    // The driver's periodic resync, one window after the start.
-    world.syncer.onResync();
     world.runUntil(T0.plus(window.multipliedBy(2)));
 
     assertEquals(600, world.applies.size(), "every pair applied once in the window");
@@ -122,13 +123,9 @@ class WritePacingTest {
             540,
             SyncerSettings.defaults("kuik-system")
                 .withWriteLimit(2, 1)
-                .withResyncSpread(period)
+                .withResyncPeriod(period)
                 .withResyncShare(0.5));
-    world.syncer.start();
-    for (int tick = 1; tick <= 4; tick++) { // the driver's resync timer
-      world.runUntil(T0.plus(period.multipliedBy(tick)));
-      world.syncer.onResync();
-    }
+    world.start();
     world.runUntil(T0.plus(period.multipliedBy(5)));
 
     assertEquals(period, world.syncer.resyncPeriod(), "540 pairs fit in 10 minutes at 1/s");
@@ -145,18 +142,13 @@ class WritePacingTest {
   }
 
   @Test
-  void aResyncWithoutSpreadIsOneBatch() {
-    World world = new World(300, SyncerSettings.defaults("kuik-system").withWriteLimit(1000, 1000));
-    world.syncer.start();
-    world.runUntilIdle();
-    world.applies.clear();
-    Instant resync = world.now;
+  void aZeroPeriodNeverResyncs() {
+    World world = new World(300, noResync().withWriteLimit(1000, 1000));
+    world.start();
+    world.runUntil(T0.plus(Duration.ofHours(2)));
 
-    world.syncer.onResync();
-    world.runUntilIdle();
-
-    assertEquals(300, world.applies.size());
-    assertTrue(seconds(resync, world.applies.get(299)) < 1);
+    assertEquals(300, world.applies.size(), "the start's pass, and nothing after it");
+    assertTrue(world.timers.isEmpty(), "no timer left: the core waits for nothing");
   }
 
   /**
@@ -172,36 +164,41 @@ class WritePacingTest {
             600,
             SyncerSettings.defaults("kuik-system")
                 .withWriteLimit(2, 1)
-                .withResyncSpread(period)
+                .withResyncPeriod(period)
                 .withResyncShare(0.5));
-    world.syncer.start();
+    world.start();
     // The start's pass: 600 applies at 2/s, and resync slots that fall due meanwhile take their
-    // share (1/s) before it: it ends after 8.5 minutes instead of 5.
+    // share (1/s) before it. The first resync, a period after the start, stretches the period.
+    world.runUntil(T0.plus(period).minusMillis(1));
+    assertEquals(period, world.syncer.resyncPeriod(), "not stretched before a resync");
+    world.runUntil(T0.plus(period));
+    assertEquals(Duration.ofMinutes(10), world.syncer.resyncPeriod(), "600 pairs at 1/s");
     world.runUntil(T0.plusSeconds(540));
     assertEquals(600, world.lastApplyIn.size(), "every pair applied once after the start");
-    assertEquals(period, world.syncer.resyncPeriod(), "not stretched before a resync");
     world.applies.clear();
     Instant resync = world.now;
 
-    world.syncer.onResync();
-    assertEquals(Duration.ofMinutes(10), world.syncer.resyncPeriod(), "600 pairs at 1/s");
     world.runUntil(resync.plusSeconds(100));
     world.namespaces.put("new-ns", new ObservedNamespace("new-ns", Map.of(), false));
     Instant created = world.now;
-    world.syncer.onNamespaceChanged("new-ns");
-    world.runUntil(resync.plus(Duration.ofMinutes(11)));
+    world.handle(new Input.NamespaceChanged("new-ns"));
+    world.runUntil(resync.plus(Duration.ofMinutes(15)));
 
     Instant firstWrite = world.firstApplyIn.get("new-ns");
     assertTrue(
         firstWrite != null && seconds(created, firstWrite) <= 2,
         "the new namespace's Secret within a few seconds, got " + firstWrite);
+    // The stretched window is exactly what the share allows (600 pairs at 1/s), with no room for
+    // the slots that bunch: the pairs the start's pass applied last come back up to 3 minutes
+    // late, as they did before the core owned the resync's ticks
+    // (docs/decisions/resync-owned-by-the-core.md).
     long resynced =
         world.namespaces.keySet().stream()
             .filter(ns -> !ns.equals("new-ns"))
             .filter(ns -> world.lastApplyIn.get(ns).isAfter(resync))
             .count();
-    assertEquals(600, resynced, "every pair applied again within the stretched period");
-    for (int minute = 0; minute < 11; minute++) {
+    assertEquals(600, resynced, "every pair applied again within one and a half stretched periods");
+    for (int minute = 0; minute < 15; minute++) {
       Instant from = resync.plus(Duration.ofMinutes(minute));
       long inMinute =
           world.applies.stream()
@@ -218,11 +215,9 @@ class WritePacingTest {
     World world =
         new World(
             600,
-            SyncerSettings.defaults("kuik-system").withWriteLimit(20, 50).withResyncSpread(period));
-    world.syncer.start();
-    world.runUntil(T0.plusSeconds(60));
-
-    world.syncer.onResync();
+            SyncerSettings.defaults("kuik-system").withWriteLimit(20, 50).withResyncPeriod(period));
+    world.start();
+    world.runUntil(T0.plus(period).plusSeconds(1)); // through the first resync
 
     assertEquals(period, world.syncer.resyncPeriod(), "600 pairs at 10/s fit in 10 minutes");
   }
@@ -241,17 +236,19 @@ class WritePacingTest {
     return Duration.between(from, to).toNanos() / 1e9;
   }
 
-  /** One Always mirror selecting every namespace, and a scheduler that the test runs by hand. */
-  private static final class World implements InformerView {
+  /**
+   * One Always mirror selecting every namespace, and an executor of the core's effects that the
+   * test runs by hand: every apply is taken, its answer handed back after the timer that sent it.
+   */
+  private static final class World implements InformerView, Effect.Executor {
     Instant now = T0;
-    final TreeMap<Instant, Integer> wakeups = new TreeMap<>();
+    final TreeMap<Instant, List<Timer>> timers = new TreeMap<>();
     final List<Instant> applies = new ArrayList<>();
     final Map<String, Instant> lastApplyIn = new TreeMap<>();
     final Map<String, Instant> firstApplyIn = new TreeMap<>();
     final Map<String, List<Instant>> appliesIn = new TreeMap<>();
     final Map<String, ObservedNamespace> namespaces = new TreeMap<>();
-    // Answers go back after the wake-up that sent them, as the driver delivers them.
-    final List<java.util.function.Consumer<SecretWriter.Outcome>> answers = new ArrayList<>();
+    final List<Input> answers = new ArrayList<>();
     final Validated mirror;
     final Secret source;
     final SecretSyncer syncer;
@@ -287,53 +284,67 @@ class WritePacingTest {
                   ".dockerconfigjson",
                   Base64.getEncoder().encodeToString(json.getBytes(StandardCharsets.UTF_8)))
               .build();
-      SecretWriter writer =
-          (secret, answered) -> {
-            applies.add(now);
-            lastApplyIn.put(secret.getMetadata().getNamespace(), now);
-            firstApplyIn.putIfAbsent(secret.getMetadata().getNamespace(), now);
-            appliesIn
-                .computeIfAbsent(secret.getMetadata().getNamespace(), ns -> new ArrayList<>())
-                .add(now);
-            answers.add(answered);
-          };
-      syncer =
-          new SecretSyncer(
-              settings,
-              () -> now,
-              at -> wakeups.merge(at, 1, Integer::sum),
-              this,
-              writer,
-              (id, uid, type, reason, message) -> {});
+      syncer = new SecretSyncer(settings, this);
+    }
+
+    void start() {
+      handle(new Input.Started());
+      answerAll();
+    }
+
+    void handle(Input input) {
+      syncer.handle(input, now).forEach(effect -> effect.carryOut(this));
+    }
+
+    @Override
+    public void apply(Effect.ApplySecret apply) {
+      String namespace = apply.pair().namespace();
+      applies.add(now);
+      lastApplyIn.put(namespace, now);
+      firstApplyIn.putIfAbsent(namespace, now);
+      appliesIn.computeIfAbsent(namespace, ns -> new ArrayList<>()).add(now);
+      answers.add(new Input.ApplyAnswered(apply, Answer.APPLIED));
+    }
+
+    @Override
+    public void write(Effect.WriteStatus write) {
+      answers.add(new Input.StatusAnswered(write, Answer.APPLIED));
+    }
+
+    @Override
+    public void record(Effect.RecordEvent event) {}
+
+    @Override
+    public void wakeAt(Effect.WakeAt wake) {
+      timers.computeIfAbsent(wake.timer().at(), at -> new ArrayList<>()).add(wake.timer());
     }
 
     void runUntil(Instant end) {
-      while (!wakeups.isEmpty() && !wakeups.firstKey().isAfter(end)) {
-        Instant at = wakeups.pollFirstEntry().getKey();
-        if (at.isAfter(now)) {
-          now = at;
-        }
-        syncer.onWakeup();
-        answerAll();
+      while (!timers.isEmpty() && !timers.firstKey().isAfter(end)) {
+        fireFirst();
       }
       now = end;
     }
 
     void runUntilIdle() {
-      while (!wakeups.isEmpty()) {
-        Instant at = wakeups.pollFirstEntry().getKey();
-        if (at.isAfter(now)) {
-          now = at;
-        }
-        syncer.onWakeup();
-        answerAll();
+      while (!timers.isEmpty()) {
+        fireFirst();
       }
     }
 
+    private void fireFirst() {
+      Map.Entry<Instant, List<Timer>> first = timers.pollFirstEntry();
+      if (first.getKey().isAfter(now)) {
+        now = first.getKey();
+      }
+      first.getValue().forEach(timer -> handle(new Input.TimerFired(timer)));
+      answerAll();
+    }
+
     private void answerAll() {
-      List<java.util.function.Consumer<SecretWriter.Outcome>> due = List.copyOf(answers);
+      List<Input> due = List.copyOf(answers);
       answers.clear();
-      due.forEach(answered -> answered.accept(new SecretWriter.Applied()));
+      due.forEach(this::handle);
     }
 
     int peakPerSecond() {

@@ -51,7 +51,8 @@ public class RequestSteps {
         world().install().syncer(),
         state.syncerMarks.get(instance),
         instance,
-        "(" + resource + ", " + namespace + ")");
+        "(" + resource + ", " + namespace + ")",
+        world().now());
   }
 
   @Then("the syncer must have sent no new apply")

@@ -66,7 +66,8 @@ public class TargetingSteps {
           world().install().syncer(instance),
           state.syncerMarks.get(instance),
           instance,
-          secret + " in " + namespace);
+          secret + " in " + namespace,
+          world().now());
     }
     boolean wrote = !world().history().appliesOf(instance, namespace, secret).isEmpty();
     assertEquals(

@@ -74,7 +74,7 @@ public final class Benchmark {
       Workload workload = new Workload(size, SEED);
       SyncerSettings chart =
           SyncerSettings.defaults(Workload.INSTALL_NAMESPACE)
-              .withResyncSpread(KuikContender.RESYNC_PERIOD);
+              .withResyncPeriod(KuikContender.RESYNC_PERIOD);
       SyncerSettings clientGoBudget =
           chart.withWriteLimit(ClientGoThrottle.QPS, ClientGoThrottle.BURST);
       Table.header(out, size);

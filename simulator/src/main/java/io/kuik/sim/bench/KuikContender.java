@@ -24,7 +24,7 @@ final class KuikContender implements Contender {
     world.cluster().install(release);
     Identity identity =
         SyncerHost.podIdentity(Workload.INSTALL_NAMESPACE, release.syncerServiceAccount());
-    this.host = new SyncerHost(world.cluster().api(), identity, settings, RESYNC_PERIOD);
+    this.host = new SyncerHost(world.cluster().api(), identity, settings);
     this.actor = world.cluster().trace().actorOf(identity);
   }
 

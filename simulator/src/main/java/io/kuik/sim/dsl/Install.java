@@ -83,9 +83,7 @@ public final class Install {
         new SyncerHost(
                 world.api(),
                 SyncerHost.podIdentity(namespace, release.syncerServiceAccount()),
-                SyncerSettings.defaults(namespace)
-                    .withTargeting(new Targeting(namespace, namespacesByDefault)),
-                KuikWorld.RESYNC_PERIOD)
+                syncerSettings(namespace, namespacesByDefault))
             .writingOnlyUnder(SyncerHost.Bounds.ofRelease(release.name()));
     syncer.reportAvailability(
         available(namespace, ComponentDeployments.syncer(release.fullname())));
@@ -133,11 +131,8 @@ public final class Install {
     otherReleases.put(namespace, other);
     Identity identity = SyncerHost.podIdentity(namespace, other.syncerServiceAccount());
     world.cluster().trace().alias(identity, namespace + "-syncer");
-    SyncerSettings settings =
-        SyncerSettings.defaults(namespace)
-            .withTargeting(new Targeting(namespace, namespacesByDefault));
     SyncerHost host =
-        new SyncerHost(world.api(), identity, settings, KuikWorld.RESYNC_PERIOD)
+        new SyncerHost(world.api(), identity, syncerSettings(namespace, namespacesByDefault))
             .writingOnlyUnder(SyncerHost.Bounds.ofRelease(other.name()));
     host.reportAvailability(available(namespace, ComponentDeployments.syncer(other.fullname())));
     otherInstances.put(namespace, host);
@@ -369,16 +364,24 @@ public final class Install {
     syncer().restartWith(syncer.settings().withGrace(grace));
   }
 
-  /** As the syncer command runs: each resync spread over the resync period. */
+  /** A restart, as the syncer command runs: each resync spread over the resync period. */
   public void restartSyncerWithResyncSpreadOverThePeriod() {
-    syncer().restartWith(syncer.settings().withResyncSpread(KuikWorld.RESYNC_PERIOD));
+    syncer().restartWith(syncer.settings());
   }
 
   /** The same, with {@code --api-qps qps --api-burst 1}. */
   public void restartSyncerWithResyncSpreadOverThePeriod(double qps) {
-    syncer()
-        .restartWith(
-            syncer.settings().withResyncSpread(KuikWorld.RESYNC_PERIOD).withWriteLimit(qps, 1));
+    syncer().restartWith(syncer.settings().withWriteLimit(qps, 1));
+  }
+
+  /**
+   * The chart's syncer flags for a release in {@code namespace}: the defaults, which resync every
+   * {@link KuikWorld#RESYNC_PERIOD} spread over it, as {@code kuik syncer} does.
+   */
+  private static SyncerSettings syncerSettings(String namespace, boolean namespacesByDefault) {
+    return SyncerSettings.defaults(namespace)
+        .withTargeting(new Targeting(namespace, namespacesByDefault))
+        .withResyncPeriod(KuikWorld.RESYNC_PERIOD);
   }
 
   // ---- for the other facets -------------------------------------------------------------------

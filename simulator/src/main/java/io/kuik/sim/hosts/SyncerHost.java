@@ -21,7 +21,6 @@ public final class SyncerHost {
   private final ApiServer api;
   private final Identity identity;
   private SyncerSettings settings;
-  private final Duration resyncPeriod;
   private SyncerProcess process;
   private int incarnations;
   private Duration applyRoundTrip = SyncerProcess.ROUND_TRIP;
@@ -39,12 +38,11 @@ public final class SyncerHost {
     }
   }
 
-  public SyncerHost(
-      ApiServer api, Identity identity, SyncerSettings settings, Duration resyncPeriod) {
+  /** A syncer with {@code settings}, its resync period among them (the chart's is 10 minutes). */
+  public SyncerHost(ApiServer api, Identity identity, SyncerSettings settings) {
     this.api = Objects.requireNonNull(api, "api");
     this.identity = Objects.requireNonNull(identity, "identity");
     this.settings = Objects.requireNonNull(settings, "settings");
-    this.resyncPeriod = Objects.requireNonNull(resyncPeriod, "resyncPeriod");
   }
 
   /**
@@ -93,8 +91,7 @@ public final class SyncerHost {
                 Note.Process.SYNCER,
                 Note.Edge.START,
                 incarnations));
-    process =
-        new SyncerProcess(api, identity, settings, resyncPeriod, "syncer#" + incarnations, bounds);
+    process = new SyncerProcess(api, identity, settings, "syncer#" + incarnations, bounds);
     process.roundTrip(applyRoundTrip);
     process.onReadiness(ready -> availability.accept(ready));
     process.start();
@@ -155,11 +152,6 @@ public final class SyncerHost {
   /** The running incarnation's syncer, once its informers have synced. */
   public Optional<SecretSyncer> syncer() {
     return process == null ? Optional.empty() : process.syncer();
-  }
-
-  /** The informers' periodic resync, now (a step of the features). */
-  public void resyncNow() {
-    syncer().ifPresent(SecretSyncer::onResync);
   }
 
   private void halt(Note.Edge how) {

@@ -1,13 +1,8 @@
 package io.kuik.sim.hosts;
 
-import io.fabric8.kubernetes.api.model.Secret;
-import io.kuik.model.ResourceId;
+import io.kuik.kube.syncer.InformerStores;
+import io.kuik.kube.syncer.Intake;
 import io.kuik.model.RewriteAnnotations;
-import io.kuik.model.RewrittenPod;
-import io.kuik.ports.EventRecorder;
-import io.kuik.ports.Scheduler;
-import io.kuik.ports.SecretWriter;
-import io.kuik.ports.StatusWriter;
 import io.kuik.sim.client.Informer;
 import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.ApiException;
@@ -17,6 +12,9 @@ import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.object.Meta;
+import io.kuik.syncer.Answer;
+import io.kuik.syncer.Effect;
+import io.kuik.syncer.Input;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.WriteBounds;
@@ -24,15 +22,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One incarnation of the syncer process: its informers, its typed view of their caches, the ports
- * the core calls, and the core itself. Nothing outlives {@link #halt()}: timers scheduled by a
- * halted incarnation find it dead and do nothing.
+ * One incarnation of the syncer process, the simulator's executor of the core's effects: its
+ * informers, the production caches ({@link InformerStores}) and {@link Intake} they feed, and the
+ * core itself, on the virtual clock. Only the transport is its own ({@link SyncerTransport}): the
+ * rule that turns a notification into an input, the records it keeps and the core are production's.
+ * Every effect is recorded in the trace as it is taken in hand. Nothing outlives {@link #halt()}:
+ * timers and answers that reach a halted incarnation find it dead and do nothing.
  */
-final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, EventRecorder {
+final class SyncerProcess implements Effect.Executor {
 
   private static final Duration SYNC_POLL = Duration.ofMillis(100);
 
@@ -40,17 +42,17 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
   static final Duration BOUNDS_PERIOD = Duration.ofSeconds(5);
 
   /**
-   * The default round trip of an apply: it reaches the API server after half of it and its answer
-   * comes back after the other half, so that applies are in flight for a while, as over a network.
+   * The default round trip of a write: it reaches the API server after half of it and its answer
+   * comes back after the other half, so that writes are in flight for a while, as over a network.
    */
   static final Duration ROUND_TRIP = Duration.ofMillis(20);
 
   private final ApiServer api;
   private final Identity identity;
   private final SyncerSettings settings;
-  private final Duration resyncPeriod;
   private final String name;
-  private final TypedCaches caches = new TypedCaches();
+  private final InformerStores stores;
+  private final Intake intake;
   private final io.kuik.sim.world.EventRecorder events;
   private final List<Informer> informers;
   private SecretSyncer syncer;
@@ -67,7 +69,6 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
       ApiServer api,
       Identity identity,
       SyncerSettings settings,
-      Duration resyncPeriod,
       String name,
       SyncerHost.Bounds boundsNames) {
     this.api = api;
@@ -78,8 +79,9 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
             : WriteBounds.unreadable("the admission policy and its binding have not been read yet");
     this.identity = identity;
     this.settings = settings;
-    this.resyncPeriod = resyncPeriod;
     this.name = name;
+    this.stores = new InformerStores(settings.clusterResourceNamespace());
+    this.intake = new Intake(stores);
     this.events = new io.kuik.sim.world.EventRecorder(api, api.loop());
     this.informers =
         List.of(
@@ -95,7 +97,7 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
                 ResourceType.POD,
                 null,
                 LabelSelector.parse(RewriteAnnotations.REWRITTEN_SELECTOR),
-                this::changed),
+                this::notified),
             informer("secrets", ResourceType.SECRET, settings.clusterResourceNamespace()));
   }
 
@@ -118,8 +120,9 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
   }
 
   /**
-   * Reads the policy and its binding by name under the syncer's identity, as the production driver
-   * does every 5 seconds, and acts on a changed decision: writes held, or released with a resync.
+   * Reads the policy and its binding by name under the syncer's identity, as the production
+   * executor does every 5 seconds; a changed decision is an input of the core (writes held, or
+   * released with a resync).
    */
   private void checkBounds() {
     if (!alive) {
@@ -140,15 +143,14 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
               : bounds; // says nothing of them: keep the last decision
     }
     if (!now.equals(bounds)) {
-      boolean released = now.inPlace() && !bounds.inPlace();
+      boolean changed = now.inPlace() != bounds.inPlace();
       bounds = now;
       api.trace()
           .add(
               new Note.WriteBounds(
                   api.loop().now(), api.trace().actorOf(identity), now.inPlace(), now.why()));
-      if (released && syncer != null) {
-        syncer.onResync();
-        syncer.onWakeup();
+      if (changed) {
+        handle(new Input.WriteBoundsChanged(now.inPlace()));
       }
       if (syncer != null) {
         readiness.accept(ready());
@@ -163,7 +165,7 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
       if (type.equals(ResourceType.VALIDATING_ADMISSION_POLICY)) {
         return WriteBounds.Observed.policy(Meta.deletionTimestamp(found) != null);
       }
-      java.util.List<String> actions = new java.util.ArrayList<>();
+      List<String> actions = new java.util.ArrayList<>();
       found.path("spec").path("validationActions").forEach(a -> actions.add(a.asString()));
       return WriteBounds.Observed.binding(
           Meta.deletionTimestamp(found) != null, Json.text(found, "spec", "policyName"), actions);
@@ -192,7 +194,7 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
     this.readiness = readiness;
   }
 
-  /** From now on each apply takes this long to be answered (a slow or distant API server). */
+  /** From now on each write takes this long to be answered (a slow or distant API server). */
   void roundTrip(Duration value) {
     roundTrip = value;
   }
@@ -205,185 +207,80 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
       api.loop().schedule(SYNC_POLL, name + " waits for informers", this::startWhenSynced);
       return;
     }
-    syncer =
-        new SecretSyncer(
-            settings,
-            api.loop(),
-            this,
-            caches,
-            this,
-            this,
-            io.kuik.syncer.SyncerObserver.NONE,
-            (StatusWriter) this);
-    syncer.start();
+    syncer = new SecretSyncer(settings, stores);
+    handle(intake.started(api.loop().now()));
     readiness.accept(true);
-    if (!resyncPeriod.isZero()) {
-      api.loop().schedule(resyncPeriod, name + " resync", this::resync);
-    }
   }
-
-  private void resync() {
-    if (!alive) {
-      return;
-    }
-    syncer.onResync();
-    api.loop().schedule(resyncPeriod, name + " resync", this::resync);
-  }
-
-  // ---- informers feed the caches, then the core -------------------------------------------
 
   private Informer informer(String what, ResourceType type, String namespace) {
-    return HostInformers.feeding(api, identity, name + "/" + what, type, namespace, this::changed);
+    return HostInformers.feeding(api, identity, name + "/" + what, type, namespace, this::notified);
   }
 
-  private void changed(ResourceType type, ObjectNode before, ObjectNode after) {
+  /** A simulated informer's change: stored, then through the production intake to the core. */
+  private void notified(ResourceType type, ObjectNode before, ObjectNode after) {
     if (!alive) {
       return;
     }
-    TypedCaches.Change change = caches.apply(type, before, after);
-    if (syncer == null) {
-      return; // the first lists: start() reconciles everything they brought
+    SyncerTransport.stored(stores, type, before, after)
+        .flatMap(notification -> intake.input(notification, api.loop().now()))
+        .ifPresent(this::handle);
+  }
+
+  private void handle(Input input) {
+    if (!alive || syncer == null) {
+      return;
     }
-    if (type.equals(ResourceType.POD)) {
-      RewrittenPod was = (RewrittenPod) change.before();
-      RewrittenPod is = (RewrittenPod) change.after();
-      if (was == null
-          || !was.equals(is)) { // as the production driver: a status update changes no record
-        syncer.onPodChanged(was, is);
-      }
-    } else if (type.equals(ResourceType.NAMESPACE)) {
-      String ns = Meta.name(after != null ? after : before);
-      if (after == null) {
-        syncer.onNamespaceDeleted(ns);
-      } else {
-        syncer.onNamespaceChanged(ns);
-      }
-    } else if (type.equals(ResourceType.SECRET)) {
-      syncer.onClusterSecretChanged(Meta.name(after != null ? after : before));
-    } else {
-      ResourceId id = TypedCaches.resourceId(type, after != null ? after : before);
-      if (before != null && after != null && sameSpec(before, after)) {
-        return; // only its status or metadata changed, e.g. the syncer's own status write
-      }
-      if (after == null) {
-        syncer.onResourceDeleted(id);
-      } else {
-        syncer.onResourceChanged(id);
-      }
+    for (Effect effect : syncer.handle(input, api.loop().now())) {
+      effect.carryOut(this);
     }
   }
 
-  private static boolean sameSpec(ObjectNode before, ObjectNode after) {
-    return java.util.Objects.equals(before.get("spec"), after.get("spec"))
-        && java.util.Objects.equals(Meta.uid(before), Meta.uid(after));
-  }
-
-  // ---- ports -------------------------------------------------------------------------------
+  // ---- the effects --------------------------------------------------------------------------
 
   @Override
-  public void wakeAt(Instant at) {
-    Instant now = api.loop().now();
-    api.loop()
-        .scheduleAt(
-            at.isBefore(now) ? now : at,
-            name + " wakes",
-            () -> {
-              // While the policy is missing the core is not woken; checkBounds wakes it after.
-              if (alive && syncer != null && bounds.inPlace()) {
-                syncer.onWakeup();
-              }
-            });
-  }
-
-  /**
-   * The apply reaches the API server half a round trip later, and its answer the core after the
-   * other half, on the virtual clock. A process halted meanwhile sends nothing, or hears nothing.
-   */
-  @Override
-  public void apply(Secret secret, Consumer<Outcome> answered) {
-    ObjectNode body = Json.MAPPER.valueToTree(secret);
+  public void apply(Effect.ApplySecret apply) {
+    String target =
+        "secrets " + apply.pair().namespace() + "/" + apply.secret().getMetadata().getName();
+    trace(Note.EffectKind.APPLY, target, apply.lane().label());
+    ObjectNode body = Json.MAPPER.valueToTree(apply.secret());
     Json.dropNulls(body);
-    Duration half = roundTrip.dividedBy(2);
-    api.loop()
-        .schedule(
-            half,
-            name + " applies " + secret.getMetadata().getName(),
-            () -> {
-              if (!alive) {
-                return;
-              }
-              Outcome outcome = send(body);
-              api.loop()
-                  .schedule(
-                      roundTrip.minus(half),
-                      name + " hears of " + secret.getMetadata().getName(),
-                      () -> {
-                        if (alive) {
-                          answered.accept(outcome);
-                        }
-                      });
-            });
-  }
-
-  private Outcome send(ObjectNode body) {
-    if (!bounds.inPlace()) {
-      // The production write fence: an apply on its way when the policy went is not sent.
-      return new Refused(
-          0,
-          "NoAdmissionPolicy",
-          "the admission policy that bounds the syncer's writes is not in place; nothing was sent");
-    }
-    try {
-      api.apply(identity, body, SecretWriter.FIELD_MANAGER, true);
-      return new Applied();
-    } catch (ApiException refused) {
-      return new Refused(refused.code(), refused.reason(), refused.getMessage());
-    }
+    roundTrip(
+        name + " applies " + apply.secret().getMetadata().getName(),
+        () -> send(() -> api.apply(identity, body, Effect.ApplySecret.FIELD_MANAGER, true)),
+        answer -> new Input.ApplyAnswered(apply, answer));
   }
 
   @Override
-  public boolean apply(Status status) {
-    if (!bounds.inPlace()) {
-      return false;
-    }
-    ObjectNode body = Json.MAPPER.valueToTree(status.applyConfiguration());
-    try {
-      api.applyStatus(identity, body, StatusWriter.FIELD_MANAGER, true);
-      return true;
-    } catch (ApiException refused) {
-      return false;
-    }
+  public void write(Effect.WriteStatus write) {
+    trace(Note.EffectKind.STATUS, write.status().resource().toString(), "");
+    ObjectNode body = Json.MAPPER.valueToTree(write.status().applyConfiguration());
+    roundTrip(
+        name + " writes the status of " + write.status().resource(),
+        () -> send(() -> api.applyStatus(identity, body, Effect.WriteStatus.FIELD_MANAGER, true)),
+        answer -> new Input.StatusAnswered(write, answer));
   }
 
   @Override
-  public void record(ResourceId resource, String uid, Type type, String reason, String message) {
+  public void record(Effect.RecordEvent event) {
     ObjectNode involved = Json.object();
-    involved.put("apiVersion", "kuik.enix.io/v1alpha1");
-    involved.put("kind", resource.kind().kind());
-    ObjectNode meta = involved.putObject("metadata");
-    meta.put("name", resource.name());
-    if (uid != null) {
-      meta.put("uid", uid);
+    ObjectNode meta;
+    if (event.target() instanceof Effect.RecordEvent.OnPod pod) {
+      trace(Note.EffectKind.EVENT, "pod " + pod.namespace() + "/" + pod.name(), event.reason());
+      involved.put("apiVersion", "v1");
+      involved.put("kind", "Pod");
+      meta = involved.putObject("metadata");
+      meta.put("name", pod.name());
+      meta.put("namespace", pod.namespace());
+    } else {
+      trace(Note.EffectKind.EVENT, event.resource().toString(), event.reason());
+      involved.put("apiVersion", "kuik.enix.io/v1alpha1");
+      involved.put("kind", event.resource().kind().kind());
+      meta = involved.putObject("metadata");
+      meta.put("name", event.resource().name());
     }
-    recordOn(involved, type, reason, message);
-  }
-
-  @Override
-  public void recordOnPod(
-      String namespace, String pod, String uid, Type type, String reason, String message) {
-    ObjectNode involved = Json.object();
-    involved.put("apiVersion", "v1");
-    involved.put("kind", "Pod");
-    ObjectNode meta = involved.putObject("metadata");
-    meta.put("name", pod);
-    meta.put("namespace", namespace);
-    if (uid != null) {
-      meta.put("uid", uid);
+    if (event.uid() != null) {
+      meta.put("uid", event.uid());
     }
-    recordOn(involved, type, reason, message);
-  }
-
-  private void recordOn(ObjectNode involved, Type type, String reason, String message) {
     if (!bounds.inPlace()) {
       return; // as the production recorder, behind the same fence
     }
@@ -392,13 +289,68 @@ final class SyncerProcess implements Scheduler, SecretWriter, StatusWriter, Even
           identity,
           "kuik-secret-syncer",
           involved,
-          type == Type.Warning
+          event.type() == Effect.RecordEvent.Type.Warning
               ? io.kuik.sim.world.EventRecorder.Type.WARNING
               : io.kuik.sim.world.EventRecorder.Type.NORMAL,
-          reason,
-          message);
+          event.reason(),
+          event.message());
     } catch (ApiException dropped) {
       // As the production recorder: an Event that cannot be recorded is dropped, never retried.
     }
+  }
+
+  @Override
+  public void wakeAt(Effect.WakeAt wake) {
+    Instant now = api.loop().now();
+    Instant at = wake.timer().at();
+    trace(Note.EffectKind.WAKE, "", "at " + at);
+    api.loop()
+        .scheduleAt(
+            at.isBefore(now) ? now : at,
+            name + " wakes",
+            () -> handle(new Input.TimerFired(wake.timer())));
+  }
+
+  /**
+   * The write reaches the API server half a round trip later, and its answer the core after the
+   * other half, on the virtual clock. A process halted meanwhile sends nothing, or hears nothing.
+   */
+  private void roundTrip(String what, Supplier<Answer> send, Function<Answer, Input> answered) {
+    Duration half = roundTrip.dividedBy(2);
+    Duration back = roundTrip.minus(half);
+    api.loop()
+        .schedule(
+            half,
+            what,
+            () -> {
+              if (!alive) {
+                return;
+              }
+              Answer answer = send.get();
+              api.loop().schedule(back, what + " answered", () -> handle(answered.apply(answer)));
+            });
+  }
+
+  private Answer send(Runnable request) {
+    if (!bounds.inPlace()) {
+      // The production write fence: a write on its way when the policy went is not sent.
+      return new Answer.Refused(
+          0,
+          "NoAdmissionPolicy",
+          "the admission policy that bounds the syncer's writes is not in place; nothing was sent");
+    }
+    try {
+      request.run();
+      return Answer.APPLIED;
+    } catch (ApiException refused) {
+      return new Answer.Refused(refused.code(), refused.reason(), refused.getMessage());
+    }
+  }
+
+  private void trace(Note.EffectKind kind, String subject, String detail) {
+    api.trace()
+        .add(
+            new Note.SyncerEffect(
+                api.loop().now(), api.trace().actorOf(identity), kind, subject, detail));
   }
 }

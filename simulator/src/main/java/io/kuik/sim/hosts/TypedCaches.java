@@ -13,19 +13,16 @@ import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.Meta;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The syncer's informer caches as the records and typed objects the core reads. Each object is
- * converted once, when its change arrives, so the core's reads cost nothing. Pods and namespaces
- * become the core's records, read here from the JSON the simulated API server sends, as the
- * production driver keeps them (docs/decisions/0032-only-rewritten-pods-and-slim-records.md).
+ * The webhook host's informer caches as the typed objects its routing reads: routing resources,
+ * namespaces and the Secrets of the cluster resource namespace, each converted once, when its
+ * change arrives. (The syncer host keeps production's own caches, {@code InformerStores}.)
  */
 final class TypedCaches implements InformerView {
 
@@ -35,25 +32,9 @@ final class TypedCaches implements InformerView {
   private final Map<ResourceId, Validated> resources =
       new TreeMap<>(java.util.Comparator.comparing(ResourceId::toString));
   private final Map<String, ObservedNamespace> namespaces = new TreeMap<>();
-  private final Map<String, Map<String, RewrittenPod>> pods = new HashMap<>();
   private final Map<String, Secret> secrets = new TreeMap<>();
 
   Change apply(ResourceType type, ObjectNode before, ObjectNode after) {
-    if (type.equals(ResourceType.POD)) {
-      RewrittenPod old = before == null ? null : podRecord(before);
-      RewrittenPod now = after == null ? null : podRecord(after);
-      String ns = Meta.namespace(after != null ? after : before);
-      String name = Meta.name(after != null ? after : before);
-      if (now == null) {
-        Map<String, RewrittenPod> inNamespace = pods.get(ns);
-        if (inNamespace != null) {
-          inNamespace.remove(name);
-        }
-      } else {
-        pods.computeIfAbsent(ns, n -> new TreeMap<>()).put(name, now);
-      }
-      return new Change(old, now);
-    }
     if (type.equals(ResourceType.NAMESPACE)) {
       String name = Meta.name(after != null ? after : before);
       if (after == null) {
@@ -78,25 +59,6 @@ final class TypedCaches implements InformerView {
     Validated validated = RoutingResourceJson.validate(id.kind(), after);
     resources.put(id, validated);
     return new Change(null, validated);
-  }
-
-  /** The record of a pod: its phase, deletion, rewritten-by annotation and container images. */
-  static RewrittenPod podRecord(ObjectNode pod) {
-    Map<String, String> images = new HashMap<>();
-    for (String list : List.of("initContainers", "containers", "ephemeralContainers")) {
-      for (JsonNode container : pod.path("spec").path(list)) {
-        images.put(Json.text(container, "name"), Json.text(container, "image"));
-      }
-    }
-    JsonNode phase = pod.path("status").path("phase");
-    return RewrittenPod.of(
-        Meta.namespace(pod),
-        Meta.name(pod),
-        Meta.uid(pod),
-        phase.isString() ? phase.asString() : null,
-        Meta.deletionTimestamp(pod) != null,
-        Meta.annotations(pod),
-        images);
   }
 
   static ResourceId resourceId(ResourceType type, ObjectNode object) {
@@ -138,9 +100,10 @@ final class TypedCaches implements InformerView {
     return Optional.ofNullable(namespaces.get(name));
   }
 
+  /** The webhook reads no pod of the informers: it is handed the pod it routes. */
   @Override
   public Collection<RewrittenPod> pods(String namespace) {
-    return List.copyOf(pods.getOrDefault(namespace, Map.of()).values());
+    return List.of();
   }
 
   @Override

@@ -5,14 +5,16 @@ import java.util.Objects;
 
 /**
  * A record that is not a request nor a watch event: a process's incarnation starting or ending, a
- * fault window opening or closing, a registry's pull, probe or outage, a webhook that failed open.
- * Each kind is its own type, so that a checker matches the type and its enums, never a word.
+ * fault window opening or closing, a registry's pull, probe or outage, a webhook that failed open,
+ * an effect the syncer's core returned. Each kind is its own type, so that a checker matches the
+ * type and its enums, never a word.
  */
 public sealed interface Note extends TraceRecord
     permits Note.Incarnation,
         Note.FaultWindow,
         Note.RegistryNote,
         Note.FailedOpen,
+        Note.SyncerEffect,
         Note.WriteBounds {
 
   @Override
@@ -140,6 +142,36 @@ public sealed interface Note extends TraceRecord
     @Override
     public Columns columns() {
       return new Columns(webhook.name(), "FAILED-OPEN", subject, message);
+    }
+  }
+
+  /** An effect of the syncer's core (io.kuik.syncer.Effect), by kind. */
+  enum EffectKind {
+    APPLY,
+    STATUS,
+    EVENT,
+    WAKE
+  }
+
+  /**
+   * An effect the syncer's core returned, as the simulated executor takes it in hand: an apply of
+   * the Secret {@code subject} or a status write of the resource {@code subject} (its request
+   * follows half a round trip later), an Event on it, or a timer; {@code detail} is the lane of an
+   * apply, the reason of an Event, the time of a timer.
+   */
+  record SyncerEffect(Instant at, Actor actor, EffectKind kind, String subject, String detail)
+      implements Note {
+    public SyncerEffect {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(actor, "actor");
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(subject, "subject");
+      Objects.requireNonNull(detail, "detail");
+    }
+
+    @Override
+    public Columns columns() {
+      return new Columns(actor.name(), "EFFECT " + kind.name(), subject, detail);
     }
   }
 

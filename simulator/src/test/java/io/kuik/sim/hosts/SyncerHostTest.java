@@ -96,8 +96,7 @@ class SyncerHostTest {
   }
 
   private SyncerHost host() {
-    return new SyncerHost(
-        api, SYNCER, SyncerSettings.defaults("kuik-system"), Duration.ofMinutes(10));
+    return new SyncerHost(api, SYNCER, SyncerSettings.defaults("kuik-system"));
   }
 
   /** Runs in 10 ms steps until the syncer has sent an apply (after its start's debounce). */

@@ -1,0 +1,192 @@
+package io.kuik.kube.syncer;
+
+import io.kuik.ports.Clock;
+import io.kuik.syncer.Answer;
+import io.kuik.syncer.Effect;
+import io.kuik.syncer.Input;
+import io.kuik.syncer.SecretSyncer;
+import io.kuik.syncer.SyncerSettings;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+
+/**
+ * The production executor of the core's effects (docs/architecture.md#executors): it owns the
+ * {@link SecretSyncer} on the {@link CoreLoop}, where every input is handled, and carries each
+ * effect out without blocking that thread. Informer notifications reach the loop and go through the
+ * {@link Intake}; applies go out on the sender threads (as many as the core lets fly, {@code
+ * --max-applies-in-flight}), statuses and Events on a thread of their own, and every answer comes
+ * back as an input on the loop; a wake-up is a one-shot timer on the loop. The production twin of
+ * the simulator's {@code SyncerProcess}.
+ *
+ * <p>Before {@link #startSyncing()} (informers synced and, with leader election, the lease held)
+ * notifications only fill the caches; the core is built then and reconciles everything once.
+ */
+final class SyncerDriver implements Effect.Executor {
+
+  private static final Logger LOG = Logger.getLogger(SyncerDriver.class.getName());
+
+  private final CoreLoop loop;
+  private final SyncerSettings settings;
+  private final Clock clock;
+  private final InformerStores stores;
+  private final Intake intake;
+  private final ApplyingSecretWriter secrets;
+  private final ApplyingStatusWriter statuses;
+  private final ApiEventRecorder events;
+  private final Executor senders;
+  private final Executor notes;
+  private final SyncerMetrics metrics;
+  private SecretSyncer core; // the loop's thread only
+
+  /**
+   * @param senders the threads that send applies (fabric8's apply blocks for its round trip)
+   * @param notes the thread that sends status writes and records Events
+   */
+  SyncerDriver(
+      CoreLoop loop,
+      SyncerSettings settings,
+      Clock clock,
+      InformerStores stores,
+      ApplyingSecretWriter secrets,
+      ApplyingStatusWriter statuses,
+      ApiEventRecorder events,
+      Executor senders,
+      Executor notes,
+      SyncerMetrics metrics) {
+    this.loop = loop;
+    this.settings = settings;
+    this.clock = clock;
+    this.stores = stores;
+    this.intake = new Intake(stores);
+    this.secrets = secrets;
+    this.statuses = statuses;
+    this.events = events;
+    this.senders = senders;
+    this.notes = notes;
+    this.metrics = metrics;
+  }
+
+  /** Builds the core and reconciles every pair once; later calls do nothing. Any thread. */
+  void startSyncing() {
+    loop.execute(
+        "start",
+        () -> {
+          if (core != null) {
+            return;
+          }
+          core = new SecretSyncer(settings, stores, metrics.observer());
+          LOG.info(
+              "syncing "
+                  + stores.routingCount()
+                  + " routing resources across "
+                  + stores.namespaceCount()
+                  + " namespaces");
+          handle(intake.started(clock.now()));
+        });
+  }
+
+  /**
+   * The admission policy that bounds the writes, or its binding, went away ({@code false}) or came
+   * back: an input of the core, which holds its writes meanwhile (the write fence stops what was
+   * already on its way). Any thread.
+   */
+  void writeBounds(boolean inPlace) {
+    loop.execute("write bounds", () -> handle(new Input.WriteBoundsChanged(inPlace)));
+  }
+
+  /** An informer's notification, from its thread: handed to the loop, through the intake. */
+  void notified(Notification notification) {
+    loop.execute(
+        notification.getClass().getSimpleName(),
+        () -> intake.input(notification, clock.now()).ifPresent(this::handle));
+  }
+
+  private void handle(Input input) {
+    if (core == null) {
+      return; // not started: the intake lets nothing through yet
+    }
+    long started = System.nanoTime();
+    List<Effect> effects = core.handle(input, clock.now());
+    effects.forEach(effect -> effect.carryOut(this));
+    if (input instanceof Input.TimerFired) {
+      metrics.reconciled(Duration.ofNanos(System.nanoTime() - started));
+    }
+    publish();
+  }
+
+  // ---- the effects, on the loop ---------------------------------------------------------------
+
+  @Override
+  public void apply(Effect.ApplySecret apply) {
+    send(
+        senders,
+        "apply of " + apply.pair(),
+        () -> secrets.apply(apply.secret()),
+        answer -> new Input.ApplyAnswered(apply, answer));
+  }
+
+  @Override
+  public void write(Effect.WriteStatus write) {
+    send(
+        notes,
+        "status of " + write.status().resource(),
+        () -> statuses.apply(write.status()),
+        answer -> new Input.StatusAnswered(write, answer));
+  }
+
+  @Override
+  public void record(Effect.RecordEvent event) {
+    try {
+      notes.execute(() -> events.record(event));
+    } catch (RejectedExecutionException stopping) {
+      LOG.fine(() -> "Event dropped after shutdown: " + event.reason());
+    }
+  }
+
+  /** A timer that fires a little early is handed over all the same: the core asks again. */
+  @Override
+  public void wakeAt(Effect.WakeAt wake) {
+    loop.schedule(
+        "wake-up",
+        Duration.between(clock.now(), wake.timer().at()),
+        () -> handle(new Input.TimerFired(wake.timer())));
+  }
+
+  /** Sends on {@code threads}; the answer comes back to the loop, whatever happens. */
+  private void send(
+      Executor threads, String what, Supplier<Answer> write, Function<Answer, Input> answered) {
+    try {
+      threads.execute(
+          () -> {
+            Answer answer;
+            try {
+              answer = write.get();
+            } catch (RuntimeException broken) {
+              // An answer must come, or the write would stay in flight for good.
+              answer = new Answer.Refused(0, "ClientError", broken.toString());
+            }
+            Input input = answered.apply(answer);
+            loop.execute(what + " answered", () -> handle(input));
+          });
+    } catch (RejectedExecutionException stopping) {
+      LOG.fine(() -> what + " dropped after shutdown");
+    }
+  }
+
+  private void publish() {
+    long pairs = (long) stores.routingCount() * stores.namespaceCount();
+    metrics.publish(
+        SyncerMetrics.CoreSnapshot.of(
+            core.counters(),
+            core.queueDepth(),
+            core.appliesInFlight(),
+            pairs,
+            core.resyncPeriod()));
+    metrics.publishLanes(core.queueStats(clock.now()));
+  }
+}

@@ -1,0 +1,226 @@
+package io.kuik.kube.syncer;
+
+import io.kuik.syncer.Lane;
+import io.kuik.syncer.LaneStats;
+import io.kuik.syncer.SyncerCounters;
+import io.kuik.syncer.SyncerObserver;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToLongFunction;
+
+/**
+ * The syncer's Prometheus metrics, served on {@code /metrics} of the health port. The core's
+ * counters live on the core's thread; that thread publishes a {@link CoreSnapshot} after each task
+ * and a scrape reads the last one, so no scrape ever touches the core.
+ */
+public final class SyncerMetrics {
+
+  /** What the core's thread last published. */
+  record CoreSnapshot(
+      long reconciles,
+      long appliesSent,
+      long appliesSkipped,
+      int queueDepth,
+      int appliesInFlight,
+      long pairs,
+      double resyncPeriodSeconds,
+      Map<String, Long> rewritesNotRecognized) {
+    static final CoreSnapshot NONE =
+        new CoreSnapshot(0, 0, 0, 0, 0, 0, 0, new SyncerCounters().rewritesNotRecognized());
+
+    static CoreSnapshot of(
+        SyncerCounters counters,
+        int queueDepth,
+        int appliesInFlight,
+        long pairs,
+        Duration resyncPeriod) {
+      return new CoreSnapshot(
+          counters.reconciles(),
+          counters.appliesSent(),
+          counters.appliesSkipped(),
+          queueDepth,
+          appliesInFlight,
+          pairs,
+          resyncPeriod.toMillis() / 1000.0,
+          counters.rewritesNotRecognized());
+    }
+  }
+
+  /**
+   * The reasons an apply fails with, present at zero from the start: the API server's usual Status
+   * reasons, and the writer's own (Transport: no answer; NotLeader, ShuttingDown: not sent).
+   */
+  static final List<String> APPLY_FAILURE_REASONS =
+      List.of(
+          "Forbidden",
+          "Invalid",
+          "Conflict",
+          "NotFound",
+          "TooManyRequests",
+          "ServiceUnavailable",
+          "InternalError",
+          "Timeout",
+          "Unknown",
+          "Transport",
+          "ClientError",
+          "NotLeader",
+          "ShuttingDown",
+          "NoAdmissionPolicy");
+
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final WorkQueueMetrics workQueue = new WorkQueueMetrics(registry, System::nanoTime);
+  private final Counter applyFailures;
+  private final Counter statusWrites;
+  private final Histogram reconcileDuration;
+  private final Gauge leader;
+  private final Gauge admissionPolicy;
+  private volatile CoreSnapshot snapshot = CoreSnapshot.NONE;
+
+  public SyncerMetrics() {
+    counter("kuik_syncer_reconciles", "Pairs reconciled", CoreSnapshot::reconciles);
+    counter(
+        "kuik_syncer_applies_sent",
+        "Server-side applies of a Secret sent, successful or not",
+        CoreSnapshot::appliesSent);
+    counter(
+        "kuik_syncer_applies_skipped",
+        "Applies not sent because the pair's content hash had not changed",
+        CoreSnapshot::appliesSkipped);
+    CounterWithCallback.builder()
+        .name("kuik_syncer_rewrites_not_recognized")
+        .help(
+            "Pods whose claim of a rewrite (label and rewritten-by annotation) kuik does not"
+                + " recognize, each counted once, by reason: NoSuchResource, NamespaceNotSelected,"
+                + " ImageNotCovered")
+        .labelNames("reason")
+        .callback(
+            callback ->
+                snapshot.rewritesNotRecognized().forEach((reason, n) -> callback.call(n, reason)))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_pairs")
+        .help("Pairs (routing resource, namespace) that a resync reconciles")
+        .callback(callback -> callback.call(snapshot.pairs()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_resync_effective_period_seconds")
+        .help(
+            "How often each pair is resynced now: --resync-period, or longer when"
+                + " --resync-share of --api-qps cannot apply every pair within it")
+        .callback(callback -> callback.call(snapshot.resyncPeriodSeconds()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_queue_depth")
+        .help("Pairs waiting for a reconcile: debounced, retried, or waiting for a grace to end")
+        .callback(callback -> callback.call(snapshot.queueDepth()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_applies_in_flight")
+        .help("Applies sent and not yet answered, at most --max-applies-in-flight")
+        .callback(callback -> callback.call(snapshot.appliesInFlight()))
+        .register(registry);
+    applyFailures =
+        Counter.builder()
+            .name("kuik_syncer_apply_failures")
+            .help("Applies refused or failed, by the API server's reason (Transport: no answer)")
+            .labelNames("reason")
+            .register(registry);
+    reconcileDuration =
+        Histogram.builder()
+            .name("kuik_syncer_reconcile_duration_seconds")
+            .help("Time to process one batch of due pairs (applies are sent, not waited for)")
+            .classicOnly()
+            .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+            .register(registry);
+    leader =
+        Gauge.builder()
+            .name("kuik_syncer_leader")
+            .help("1 while this instance holds the lease and writes, 0 on a standby")
+            .register(registry);
+    admissionPolicy =
+        Gauge.builder()
+            .name("kuik_syncer_admission_policy_in_place")
+            .help(
+                "1 while the admission policy that bounds the syncer's writes and its binding are"
+                    + " in place; 0 while they are missing, and nothing is written")
+            .register(registry);
+    // Every reason series exists from the first scrape, so that rate() alerts have a series.
+    statusWrites =
+        Counter.builder()
+            .name("kuik_syncer_status_writes")
+            .help(
+                "Status writes of routing resources, by result: Applied, or the API server's"
+                    + " reason as for apply failures")
+            .labelNames("result")
+            .register(registry);
+    for (String reason : APPLY_FAILURE_REASONS) {
+      applyFailures.initLabelValues(reason);
+      statusWrites.initLabelValues(reason);
+    }
+    statusWrites.initLabelValues("Applied");
+    JvmMetrics.builder().register(registry);
+  }
+
+  public PrometheusRegistry registry() {
+    return registry;
+  }
+
+  void publish(CoreSnapshot latest) {
+    snapshot = latest;
+  }
+
+  /** The core's work queue, per lane, as its thread last read it. */
+  void publishLanes(Map<Lane, LaneStats> lanes) {
+    workQueue.publish(lanes);
+  }
+
+  /** What the core reports as it works: queue waits and source propagation. */
+  SyncerObserver observer() {
+    return workQueue;
+  }
+
+  void applyFailed(String reason) {
+    applyFailures.labelValues(reason).inc();
+  }
+
+  void statusWritten(String result) {
+    statusWrites.labelValues(result).inc();
+  }
+
+  void reconciled(Duration took) {
+    reconcileDuration.observe(took.toNanos() / 1e9);
+  }
+
+  /** 1 while every informer has synced and none stopped: what /readyz answers. */
+  void informersSynced(java.util.function.BooleanSupplier synced) {
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_informers_synced")
+        .help("1 while every informer has listed and none stopped (what /readyz answers), else 0")
+        .callback(callback -> callback.call(synced.getAsBoolean() ? 1 : 0))
+        .register(registry);
+  }
+
+  void leading(boolean leading) {
+    leader.set(leading ? 1 : 0);
+  }
+
+  void admissionPolicyInPlace(boolean inPlace) {
+    admissionPolicy.set(inPlace ? 1 : 0);
+  }
+
+  private void counter(String name, String help, ToLongFunction<CoreSnapshot> value) {
+    CounterWithCallback.builder()
+        .name(name)
+        .help(help)
+        .callback(callback -> callback.call(value.applyAsLong(snapshot)))
+        .register(registry);
+  }
+}

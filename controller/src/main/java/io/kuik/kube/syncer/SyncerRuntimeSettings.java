@@ -1,0 +1,53 @@
+package io.kuik.kube.syncer;
+
+import io.kuik.syncer.SyncerSettings;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything the production syncer process needs beyond the core's own {@link SyncerSettings}.
+ *
+ * @param healthPort port of /healthz, /readyz and /metrics; zero picks a free one
+ * @param bounds the admission policy and binding that bound the writes, and how often to read them
+ */
+public record SyncerRuntimeSettings(
+    SyncerSettings syncer, LeaseSettings lease, int healthPort, Bounds bounds) {
+
+  /**
+   * The chart's ValidatingAdmissionPolicy and binding (both {@code <release>-pull-secrets}), read
+   * by name every {@code period}: the syncer writes only while both are in place.
+   */
+  public record Bounds(String policy, String binding, Duration period) {
+
+    /** The names the chart gives them for the release {@code kuik}. */
+    public static final String DEFAULT_NAME = "kuik-pull-secrets";
+
+    public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(5);
+
+    public Bounds {
+      Objects.requireNonNull(policy, "policy");
+      Objects.requireNonNull(binding, "binding");
+      Objects.requireNonNull(period, "period");
+      if (policy.isBlank() || binding.isBlank()) {
+        throw new IllegalArgumentException("the admission policy and its binding need names");
+      }
+      if (period.isNegative() || period.isZero()) {
+        throw new IllegalArgumentException("the policy check period must be positive");
+      }
+    }
+
+    /** The chart's names for the release {@code kuik}, checked every 5 seconds. */
+    public static Bounds defaults() {
+      return new Bounds(DEFAULT_NAME, DEFAULT_NAME, DEFAULT_PERIOD);
+    }
+  }
+
+  public SyncerRuntimeSettings {
+    Objects.requireNonNull(syncer, "syncer");
+    Objects.requireNonNull(lease, "lease");
+    Objects.requireNonNull(bounds, "bounds");
+    if (healthPort < 0 || healthPort > 65535) {
+      throw new IllegalArgumentException("the health port must be 0 to 65535, got " + healthPort);
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package io.kuik.kube.syncer;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.kuik.kube.MockCluster;
+import io.kuik.model.ResourceId;
+import io.kuik.model.RoutingKind;
+import io.kuik.syncer.Effect.RecordEvent;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ApiEventRecorderTest {
+
+  private static final Instant NOW = Instant.parse("2026-01-02T03:04:05.123456789Z");
+
+  private final MockCluster cluster = new MockCluster();
+  private final WriteFence fence = new WriteFence();
+  private final ApiEventRecorder recorder =
+      new ApiEventRecorder(cluster.client(), fence, () -> NOW, "syncer-0_abc");
+
+  @AfterEach
+  void close() {
+    cluster.close();
+  }
+
+  @Test
+  void recordsAnEventOnTheClusterScopedResourceInDefault() {
+    fence.open();
+
+    recorder.record(
+        RecordEvent.onResource(
+            new ResourceId(RoutingKind.IMAGE_MIRROR, "prod"),
+            "uid-1",
+            RecordEvent.Type.Warning,
+            "PullSecretInjectionFailed",
+            "entry 0: Secret example-pull is missing"));
+
+    Event event = cluster.client().v1().events().inNamespace("default").list().getItems().get(0);
+    assertEquals("ImageMirror", event.getInvolvedObject().getKind());
+    assertEquals("kuik.enix.io/v1alpha1", event.getInvolvedObject().getApiVersion());
+    assertEquals("prod", event.getInvolvedObject().getName());
+    assertEquals("uid-1", event.getInvolvedObject().getUid());
+    assertEquals("Warning", event.getType());
+    assertEquals("PullSecretInjectionFailed", event.getReason());
+    assertEquals("kuik-secret-syncer", event.getSource().getComponent());
+    assertEquals("syncer-0_abc", event.getReportingInstance());
+    assertEquals(NOW.toString(), event.getFirstTimestamp());
+  }
+
+  @Test
+  void recordsAnEventOnAPodInItsOwnNamespaceWithItsUid() {
+    fence.open();
+
+    recorder.recordOnPod(
+        "tenant",
+        "forged",
+        "uid-pod",
+        RecordEvent.Type.Warning,
+        "RewriteNotRecognized",
+        "container app claims a rewrite by ImageAlternative/acme, but ...");
+
+    Event event = cluster.client().v1().events().inNamespace("tenant").list().getItems().get(0);
+    assertEquals("Pod", event.getInvolvedObject().getKind());
+    assertEquals("v1", event.getInvolvedObject().getApiVersion());
+    assertEquals("tenant", event.getInvolvedObject().getNamespace());
+    assertEquals("forged", event.getInvolvedObject().getName());
+    assertEquals("uid-pod", event.getInvolvedObject().getUid(), "what kubectl describe matches");
+    assertEquals("RewriteNotRecognized", event.getReason());
+    assertTrue(event.getMetadata().getName().startsWith("forged."));
+  }
+
+  @Test
+  void recordsNothingWhileTheFenceIsClosed() {
+    recorder.record(
+        RecordEvent.onResource(
+            new ResourceId(RoutingKind.IMAGE_MIRROR, "prod"),
+            "uid-1",
+            RecordEvent.Type.Warning,
+            "PullSecretInjectionFailed",
+            "message"));
+
+    assertEquals(0, cluster.client().v1().events().inNamespace("default").list().getItems().size());
+  }
+
+  /** The Event is dropped with a warning that says which, and the caller goes on. */
+  @Test
+  void neverThrowsWhenTheApiServerIsGone() {
+    fence.open();
+    cluster.close();
+    Logger logger = Logger.getLogger(ApiEventRecorder.class.getName());
+    List<LogRecord> logged = new CopyOnWriteArrayList<>();
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            logged.add(record);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    logger.addHandler(capture);
+    try {
+      assertDoesNotThrow(
+          () ->
+              recorder.record(
+                  RecordEvent.onResource(
+                      new ResourceId(RoutingKind.IMAGE_MIRROR, "prod"),
+                      "uid-1",
+                      RecordEvent.Type.Normal,
+                      "Anything",
+                      "message")));
+    } finally {
+      logger.removeHandler(capture);
+    }
+
+    assertEquals(1, logged.size(), "one warning, no more: " + logged);
+    assertEquals(Level.WARNING, logged.get(0).getLevel());
+    assertTrue(
+        logged.get(0).getMessage().startsWith("could not record the Anything event on "),
+        logged.get(0).getMessage());
+  }
+
+  @Test
+  void namesStayValidForTheLongestResourceNames() {
+    String longest = "a".repeat(235) + "-b" + "c".repeat(16);
+    Event event =
+        recorder.event(
+            new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, longest),
+            null,
+            RecordEvent.Type.Warning,
+            "R",
+            "m",
+            NOW);
+
+    String name = event.getMetadata().getName();
+    assertTrue(name.length() <= 253, name);
+    assertTrue(name.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?") && !name.contains("-."), name);
+  }
+}

@@ -1,0 +1,118 @@
+package io.kuik.kube.syncer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kuik.kube.ClusterFixtures;
+import io.kuik.kube.Metrics;
+import io.kuik.kube.MockCluster;
+import io.kuik.model.ResourceId;
+import io.kuik.model.RoutingKind;
+import io.kuik.model.crd.ImageAlternative;
+import io.kuik.syncer.Answer;
+import io.kuik.syncer.RoutingStatus;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The status writer behind the write fence, on a mock API server serving the chart's CRDs: it
+ * applies status alone while this process leads, and sends nothing from a standby or a deposed
+ * leader.
+ */
+class ApplyingStatusWriterTest {
+
+  private static final ResourceId ACME = new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "acme");
+
+  private final MockCluster cluster = new MockCluster();
+  private final ClusterFixtures fixtures = new ClusterFixtures(cluster.client());
+  private final WriteFence fence = new WriteFence();
+  private final SyncerMetrics metrics = new SyncerMetrics();
+  private final ApplyingStatusWriter writer =
+      new ApplyingStatusWriter(cluster.client(), fence, metrics);
+
+  @AfterEach
+  void close() {
+    cluster.close();
+  }
+
+  private static RoutingStatus status(ResourceId id, int namespaces) {
+    return new RoutingStatus(
+        id,
+        1,
+        true,
+        "Valid",
+        "every field is valid",
+        namespaces,
+        Instant.parse("2026-01-01T00:00:00Z"));
+  }
+
+  private Object storedNamespaces() {
+    ImageAlternative stored =
+        cluster.client().resources(ImageAlternative.class).withName("acme").get();
+    return stored.getStatus() == null ? null : stored.getStatus().secretNamespaces();
+  }
+
+  private double written(String result) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      PrometheusTextFormatWriter.create().write(out, metrics.registry().scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return Metrics.value(
+        out.toString(StandardCharsets.UTF_8),
+        "kuik_syncer_status_writes_total{result=\"" + result + "\"}");
+  }
+
+  @Test
+  void appliesTheStatusAloneWhileThisProcessLeads() {
+    fixtures.imageAlternative("Always", "{}");
+    fence.open();
+
+    assertEquals(Answer.APPLIED, writer.apply(status(ACME, 3)));
+
+    assertEquals(3, storedNamespaces());
+    assertEquals(
+        "Always",
+        cluster
+            .client()
+            .resources(ImageAlternative.class)
+            .withName("acme")
+            .get()
+            .getSpec()
+            .rewritePolicy());
+    assertEquals(1, written("Applied"));
+  }
+
+  @Test
+  void aStandbyOrADeposedLeaderSendsNoStatus() {
+    fixtures.imageAlternative("Always", "{}");
+
+    assertTrue(writer.apply(status(ACME, 3)) instanceof Answer.Refused, "never opened: a standby");
+    fence.open();
+    fence.close();
+    assertTrue(writer.apply(status(ACME, 3)) instanceof Answer.Refused, "deposed");
+
+    assertNull(storedNamespaces());
+    assertEquals(2, written("NotLeader"));
+  }
+
+  @Test
+  void theStatusOfAResourceThatIsGoneIsNotFoundAndCreatesNothing() {
+    fence.open();
+
+    assertTrue(
+        writer.apply(status(new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "gone"), 1))
+            instanceof Answer.Refused);
+
+    assertNull(cluster.client().resources(ImageAlternative.class).withName("gone").get());
+    assertEquals(1, written("NotFound"));
+  }
+}

@@ -1,0 +1,94 @@
+package io.kuik.kube.syncer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kuik.kube.Metrics;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class SyncerMetricsTest {
+
+  private final SyncerMetrics metrics = new SyncerMetrics();
+
+  @Test
+  void scrapesShowWhatTheCoreLastPublished() throws IOException {
+    metrics.publish(
+        new SyncerMetrics.CoreSnapshot(
+            7,
+            5,
+            2,
+            3,
+            4,
+            12,
+            600,
+            java.util.Map.of("NamespaceNotSelected", 9L, "ImageNotCovered", 0L)));
+
+    String text = scrape();
+
+    assertEquals(7, Metrics.value(text, "kuik_syncer_reconciles_total"));
+    assertEquals(5, Metrics.value(text, "kuik_syncer_applies_sent_total"));
+    assertEquals(2, Metrics.value(text, "kuik_syncer_applies_skipped_total"));
+    assertEquals(3, Metrics.value(text, "kuik_syncer_queue_depth"));
+    assertEquals(4, Metrics.value(text, "kuik_syncer_applies_in_flight"));
+    assertEquals(12, Metrics.value(text, "kuik_syncer_pairs"));
+    assertTrue(
+        text.contains(
+            "kuik_syncer_rewrites_not_recognized_total{reason=\"NamespaceNotSelected\"} 9.0"),
+        text);
+  }
+
+  @Test
+  void everyReasonAPodsClaimIsNotRecognizedForIsThereFromTheStart() throws IOException {
+    String text = scrape();
+
+    for (String reason :
+        java.util.List.of("NoSuchResource", "NamespaceNotSelected", "ImageNotCovered")) {
+      assertTrue(
+          text.contains("kuik_syncer_rewrites_not_recognized_total{reason=\"" + reason + "\"} 0.0"),
+          text);
+    }
+  }
+
+  @Test
+  void applyFailuresAreCountedByReason() throws IOException {
+    metrics.applyFailed("Forbidden");
+    metrics.applyFailed("Forbidden");
+    metrics.applyFailed("Transport");
+
+    String text = scrape();
+
+    assertTrue(text.contains("kuik_syncer_apply_failures_total{reason=\"Forbidden\"} 2.0"), text);
+    assertTrue(text.contains("kuik_syncer_apply_failures_total{reason=\"Transport\"} 1.0"), text);
+  }
+
+  @Test
+  void reconcileDurationsFallInSecondsBuckets() throws IOException {
+    metrics.reconciled(Duration.ofMillis(30));
+
+    String text = scrape();
+
+    assertEquals(1, Metrics.value(text, "kuik_syncer_reconcile_duration_seconds_count"));
+    assertTrue(text.contains("kuik_syncer_reconcile_duration_seconds_bucket{le=\"0.05\"} 1"), text);
+    assertTrue(
+        text.contains("kuik_syncer_reconcile_duration_seconds_bucket{le=\"0.025\"} 0"), text);
+  }
+
+  @Test
+  void leaderGaugeFollowsTheLease() throws IOException {
+    metrics.leading(true);
+    assertEquals(1, Metrics.value(scrape(), "kuik_syncer_leader"));
+    metrics.leading(false);
+    assertEquals(0, Metrics.value(scrape(), "kuik_syncer_leader"));
+  }
+
+  private String scrape() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrometheusTextFormatWriter.create().write(out, metrics.registry().scrape());
+    return out.toString(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,104 @@
+package io.kuik.kube.webhook;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kuik.ports.RegistryProber;
+import io.kuik.ports.RegistryProber.Availability;
+import io.kuik.ports.RegistryProber.Probe;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The webhook's metrics, and the prober wrapper that feeds the probe ones. */
+class WebhookMetricsTest {
+
+  private static final Probe ORIGINAL = WebhookRoutingTest.probe("docker.io/acme/app:1.0");
+  private static final Probe COPY = WebhookRoutingTest.probe("registry.example.com/acme/app:1.0");
+
+  private final WebhookMetrics metrics = new WebhookMetrics();
+  private final AtomicLong nanos = new AtomicLong();
+
+  @Test
+  void everyAdmissionResultIsExportedFromZero() {
+    metrics.admitted(WebhookMetrics.Result.NAMESPACE_UNKNOWN);
+
+    String text = scrape();
+
+    assertEquals(1, value(text, "kuik_webhook_admissions_total{result=\"namespace_unknown\"}"));
+    assertEquals(0, value(text, "kuik_webhook_admissions_total{result=\"rewritten\"}"));
+    assertEquals(0, value(text, "kuik_webhook_admissions_total{result=\"unchanged\"}"));
+    assertEquals(0, value(text, "kuik_webhook_admissions_total{result=\"skipped\"}"));
+  }
+
+  @Test
+  void theMeterPassesAnswersThroughAndCountsEachOutcome() {
+    RegistryProber slow =
+        candidates -> {
+          nanos.addAndGet(40_000_000);
+          return List.of(Availability.NOT_FOUND, Availability.AVAILABLE);
+        };
+    WebhookProbeMeter meter = new WebhookProbeMeter(slow, metrics, nanos::get);
+
+    List<List<Availability>> answers = meter.probeAll(List.of(List.of(ORIGINAL, COPY)));
+
+    assertEquals(List.of(List.of(Availability.NOT_FOUND, Availability.AVAILABLE)), answers);
+    String text = scrape();
+    assertEquals(1, value(text, "kuik_webhook_probes_total{outcome=\"not_found\"}"));
+    assertEquals(1, value(text, "kuik_webhook_probes_total{outcome=\"available\"}"));
+    assertEquals(1, value(text, "kuik_webhook_probe_duration_seconds_count"));
+    assertEquals(1, value(text, "kuik_webhook_probe_duration_seconds_bucket{le=\"0.05\"}"));
+    assertEquals(0, value(text, "kuik_webhook_probe_duration_seconds_bucket{le=\"0.025\"}"));
+  }
+
+  @Test
+  void theMeterToleratesAProberThatAnswersNothing() {
+    RegistryProber silent =
+        new RegistryProber() {
+          @Override
+          public List<Availability> probe(List<Probe> candidates) {
+            return null;
+          }
+
+          @Override
+          public List<List<Availability>> probeAll(List<List<Probe>> candidateLists) {
+            return null;
+          }
+        };
+    WebhookProbeMeter meter = new WebhookProbeMeter(silent, metrics, nanos::get);
+
+    assertEquals(null, meter.probeAll(List.of(List.of(ORIGINAL))));
+    String scrape = scrape();
+    assertTrue(
+        scrape
+            .lines()
+            .filter(line -> line.startsWith("kuik_webhook_probes_total{"))
+            .allMatch(line -> line.endsWith(" 0.0")),
+        "no outcome counted:\n" + scrape);
+  }
+
+  private String scrape() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      PrometheusTextFormatWriter.create().write(out, metrics.registry().scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  /** The value of the sample line that starts with {@code sample} (name and labels). */
+  static double value(String exposition, String sample) {
+    for (String line : exposition.split("\n")) {
+      if (line.startsWith(sample + " ")) {
+        return Double.parseDouble(line.substring(sample.length() + 1).trim().split(" ")[0]);
+      }
+    }
+    throw new AssertionError("no sample " + sample + " in:\n" + exposition);
+  }
+}
