@@ -137,6 +137,8 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --health-port={{ .Values.syncer.healthPort }}
 - --admission-policy={{ .Release.Name }}-pull-secrets
 - --admission-policy-binding={{ .Release.Name }}-pull-secrets
+- --credential-trial-timeout={{ .Values.syncer.credentialTrialTimeout }}
+- --insecure-registries={{ join "," .Values.webhook.insecureRegistries }}
 - --log-format={{ .Values.logFormat }}
 - --log-level={{ .Values.logLevel }}
 {{- end }}

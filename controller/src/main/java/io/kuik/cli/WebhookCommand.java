@@ -54,7 +54,7 @@ public final class WebhookCommand implements KuikSubcommand {
   private static final Logger LOG = Logger.getLogger(WebhookCommand.class.getName());
 
   /** {@code host[:port]} or {@code [ipv6][:port]}, as the registry part of an image reference. */
-  private static final Pattern REGISTRY_HOST =
+  static final Pattern REGISTRY_HOST =
       Pattern.compile(
           "([A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*"
               + "|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?");

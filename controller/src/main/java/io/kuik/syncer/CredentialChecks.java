@@ -44,6 +44,9 @@ final class CredentialChecks {
     }
   }
 
+  /** An injecting entry, and what its registry last answered and when (null: not yet). */
+  record Tried(Target target, TrialVerdict verdict, Instant at) {}
+
   /** What is known of one registry and credential. */
   private static final class Known {
     Instant triedAt;
@@ -57,19 +60,23 @@ final class CredentialChecks {
 
   /**
    * The resource's injecting entries, as they resolve now (after a change of the resource or of a
-   * source Secret): a registry and credential not seen before is due at once.
+   * source Secret): a registry and credential not seen before is due at once. Returns whether they
+   * differ from the last ones.
    */
-  void entries(ResourceId id, List<Target> now) {
-    targets.put(id, List.copyOf(now));
+  boolean entries(ResourceId id, List<Target> now) {
+    List<Target> before = targets.put(id, List.copyOf(now));
     for (Target target : now) {
       known.computeIfAbsent(target.key(), key -> new Known());
     }
     dropUnused();
+    return !now.equals(before == null ? List.of() : before);
   }
 
-  void forget(ResourceId id) {
-    targets.remove(id);
+  /** The resource went or is invalid; returns whether it had injecting entries. */
+  boolean forget(ResourceId id) {
+    List<Target> before = targets.remove(id);
     dropUnused();
+    return before != null && !before.isEmpty();
   }
 
   /**
@@ -82,7 +89,8 @@ final class CredentialChecks {
     for (Map.Entry<CredentialTrial.Key, Known> e : known.entrySet()) {
       Known k = e.getValue();
       Set<String> paths = paths(e.getKey());
-      if (!k.inFlight && !dueAt(k, paths, now, period).isAfter(now)) {
+      Instant at = dueAt(k, paths, now, period);
+      if (!k.inFlight && at != null && !at.isAfter(now)) {
         k.inFlight = true;
         due.add(
             new CredentialTrial(
@@ -101,16 +109,20 @@ final class CredentialChecks {
         continue;
       }
       Instant at = dueAt(e.getValue(), paths(e.getKey()), now, period);
-      if (next == null || at.isBefore(next)) {
+      if (at != null && (next == null || at.isBefore(next))) {
         next = at;
       }
     }
     return Optional.ofNullable(next);
   }
 
+  /** When the key is due again; null when never (a zero period: only a change tries again). */
   private static Instant dueAt(Known k, Set<String> paths, Instant now, Duration period) {
     if (k.triedAt == null || !k.triedPaths.containsAll(paths)) {
       return now;
+    }
+    if (period.isZero()) {
+      return null;
     }
     Instant again = k.triedAt.plus(period);
     return again.isAfter(now) ? again : now;
@@ -151,6 +163,16 @@ final class CredentialChecks {
               target.authsKey(), target.registry(), k == null ? null : k.verdict));
     }
     return outcomes;
+  }
+
+  /** Each of the resource's injecting entries, and what its registry last answered, in order. */
+  List<Tried> tried(ResourceId id) {
+    List<Tried> tried = new ArrayList<>();
+    for (Target target : targets.getOrDefault(id, List.of())) {
+      Known k = known.get(target.key());
+      tried.add(new Tried(target, k == null ? null : k.verdict, k == null ? null : k.triedAt));
+    }
+    return tried;
   }
 
   /**

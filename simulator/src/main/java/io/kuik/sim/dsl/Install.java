@@ -84,7 +84,8 @@ public final class Install {
                 world.api(),
                 SyncerHost.podIdentity(namespace, release.syncerServiceAccount()),
                 syncerSettings(namespace, namespacesByDefault))
-            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(release.name()));
+            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(release.name()))
+            .tryingCredentialsOn(world.cluster().registries());
     syncer.reportAvailability(
         available(namespace, ComponentDeployments.syncer(release.fullname())));
     syncer.start();
@@ -133,7 +134,8 @@ public final class Install {
     world.cluster().trace().alias(identity, namespace + "-syncer");
     SyncerHost host =
         new SyncerHost(world.api(), identity, syncerSettings(namespace, namespacesByDefault))
-            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(other.name()));
+            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(other.name()))
+            .tryingCredentialsOn(world.cluster().registries());
     host.reportAvailability(available(namespace, ComponentDeployments.syncer(other.fullname())));
     otherInstances.put(namespace, host);
     host.start();

@@ -3,6 +3,7 @@ package io.kuik.sim.hosts;
 import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.registry.Registries;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
 import java.time.Duration;
@@ -26,6 +27,7 @@ public final class SyncerHost {
   private Duration applyRoundTrip = SyncerProcess.ROUND_TRIP;
   private Consumer<Boolean> availability = ready -> {};
   private Bounds bounds;
+  private Registries registries;
 
   /**
    * The chart's ValidatingAdmissionPolicy and binding the syncer reads by name (the production
@@ -67,6 +69,15 @@ public final class SyncerHost {
     return this;
   }
 
+  /**
+   * From the next start on, the syncer tries credentials on these registries (the world's); without
+   * them, every trial finds no registry to answer (the host of a bare test).
+   */
+  public SyncerHost tryingCredentialsOn(Registries registries) {
+    this.registries = registries;
+    return this;
+  }
+
   /** What /readyz answers: informers synced and the admission policy in place. */
   public boolean ready() {
     return process != null && process.ready();
@@ -91,7 +102,8 @@ public final class SyncerHost {
                 Note.Process.SYNCER,
                 Note.Edge.START,
                 incarnations));
-    process = new SyncerProcess(api, identity, settings, "syncer#" + incarnations, bounds);
+    process =
+        new SyncerProcess(api, identity, settings, "syncer#" + incarnations, bounds, registries);
     process.roundTrip(applyRoundTrip);
     process.onReadiness(ready -> availability.accept(ready));
     process.start();

@@ -150,7 +150,9 @@ public sealed interface Note extends TraceRecord
     APPLY,
     STATUS,
     EVENT,
-    WAKE
+    WAKE,
+    /** A credential's trial: the subject is the registry, the detail the paths (no credential). */
+    TRIAL
   }
 
   /**
