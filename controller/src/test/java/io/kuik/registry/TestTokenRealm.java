@@ -30,21 +30,21 @@ import tools.jackson.databind.node.ObjectNode;
  * #rootCertBundle()} for the registry; any other credential gets 401, as Docker Hub's realm words
  * it. Records the query of every request.
  */
-final class TestTokenRealm implements AutoCloseable {
+public final class TestTokenRealm implements AutoCloseable {
 
-  static final String USER = "alice";
-  static final String PASSWORD = "s3cret";
-  static final String SERVICE = "kuik-test-registry";
-  static final String ISSUER = "kuik-test-realm";
+  public static final String USER = "alice";
+  public static final String PASSWORD = "s3cret";
+  public static final String SERVICE = "kuik-test-registry";
+  public static final String ISSUER = "kuik-test-realm";
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final HttpServer server;
   private final TestCertificates.Pair signer;
   private final Path rootCertBundle;
-  final List<String> queries = new CopyOnWriteArrayList<>();
+  public final List<String> queries = new CopyOnWriteArrayList<>();
 
-  TestTokenRealm(Path directory)
+  public TestTokenRealm(Path directory)
       throws IOException, GeneralSecurityException, InterruptedException {
     signer = TestCertificates.generate(directory, "realm", "RSA");
     rootCertBundle = directory.resolve("realm.crt");
@@ -60,11 +60,11 @@ final class TestTokenRealm implements AutoCloseable {
   }
 
   /** The realm's URL, on loopback plain HTTP (where kuik may send a credential). */
-  String realm() {
+  public String realm() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/token";
   }
 
-  Path rootCertBundle() {
+  public Path rootCertBundle() {
     return rootCertBundle;
   }
 

@@ -50,6 +50,32 @@ public final class History {
         .orElse(0L);
   }
 
+  /**
+   * The credential trials the running syncer had answered, by the result of the metric
+   * kuik_syncer_credential_trials_total ({@code accepted}, {@code refused}, {@code unreachable}).
+   */
+  public long credentialTrials(String result) {
+    return world
+        .install()
+        .syncer()
+        .syncer()
+        .map(core -> core.counters().credentialTrials().getOrDefault(result, 0L))
+        .orElse(0L);
+  }
+
+  /** The logins (credential trials) the registry {@code host} answered, in order, as traced. */
+  public List<io.kuik.sim.trace.Note.RegistryNote> registryLogins(String host) {
+    Actor registry = new Actor(host);
+    return trace().records().stream()
+        .filter(
+            r ->
+                r instanceof io.kuik.sim.trace.Note.RegistryNote note
+                    && note.event() == io.kuik.sim.trace.Note.RegistryEvent.LOGIN
+                    && note.host().equals(registry))
+        .map(r -> (io.kuik.sim.trace.Note.RegistryNote) r)
+        .toList();
+  }
+
   /** The first syncer instance's requests. */
   public List<TraceRecord.Request> syncerRequests() {
     return requestsOf(world.install().syncer());
