@@ -413,23 +413,11 @@ public final class SyncerCommand implements KuikSubcommand {
   }
 
   private java.util.Set<String> insecureRegistries() {
-    java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
-    for (String item : insecureRegistries == null ? new String[0] : insecureRegistries.split(",")) {
-      String host = item.trim();
-      if (host.isEmpty()) {
-        continue;
-      }
-      if (!WebhookCommand.REGISTRY_HOST.matcher(host).matches()) {
-        throw new ParameterException(
-            spec.commandLine(),
-            "Invalid --insecure-registries entry '"
-                + host
-                + "': write a registry as in image references, host or host:port, without"
-                + " http:// or a path (e.g. registry.local:5000)");
-      }
-      hosts.add(host);
+    try {
+      return InsecureRegistries.parse(insecureRegistries);
+    } catch (IllegalArgumentException invalid) {
+      throw new ParameterException(spec.commandLine(), invalid.getMessage());
     }
-    return hosts;
   }
 
   private void checkPort(String flag, int value) {
