@@ -1,16 +1,9 @@
 package io.kuik.sim.plan;
 
 import io.kuik.model.DockerConfig;
-import io.kuik.model.InvalidDockerConfigException;
-import io.kuik.model.PullSecretsOverride;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.RewriteAnnotations;
-import io.kuik.model.RoutingResource;
-import io.kuik.model.RoutingResources;
 import io.kuik.model.SecretNames;
-import io.kuik.model.Validated;
-import io.kuik.model.crd.ImageAlternative;
-import io.kuik.model.crd.ImageMirror;
 import io.kuik.routing.ContainerDecision;
 import io.kuik.routing.RoutingDecision;
 import io.kuik.sim.actors.Deployments;
@@ -31,9 +24,7 @@ import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.syncer.Targeting;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,15 +32,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads what the simulated cluster did, once it went quiet, into a {@link PlanReport}: the stored
  * {@code kuik-inject-*} Secrets, the pods as admitted (with the webhook's own decision for each),
- * the Warning Events kuik recorded, and what a user would see go wrong: pods that do not run, pull
- * Secrets referenced and never written, namespaces that no instance serves.
+ * and what a user would see go wrong ({@link PlanProblems}).
  *
  * <p>It reads the administrator's view of the store ({@link ClusterState}), which leaves no trace,
  * and parses routing resources and docker configs with the production model only to name things
@@ -57,11 +46,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class PlanFindings {
 
-  private static final String KUIK_API_VERSION = "kuik.enix.io/v1alpha1";
-
   private final KuikWorld world;
   private final ClusterState state;
   private final List<Targeting> instances;
+  private final StoredRouting stored;
 
   /**
    * The namespaces every cluster starts with
@@ -88,6 +76,7 @@ final class PlanFindings {
     this.world = world;
     this.state = world.cluster().api().state();
     this.instances = world.install().instances();
+    this.stored = new StoredRouting(state, instances);
     this.podSources = new TreeMap<>(podSources);
     this.deployments = List.copyOf(deployments);
     this.declared = Set.copyOf(declared);
@@ -98,10 +87,7 @@ final class PlanFindings {
     List<Problem> problems = new ArrayList<>(earlier);
     deploymentPods(sources, problems);
     List<PlannedPod> pods = pods(sources);
-    problems.addAll(syncerWarnings());
-    problems.addAll(podsNotRunning(pods));
-    problems.addAll(pullSecretsNeverWritten(pods));
-    problems.addAll(namespacesNotServed());
+    problems.addAll(new PlanProblems(world, stored, declared).of(pods));
     List<Problem> unique = new ArrayList<>(new LinkedHashSet<>(problems));
     return new PlanReport(
         instances.stream()
@@ -131,7 +117,7 @@ final class PlanFindings {
         continue;
       }
       String owner = owner(secret);
-      Optional<DockerConfig> content = dockerConfig(secret);
+      Optional<DockerConfig> content = StoredRouting.dockerConfig(secret);
       List<Key> keys = new ArrayList<>();
       content.ifPresent(
           config ->
@@ -145,7 +131,7 @@ final class PlanFindings {
 
   private static String owner(ObjectNode secret) {
     return Meta.ownerReferences(secret).stream()
-        .filter(ref -> KUIK_API_VERSION.equals(Json.text(ref, "apiVersion")))
+        .filter(ref -> StoredRouting.KUIK_API_VERSION.equals(Json.text(ref, "apiVersion")))
         .map(ref -> Json.text(ref, "kind") + "/" + Json.text(ref, "name"))
         .findFirst()
         .orElse("?");
@@ -158,13 +144,13 @@ final class PlanFindings {
    */
   private Key origin(ObjectNode secret, String owner, String key, RegistryCredential credential) {
     Optional<String> secretRef =
-        resource(owner).stream()
+        stored.resource(owner).stream()
             .flatMap(r -> r.entries().stream())
             .filter(e -> e.authsKey().equals(key) && e.auth() != null)
             .map(e -> e.auth().secretRefName())
             .filter(name -> name != null)
             .findFirst();
-    Optional<String> instance = servingInstance(Meta.namespace(secret));
+    Optional<String> instance = stored.servingInstance(Meta.namespace(secret));
     if (secretRef.isEmpty() || instance.isEmpty()) {
       return new Key(key, null, List.of());
     }
@@ -172,7 +158,7 @@ final class PlanFindings {
     List<String> sourceKeys =
         state
             .get(ResourceType.SECRET, instance.get(), secretRef.get())
-            .flatMap(PlanFindings::dockerConfig)
+            .flatMap(StoredRouting::dockerConfig)
             .map(
                 config ->
                     config.auths().entrySet().stream()
@@ -181,64 +167,6 @@ final class PlanFindings {
                         .toList())
             .orElse(List.of());
     return new Key(key, source, sourceKeys);
-  }
-
-  private Optional<RoutingResource> resource(String kindAndName) {
-    String[] parts = kindAndName.split("/", 2);
-    if (parts.length != 2) {
-      return Optional.empty();
-    }
-    Validated validated;
-    if (parts[0].equals("ImageAlternative")) {
-      Optional<ObjectNode> stored = state.get(ResourceType.IMAGE_ALTERNATIVE, null, parts[1]);
-      if (stored.isEmpty()) {
-        return Optional.empty();
-      }
-      validated =
-          RoutingResources.from(Json.MAPPER.treeToValue(stored.get(), ImageAlternative.class));
-    } else if (parts[0].equals("ImageMirror")) {
-      Optional<ObjectNode> stored = state.get(ResourceType.IMAGE_MIRROR, null, parts[1]);
-      if (stored.isEmpty()) {
-        return Optional.empty();
-      }
-      validated = RoutingResources.from(Json.MAPPER.treeToValue(stored.get(), ImageMirror.class));
-    } else {
-      return Optional.empty();
-    }
-    return validated instanceof Validated.Valid valid
-        ? Optional.of(valid.resource())
-        : Optional.empty();
-  }
-
-  private List<RoutingResource> validResources() {
-    List<RoutingResource> out = new ArrayList<>();
-    for (ObjectNode stored : state.list(ResourceType.IMAGE_ALTERNATIVE, null)) {
-      resource("ImageAlternative/" + Meta.name(stored)).ifPresent(out::add);
-    }
-    for (ObjectNode stored : state.list(ResourceType.IMAGE_MIRROR, null)) {
-      resource("ImageMirror/" + Meta.name(stored)).ifPresent(out::add);
-    }
-    return out;
-  }
-
-  private Optional<String> servingInstance(String namespace) {
-    Map<String, String> labels =
-        state.get(ResourceType.NAMESPACE, null, namespace).map(Meta::labels).orElse(Map.of());
-    return instances.stream().filter(t -> t.serves(labels)).map(Targeting::instance).findFirst();
-  }
-
-  static Optional<DockerConfig> dockerConfig(ObjectNode secret) {
-    String encoded = Json.text(secret, "data", ".dockerconfigjson");
-    if (encoded == null) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(
-          DockerConfig.parse(
-              new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8)));
-    } catch (InvalidDockerConfigException | IllegalArgumentException unreadable) {
-      return Optional.empty();
-    }
   }
 
   // ---- pods -----------------------------------------------------------------------------------
@@ -354,158 +282,5 @@ final class PlanFindings {
     String why = decision.notCovered().get(name);
     return new PlannedContainer(
         name, submitted, List.of(), runs, why == null ? "no routing resource covers it" : why);
-  }
-
-  // ---- problems -------------------------------------------------------------------------------
-
-  /** Every Warning Event kuik recorded on a routing resource, as kubectl describe shows it. */
-  private List<Problem> syncerWarnings() {
-    List<ObjectNode> events = new ArrayList<>(state.list(ResourceType.EVENT, null));
-    events.sort(
-        Comparator.comparing((ObjectNode e) -> Json.text(e, "firstTimestamp"))
-            .thenComparing(Meta::name));
-    List<Problem> out = new ArrayList<>();
-    for (ObjectNode event : events) {
-      if (KUIK_API_VERSION.equals(Json.text(event, "involvedObject", "apiVersion"))
-          && "Warning".equals(Json.text(event, "type"))) {
-        out.add(
-            new Problem(
-                Json.text(event, "involvedObject", "kind")
-                    + "/"
-                    + Json.text(event, "involvedObject", "name"),
-                Json.text(event, "reason"),
-                Json.text(event, "message")));
-      }
-    }
-    return out;
-  }
-
-  private List<Problem> podsNotRunning(List<PlannedPod> pods) {
-    List<Problem> out = new ArrayList<>();
-    for (PlannedPod pod : pods) {
-      if ("Running".equals(pod.phase())) {
-        continue;
-      }
-      String reason = "Pending";
-      for (PlannedContainer container : pod.containers()) {
-        String waiting =
-            world.cluster().kubelet().waitingReason(pod.namespace(), pod.name(), container.name());
-        if (waiting != null) {
-          reason = waiting;
-          break;
-        }
-      }
-      out.add(
-          new Problem(
-              "Pod " + pod.namespace() + "/" + pod.name(),
-              reason,
-              lastWarningOn(pod.namespace(), pod.name()).orElse("the pod does not start")));
-    }
-    return out;
-  }
-
-  /**
-   * The kubelet's last Warning on the pod that says why, not only which state it is in (the kubelet
-   * follows "Failed to pull image ...: ..." with "Error: ErrImagePull").
-   */
-  private Optional<String> lastWarningOn(String namespace, String pod) {
-    String last = null;
-    String lastTime = "";
-    for (ObjectNode event : state.list(ResourceType.EVENT, namespace)) {
-      if ("Pod".equals(Json.text(event, "involvedObject", "kind"))
-          && pod.equals(Json.text(event, "involvedObject", "name"))
-          && "Warning".equals(Json.text(event, "type"))
-          && !Json.text(event, "message").startsWith("Error: ")
-          && Json.text(event, "lastTimestamp").compareTo(lastTime) >= 0) {
-        last = Json.text(event, "message");
-        lastTime = Json.text(event, "lastTimestamp");
-      }
-    }
-    return Optional.ofNullable(last);
-  }
-
-  /** A reference the webhook added whose Secret is not in the pod's namespace once quiet. */
-  private List<Problem> pullSecretsNeverWritten(List<PlannedPod> pods) {
-    List<Problem> out = new ArrayList<>();
-    for (PlannedPod pod : pods) {
-      for (String name : pod.addedPullSecrets()) {
-        if (state.get(ResourceType.SECRET, pod.namespace(), name).isEmpty()) {
-          out.add(
-              new Problem(
-                  "Pod " + pod.namespace() + "/" + pod.name(),
-                  "PullSecretMissing",
-                  "imagePullSecrets names "
-                      + name
-                      + ", which no kuik instance writes in "
-                      + pod.namespace()
-                      + servedWhy(pod.namespace())));
-        }
-      }
-    }
-    return out;
-  }
-
-  /**
-   * A namespace that a valid resource with an injecting entry selects, but that no instance serves
-   * and that did not opt out ({@code pull-secrets-override: "false"}): its pods would be rewritten
-   * and get a reference to a Secret that nobody writes.
-   */
-  private List<Problem> namespacesNotServed() {
-    List<RoutingResource> injecting =
-        validResources().stream().filter(RoutingResource::injectsAny).toList();
-    Set<String> installs = instances.stream().map(Targeting::instance).collect(Collectors.toSet());
-    List<Problem> out = new ArrayList<>();
-    for (ObjectNode namespace : state.list(ResourceType.NAMESPACE, null)) {
-      String name = Meta.name(namespace);
-      Map<String, String> labels = Meta.labels(namespace);
-      if (!declared.contains(name)
-          || installs.contains(name)
-          || name.startsWith("kube-")
-          || "false".equals(labels.get(PullSecretsOverride.LABEL))
-          || servingInstance(name).isPresent()) {
-        continue;
-      }
-      List<String> selecting =
-          injecting.stream()
-              .filter(r -> r.selectsNamespace(labels))
-              .map(r -> r.id().toString())
-              .toList();
-      if (!selecting.isEmpty()) {
-        out.add(
-            new Problem(
-                "Namespace " + name,
-                "NamespaceNotServed",
-                String.join(", ", selecting)
-                    + " select"
-                    + (selecting.size() == 1 ? "s" : "")
-                    + " it, but no kuik instance writes Secrets there"
-                    + servedWhy(name)));
-      }
-    }
-    return out;
-  }
-
-  /** Why no instance serves a namespace, in the words of its labels; empty when one does. */
-  private String servedWhy(String namespace) {
-    Map<String, String> labels =
-        state.get(ResourceType.NAMESPACE, null, namespace).map(Meta::labels).orElse(Map.of());
-    if (servingInstance(namespace).isPresent()) {
-      return "";
-    }
-    if ("false".equals(labels.get(PullSecretsOverride.LABEL))) {
-      return ": it is labelled " + PullSecretsOverride.LABEL + "=false";
-    }
-    String chosen = labels.get(Targeting.INSTANCE_LABEL);
-    if (chosen != null) {
-      return ": it is labelled "
-          + Targeting.INSTANCE_LABEL
-          + "="
-          + chosen
-          + ", and no instance is installed in "
-          + chosen
-          + " (--instance)";
-    }
-    return ": it has neither targeting label, and no instance serves namespaces by default"
-        + " (--namespaces-by-default)";
   }
 }
