@@ -71,6 +71,7 @@ Feature: Credentials tried ahead of time
     Then the registry quay.io must have been asked to try a credential 3 times
     And the ImageAlternative quay must have 1 Warning event PullSecretCredentialRefused
     And no trace line and no Event of the ImageAlternative quay must hold wrong
+    And the syncer must not have read any Secret outside kuik-system
 
   Scenario: A password fixed in the source Secret should be tried at once and turn the condition True
     Given the Secret quay-pull in kuik-system holds the credentials:
