@@ -41,6 +41,7 @@ public final class SecretSyncer {
   private final SyncerCounters counters = new SyncerCounters();
   private final ClaimReports claims = new ClaimReports(counters);
   private final Reconciler reconciler;
+  private final CredentialTrials trials;
   private boolean started;
 
   /** The admission policy that bounds the writes went away: nothing is decided into a write. */
@@ -74,6 +75,10 @@ public final class SecretSyncer {
             propagations,
             counters,
             claims);
+    this.trials =
+        new CredentialTrials(
+            view, settings.resyncPeriod(), reconciler::credentialsOf, statuses, problems, counters);
+    statuses.credentialsFrom(trials::tried);
   }
 
   /**
@@ -106,6 +111,7 @@ public final class SecretSyncer {
       reconciler.forgetCredentials(changed.id());
       view.routingResource(changed.id()).ifPresent(r -> reportValidity(r, out));
       statuses.changed(changed.id(), now);
+      trials.read(changed.id(), now, out);
       enqueueResource(changed.id(), now);
     } else if (input instanceof Input.ResourceDeleted deleted) {
       resourceDeleted(deleted.id(), now);
@@ -119,9 +125,11 @@ public final class SecretSyncer {
       }
       memory.forgetWritten(pair -> pair.namespace().equals(deleted.name()));
     } else if (input instanceof Input.SourceChanged source) {
-      sourceChanged(source.name(), now);
+      sourceChanged(source.name(), now, out);
     } else if (input instanceof Input.ApplyAnswered answered) {
       reconciler.answered(answered, now, out);
+    } else if (input instanceof Input.TrialAnswered answered) {
+      trials.answered(answered, now, out);
     } else if (input instanceof Input.StatusAnswered answered) {
       statuses.answered(answered.write().status(), answered.answer(), now, counters);
     } else if (input instanceof Input.WriteBoundsChanged bounds) {
@@ -136,7 +144,8 @@ public final class SecretSyncer {
       throw new AssertionError("an input of no known kind: " + input);
     }
     if (!held) {
-      pacer.wake(now, statuses.nextDue()).ifPresent(out::add);
+      trials.due(now, out);
+      pacer.wake(now, statuses.nextDue(), trials.nextDue(now)).ifPresent(out::add);
     }
     return out.list();
   }
@@ -148,6 +157,7 @@ public final class SecretSyncer {
     view.routingResources().forEach(r -> reportValidity(r, out));
     Instant due = afterDebounce(now);
     view.routingResources().forEach(r -> statuses.changed(r.id(), due));
+    trials.readAll(out);
     for (Validated resource : view.routingResources()) {
       for (ObservedNamespace ns : view.namespaces()) {
         pacer.enqueue(new Pair(resource.id(), ns.name()), due, Lane.START);
@@ -158,6 +168,7 @@ public final class SecretSyncer {
   /** Its Secrets go with it through their ownerReference: the garbage collector's job. */
   private void resourceDeleted(ResourceId id, Instant now) {
     reconciler.forgetCredentials(id);
+    trials.forget(id);
     for (ObservedNamespace ns : view.namespaces()) {
       reconciler.forget(new Pair(id, ns.name()), now);
     }
@@ -210,11 +221,12 @@ public final class SecretSyncer {
   }
 
   /** A Secret of the cluster resource namespace changed: every pair of the resources naming it. */
-  private void sourceChanged(String name, Instant now) {
+  private void sourceChanged(String name, Instant now, Effects out) {
     reconciler.forgetCredentials();
     List<Pair> queued = new ArrayList<>();
     for (Validated validated : view.routingResources()) {
       if (validated instanceof Validated.Valid valid && refersTo(valid.resource(), name)) {
+        trials.read(valid.id(), now, out);
         queued.addAll(enqueueResource(valid.id(), now));
       }
     }

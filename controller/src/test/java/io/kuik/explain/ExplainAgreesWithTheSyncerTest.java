@@ -132,6 +132,11 @@ class ExplainAgreesWithTheSyncerTest {
           public void record(Effect.RecordEvent event) {}
 
           @Override
+          public void tryCredential(Effect.TryCredential trial) {
+            inputs.add(new Input.TrialAnswered(trial, io.kuik.model.TrialVerdict.accepted("200")));
+          }
+
+          @Override
           public void wakeAt(Effect.WakeAt wake) {
             if (wake.timer().at().isAfter(now[0])) {
               now[0] = wake.timer().at();

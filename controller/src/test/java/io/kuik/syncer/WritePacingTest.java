@@ -315,6 +315,9 @@ class WritePacingTest {
     public void record(Effect.RecordEvent event) {}
 
     @Override
+    public void tryCredential(Effect.TryCredential trial) {} // a trial is no API write
+
+    @Override
     public void wakeAt(Effect.WakeAt wake) {
       timers.computeIfAbsent(wake.timer().at(), at -> new ArrayList<>()).add(wake.timer());
     }

@@ -5,6 +5,7 @@ import io.kuik.kube.ExitReason;
 import io.kuik.kube.HealthServer;
 import io.kuik.kube.ProcessRuntime;
 import io.kuik.ports.Clock;
+import io.kuik.registry.CredentialTrier;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -42,6 +43,8 @@ public final class SyncerRuntime implements ProcessRuntime {
   private final ExecutorService senders;
   // Status writes and Events, one at a time, so that neither waits behind the other's applies.
   private final ExecutorService notes;
+  // Credential trials, on threads of their own: a registry may take its timeout to answer.
+  private final CredentialTrier trier;
   private final SyncerDriver driver;
   private final StartGate gate;
   private final SyncerInformers informers;
@@ -58,6 +61,8 @@ public final class SyncerRuntime implements ProcessRuntime {
     Clock clock = java.time.Clock.systemUTC()::instant;
     senders = threads("kuik-syncer-apply-", settings.syncer().maxInFlight());
     notes = threads("kuik-syncer-notes-", 1);
+    trier =
+        new CredentialTrier(settings.trials().timeout(), settings.trials().insecureRegistries());
     InformerStores stores = new InformerStores(namespace);
     informers = new SyncerInformers(client, stores, namespace);
     driver =
@@ -71,7 +76,8 @@ public final class SyncerRuntime implements ProcessRuntime {
             new ApiEventRecorder(client, fence, clock, identity),
             senders,
             notes,
-            metrics);
+            metrics,
+            trier);
     gate = new StartGate(driver::startSyncing);
     metrics.informersSynced(() -> synced && informers.noneStopped());
     // Nothing is written until the policy that bounds the writes has been read and found in place.
@@ -166,6 +172,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     fence.closeForShutdown();
     senders.shutdownNow(); // an apply not sent yet is dropped; one on the wire ends
     notes.shutdownNow();
+    trier.close();
     loop.close();
     bounds.close();
     if (election != null) {
