@@ -137,6 +137,8 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --health-port={{ .Values.syncer.healthPort }}
 - --admission-policy={{ .Release.Name }}-pull-secrets
 - --admission-policy-binding={{ .Release.Name }}-pull-secrets
+- --credential-trial-timeout={{ .Values.syncer.credentialTrialTimeout }}
+- --insecure-registries={{ join "," .Values.webhook.insecureRegistries }}
 - --log-format={{ .Values.logFormat }}
 - --log-level={{ .Values.logLevel }}
 - --release-gates={{ .Values.pullSecretFirst.enabled }}
@@ -177,6 +179,28 @@ crash at start.
 {{- end -}}
 {{- with $values.extraArgs }}
 {{- toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+The selftest's command line (templates/selftest.yaml): the release, where its components answer
+/readyz (their metrics Services, when the chart renders them), and the optional pod check.
+*/}}
+{{- define "kuik.selftest.args" -}}
+- selftest
+- --release={{ .Release.Name }}
+- --cluster-resource-namespace={{ .Release.Namespace }}
+- --fullname={{ include "kuik.fullname" . }}
+{{- if .Values.metrics.service.enabled }}
+- --syncer-readyz=http://{{ include "kuik.syncer.name" . }}-metrics.{{ .Release.Namespace }}.svc:{{ .Values.syncer.healthPort }}/readyz
+- --webhook-readyz=http://{{ include "kuik.webhook.name" . }}-metrics.{{ .Release.Namespace }}.svc:{{ .Values.webhook.healthPort }}/readyz
+{{- else }}
+- --syncer-readyz=none
+- --webhook-readyz=none
+{{- end }}
+{{- with .Values.selftest.podCheck.namespace }}
+- --namespace={{ . }}
+- --image={{ $.Values.selftest.podCheck.image }}
 {{- end }}
 {{- end }}
 

@@ -46,7 +46,12 @@ class ArchitectureTest {
     "io.kuik.model..", "io.kuik.routing..", "io.kuik.syncer..", "io.kuik.ports.."
   };
   static final String[] EDGES = {
-    "io.kuik.kube..", "io.kuik.webhook..", "io.kuik.cli..", "io.kuik.explain.."
+    "io.kuik.kube..",
+    "io.kuik.webhook..",
+    "io.kuik.registry..",
+    "io.kuik.selftest..",
+    "io.kuik.cli..",
+    "io.kuik.explain.."
   };
 
   /** The production edge, split by process, and what both processes share. */

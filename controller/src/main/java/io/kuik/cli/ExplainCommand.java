@@ -53,10 +53,7 @@ public final class ExplainCommand implements KuikSubcommand {
 
   /** The flags of both targets. */
   static final class Flags {
-    private static final Pattern REGISTRY_HOST =
-        Pattern.compile(
-            "([A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*"
-                + "|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?");
+    private static final Pattern REGISTRY_HOST = InsecureRegistries.REGISTRY_HOST;
     private static final JsonMapper JSON =
         JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 

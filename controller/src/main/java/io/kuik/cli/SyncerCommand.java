@@ -264,6 +264,32 @@ public final class SyncerCommand implements KuikSubcommand {
 
   // How often the admission policy and its binding are read: 5 s suits every cluster.
   @Option(
+      names = "--credential-trial-timeout",
+      paramLabel = "<duration>",
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_CREDENTIAL_TRIAL_TIMEOUT:-10s}",
+      description = {
+        "How long each request of a credential's trial waits for its registry (the /v2/"
+            + " challenge, then Basic or the token realm). Each injecting entry's credential is"
+            + " tried when it changes and at most once per --resync-period; the answer is the"
+            + " routing resource's condition CredentialsAccepted.",
+        "Env: KUIK_CREDENTIAL_TRIAL_TIMEOUT. Default: ${DEFAULT-VALUE}."
+      })
+  Duration credentialTrialTimeout;
+
+  @Option(
+      names = "--insecure-registries",
+      paramLabel = "<host[:port],...>",
+      defaultValue = "${env:KUIK_INSECURE_REGISTRIES:-}",
+      description = {
+        "Registries whose credentials are tried over plain HTTP instead of HTTPS,"
+            + " comma-separated, written as in image references (registry.local:5000); the"
+            + " webhook's list. Loopback registries always are.",
+        "Env: KUIK_INSECURE_REGISTRIES. Default: none."
+      })
+  String insecureRegistries;
+
+  @Option(
       names = "--admission-policy-check-period",
       hidden = true,
       converter = DurationConverter.class,
@@ -393,9 +419,18 @@ public final class SyncerCommand implements KuikSubcommand {
               leaderElect, leaseName, leaseDuration, leaseRenewDeadline, leaseRetryPeriod),
           healthPort,
           new SyncerRuntimeSettings.Bounds(
-              admissionPolicy, admissionPolicyBinding, admissionPolicyCheckPeriod));
+              admissionPolicy, admissionPolicyBinding, admissionPolicyCheckPeriod),
+          new SyncerRuntimeSettings.Trials(credentialTrialTimeout, insecureRegistries()));
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), "Invalid setting: " + invalid.getMessage());
+    }
+  }
+
+  private java.util.Set<String> insecureRegistries() {
+    try {
+      return InsecureRegistries.parse(insecureRegistries);
+    } catch (IllegalArgumentException invalid) {
+      throw new ParameterException(spec.commandLine(), invalid.getMessage());
     }
   }
 

@@ -15,10 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
-import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.logging.Logger;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -52,12 +50,6 @@ import picocli.CommandLine.Spec;
 public final class WebhookCommand implements KuikSubcommand {
 
   private static final Logger LOG = Logger.getLogger(WebhookCommand.class.getName());
-
-  /** {@code host[:port]} or {@code [ipv6][:port]}, as the registry part of an image reference. */
-  private static final Pattern REGISTRY_HOST =
-      Pattern.compile(
-          "([A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*"
-              + "|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?");
 
   @Spec CommandSpec spec;
 
@@ -312,25 +304,11 @@ public final class WebhookCommand implements KuikSubcommand {
   }
 
   private Set<String> insecureRegistries() {
-    Set<String> hosts = new LinkedHashSet<>();
-    if (insecureRegistries == null) {
-      return hosts;
+    try {
+      return InsecureRegistries.parse(insecureRegistries);
+    } catch (IllegalArgumentException invalid) {
+      throw bad(invalid.getMessage());
     }
-    for (String item : insecureRegistries.split(",", -1)) {
-      String host = item.trim();
-      if (host.isEmpty()) {
-        continue;
-      }
-      if (!REGISTRY_HOST.matcher(host).matches()) {
-        throw bad(
-            "Invalid --insecure-registries entry '"
-                + host
-                + "': write a registry as in image references, host or host:port, without"
-                + " http:// or a path (e.g. registry.local:5000)");
-      }
-      hosts.add(host);
-    }
-    return hosts;
   }
 
   private void checkPort(String flag, int value) {

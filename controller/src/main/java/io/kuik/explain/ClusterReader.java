@@ -11,10 +11,14 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kuik.explain.Explain.NothingToExplain;
+import io.kuik.model.ResourceId;
+import io.kuik.model.RoutingKind;
 import io.kuik.model.RoutingResources;
 import io.kuik.model.Validated;
 import io.kuik.model.crd.ImageAlternative;
 import io.kuik.model.crd.ImageMirror;
+import io.kuik.model.crd.RoutingResourceStatus;
+import io.kuik.model.crd.RoutingResourceStatus.CredentialStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -80,16 +84,29 @@ final class ClusterReader {
             .map(Namespace::getMetadata)
             .map(m -> m.getLabels() == null ? Map.<String, String>of() : m.getLabels());
     List<Validated> resources = new ArrayList<>();
+    Map<ResourceId, List<CredentialStatus>> credentials = new HashMap<>();
     read(
             "imagealternatives.kuik.enix.io",
             "no ImageAlternative is taken into account",
             () -> client.resources(ImageAlternative.class).list().getItems())
-        .ifPresent(items -> items.forEach(r -> resources.add(RoutingResources.from(r))));
+        .ifPresent(
+            items ->
+                items.forEach(
+                    r -> {
+                      resources.add(RoutingResources.from(r));
+                      credentials(RoutingKind.IMAGE_ALTERNATIVE, r, credentials);
+                    }));
     read(
             "imagemirrors.kuik.enix.io",
             "no ImageMirror is taken into account",
             () -> client.resources(ImageMirror.class).list().getItems())
-        .ifPresent(items -> items.forEach(r -> resources.add(RoutingResources.from(r))));
+        .ifPresent(
+            items ->
+                items.forEach(
+                    r -> {
+                      resources.add(RoutingResources.from(r));
+                      credentials(RoutingKind.IMAGE_MIRROR, r, credentials);
+                    }));
     List<Pod> pods =
         read(
                 "the pods of namespace " + namespace,
@@ -121,7 +138,27 @@ final class ClusterReader {
       }
     }
     return new ExplainInputs(
-        object, pod, admitted, labels, resources, clusterSecrets, pods, pullSecrets, unreadable);
+        object,
+        pod,
+        admitted,
+        labels,
+        resources,
+        credentials,
+        clusterSecrets,
+        pods,
+        pullSecrets,
+        unreadable);
+  }
+
+  /** What the syncer wrote in the resource's status of each entry's credential, if anything. */
+  private static void credentials(
+      RoutingKind kind,
+      io.fabric8.kubernetes.client.CustomResource<?, RoutingResourceStatus> resource,
+      Map<ResourceId, List<CredentialStatus>> into) {
+    RoutingResourceStatus status = resource.getStatus();
+    if (status != null && status.credentials() != null && resource.getMetadata() != null) {
+      into.put(new ResourceId(kind, resource.getMetadata().getName()), status.credentials());
+    }
   }
 
   private <T> T required(String what, Supplier<T> get) throws NothingToExplain {

@@ -86,6 +86,9 @@ public final class Explain {
               ? "none from kuik"
               : c.pullSecret()
                   + (c.referenced() ? " (referenced by the pod)" : " (NOT referenced by the pod)"));
+      if (c.credential() != null) {
+        line(out, "credential", c.credential());
+      }
       line(out, "kubelet offers", c.offered().isEmpty() ? "nothing: an anonymous pull" : "");
       n = 0;
       for (Offer offer : c.offered()) {

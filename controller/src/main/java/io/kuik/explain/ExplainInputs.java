@@ -2,7 +2,9 @@ package io.kuik.explain;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.kuik.model.ResourceId;
 import io.kuik.model.Validated;
+import io.kuik.model.crd.RoutingResourceStatus.CredentialStatus;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -16,6 +18,8 @@ import java.util.Optional;
  * @param admitted true for a stored pod (the webhook saw it), false for a template
  * @param namespaceLabels empty when the namespace could not be read
  * @param resources every ImageAlternative and ImageMirror read, validated
+ * @param credentials what their status says each registry answered a trial of each injecting
+ *     entry's credential, by resource
  * @param clusterSecrets the {@code secretRef} Secrets read in the cluster resource namespace
  * @param namespacePods the pods of the namespace (what an OnFailure Secret holds depends on them)
  * @param pullSecrets the pod's own pull Secrets that could be read, by name
@@ -27,6 +31,7 @@ public record ExplainInputs(
     boolean admitted,
     Optional<Map<String, String>> namespaceLabels,
     List<Validated> resources,
+    Map<ResourceId, List<CredentialStatus>> credentials,
     Map<String, Secret> clusterSecrets,
     List<Pod> namespacePods,
     Map<String, Secret> pullSecrets,
@@ -37,6 +42,7 @@ public record ExplainInputs(
     Objects.requireNonNull(pod, "pod");
     Objects.requireNonNull(namespaceLabels, "namespaceLabels");
     resources = List.copyOf(resources);
+    credentials = Map.copyOf(credentials);
     clusterSecrets = Map.copyOf(clusterSecrets);
     namespacePods = List.copyOf(namespacePods);
     pullSecrets = Map.copyOf(pullSecrets);

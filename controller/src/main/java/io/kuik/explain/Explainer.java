@@ -19,6 +19,7 @@ import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RoutingResource;
 import io.kuik.model.SecretNames;
 import io.kuik.model.Validated;
+import io.kuik.model.crd.RoutingResourceStatus.CredentialStatus;
 import io.kuik.ports.RegistryProber;
 import io.kuik.routing.Candidate;
 import io.kuik.routing.ContainerDecision;
@@ -121,6 +122,18 @@ final class Explainer {
               ? SecretNames.injected(resource.get().id().kind().kind(), resource.get().id().name())
               : null;
       boolean referenced = pullSecret != null && references.contains(pullSecret);
+      String credential =
+          pullSecret == null ? null : credential(in, resource.get().id(), entry.get());
+      if (credential != null && credential.startsWith(REFUSED)) {
+        warnings.add(
+            "container "
+                + name
+                + ": "
+                + credential
+                + "; a pull with "
+                + pullSecret
+                + " will fail until the credential in its secretRef Secret is fixed");
+      }
       String running =
           in.admitted() ? image : chosen(now, name).map(c -> c.image().toString()).orElse(image);
       List<Offer> offered =
@@ -162,6 +175,7 @@ final class Explainer {
               webhookNow(now, name),
               pullSecret,
               referenced,
+              credential,
               offered));
     }
     return new Explanation(
@@ -415,6 +429,31 @@ final class Explainer {
         .map(v -> ((Validated.Valid) v).resource())
         .filter(r -> SecretNames.injected(r.id().kind().kind(), r.id().name()).equals(secret))
         .findFirst();
+  }
+
+  /** How {@link #credential} starts for a refused credential. */
+  static final String REFUSED = "REFUSED";
+
+  /**
+   * What the resource's status says the registry answered the entry's credential: {@code accepted
+   * by quay.io}, {@code REFUSED by quay.io (401 ...)}, or that the syncer has not tried it yet.
+   */
+  private static String credential(ExplainInputs in, ResourceId id, Entry entry) {
+    for (CredentialStatus status : in.credentials().getOrDefault(id, List.of())) {
+      if (!entry.authsKey().equals(status.entry())) {
+        continue;
+      }
+      String outcome = status.outcome() == null ? "" : status.outcome();
+      String answer = status.answer() == null ? "" : " (" + status.answer() + ")";
+      String when = status.lastTryTime() == null ? "" : ", tried " + status.lastTryTime();
+      return switch (outcome) {
+        case "Accepted" -> "accepted by " + status.registry() + when;
+        case "Refused" -> REFUSED + " by " + status.registry() + answer + when;
+        case "Unreachable" -> status.registry() + " did not answer" + answer + when;
+        default -> "not tried yet by the syncer";
+      };
+    }
+    return "not tried yet by the syncer (the resource's status says nothing of it)";
   }
 
   /** The source key holding this credential in the entry's secretRef, {@code ns/name: key}. */

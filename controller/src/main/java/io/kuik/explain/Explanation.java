@@ -44,6 +44,8 @@ public record Explanation(
    * @param pullSecret the {@code kuik-inject-*} Secret the image's credential is in, {@code null}
    *     when it needs none from kuik
    * @param referenced whether the pod lists {@code pullSecret} in its {@code imagePullSecrets}
+   * @param credential what the registry answered when the syncer last tried that entry's
+   *     credential, from the resource's status; {@code null} when it needs none from kuik
    * @param offered the keys the kubelet will offer for {@code image}, first tried first; empty: an
    *     anonymous pull
    */
@@ -57,6 +59,7 @@ public record Explanation(
       WebhookNow webhookNow,
       String pullSecret,
       boolean referenced,
+      String credential,
       List<Offer> offered) {
     public ContainerExplanation {
       offered = List.copyOf(offered);

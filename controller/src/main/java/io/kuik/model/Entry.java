@@ -58,6 +58,24 @@ public record Entry(int index, EntryForm form, String path, Auth auth) {
     return form == EntryForm.REPOSITORY ? own.asRepository().toString() : own + "/";
   }
 
+  /**
+   * The registry this entry's images are pulled from, as image references name it ({@code
+   * docker.io}, {@code quay.io}, {@code registry.local:5000}): where its credential is tried.
+   */
+  public String registry() {
+    return registryPath().registry();
+  }
+
+  /**
+   * The repository path below the registry whose pull a trial of the credential asks a token for: a
+   * repository entry's repository as the registry names it ({@code library/nginx} for {@code
+   * docker.io/nginx}), a group's or a mirror's own path, empty for a whole registry.
+   */
+  public String pathInRegistry() {
+    RegistryPath own = registryPath();
+    return form == EntryForm.REPOSITORY ? own.asRepository().path() : own.path();
+  }
+
   /** Where the entry is written, e.g. {@code spec.alternatives[1]} or {@code spec.destination}. */
   public String field() {
     return form == EntryForm.MIRROR ? "spec.destination" : "spec.alternatives[" + index + "]";

@@ -1,6 +1,7 @@
 package io.kuik.syncer;
 
 import io.fabric8.kubernetes.api.model.Secret;
+import io.kuik.model.CredentialTrial;
 import io.kuik.model.ResourceId;
 import java.util.Objects;
 
@@ -31,6 +32,8 @@ public sealed interface Effect {
     void wakeAt(WakeAt wake);
 
     void release(ReleaseGate release);
+
+    void tryCredential(TryCredential trial);
   }
 
   /**
@@ -177,6 +180,24 @@ public sealed interface Effect {
     @Override
     public void carryOut(Executor executor) {
       executor.release(this);
+    }
+  }
+
+  /**
+   * The registry's token flow for a pull, tried with the very credential kuik writes for its
+   * entries there (docs/behaviour.md#credentials-tried-ahead-of-time); answered with {@link
+   * Input.TrialAnswered}. It reads a registry, never the API server, and may take as long as the
+   * registry's timeout: never on the core's thread. Its {@code toString} holds no credential.
+   */
+  record TryCredential(CredentialTrial trial) implements Effect {
+
+    public TryCredential {
+      Objects.requireNonNull(trial, "trial");
+    }
+
+    @Override
+    public void carryOut(Executor executor) {
+      executor.tryCredential(this);
     }
   }
 }

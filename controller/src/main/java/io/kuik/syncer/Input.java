@@ -2,6 +2,7 @@ package io.kuik.syncer;
 
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewrittenPod;
+import io.kuik.model.TrialVerdict;
 import java.util.Objects;
 
 /**
@@ -97,6 +98,14 @@ public sealed interface Input {
     public GateAnswered {
       Objects.requireNonNull(release, "release");
       Objects.requireNonNull(answer, "answer");
+    }
+  }
+
+  /** The registry answered an {@link Effect.TryCredential}; exactly one answer per trial. */
+  record TrialAnswered(Effect.TryCredential trial, TrialVerdict verdict) implements Input {
+    public TrialAnswered {
+      Objects.requireNonNull(trial, "trial");
+      Objects.requireNonNull(verdict, "verdict");
     }
   }
 }

@@ -261,9 +261,11 @@ final class Pacer {
   /**
    * A timer for the next work that can go, when it is earlier than the one waited for: the next due
    * pair with a token for it (while as many applies as allowed fly, queued pairs wait for an
-   * answer, which asks again), a status due, the next resync pass.
+   * answer, which asks again), a status due, the next resync pass, the next credential trial (not a
+   * write to the API server: it waits for no token).
    */
-  Optional<Effect.WakeAt> wake(Instant now, Optional<Instant> statusDue) {
+  Optional<Effect.WakeAt> wake(
+      Instant now, Optional<Instant> statusDue, Optional<Instant> trialDue) {
     boolean full = inFlight.isFull();
     Instant resync =
         full
@@ -281,7 +283,7 @@ final class Pacer {
     if (write != null && !budget.hasToken(now)) {
       write = later(write, budget.nextTokenAt(now));
     }
-    Instant due = earlier(write, nextResync);
+    Instant due = earlier(earlier(write, nextResync), trialDue.orElse(null));
     if (due == null || (awaited != null && !due.isBefore(awaited.at()))) {
       return Optional.empty();
     }

@@ -96,6 +96,12 @@ final class Reconciler {
     resolved.remove(id);
   }
 
+  /** The resource's entry credentials, read from its source Secrets once until they change. */
+  EntryCredentials credentialsOf(RoutingResource resource) {
+    return resolved.computeIfAbsent(
+        resource.id(), id -> PairDecision.credentialsFrom(view, settings).apply(resource));
+  }
+
   /** A source Secret changed, or a resync: every resource's credentials are read again. */
   void forgetCredentials() {
     resolved.clear();
@@ -109,10 +115,7 @@ final class Reconciler {
    * left of the budget (a status may wait; a credential should not).
    */
   void runDue(Instant now, Effects out) {
-    Function<RoutingResource, EntryCredentials> credentials =
-        resource ->
-            resolved.computeIfAbsent(
-                resource.id(), id -> PairDecision.credentialsFrom(view, settings).apply(resource));
+    Function<RoutingResource, EntryCredentials> credentials = this::credentialsOf;
     boolean paused = false;
     while (!paused) {
       Optional<WorkQueue.Item> item = pacer.next(now);

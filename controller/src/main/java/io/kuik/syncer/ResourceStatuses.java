@@ -5,6 +5,7 @@ import io.kuik.model.Validated;
 import io.kuik.ports.InformerView;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -42,6 +44,12 @@ final class ResourceStatuses {
   private final Map<ResourceId, Instant> lastWrite = new HashMap<>();
   private final Map<ResourceId, Instant> due = new HashMap<>();
   private final Map<ResourceId, RoutingStatus> inFlight = new HashMap<>();
+  private Function<ResourceId, List<CredentialChecks.Tried>> credentials = id -> List.of();
+
+  /** Where each resource's injecting entries and their registries' answers are read. */
+  void credentialsFrom(Function<ResourceId, List<CredentialChecks.Tried>> tried) {
+    this.credentials = tried;
+  }
 
   /** The resource's status may have changed: due now, or when its interval ends. */
   void changed(ResourceId id, Instant now) {
@@ -142,8 +150,14 @@ final class ResourceStatuses {
     return desiredStatus(
         resource,
         holding.getOrDefault(resource.id(), Set.of()).size(),
+        credentials.apply(resource.id()),
         written.get(resource.id()),
         now);
+  }
+
+  static RoutingStatus desiredStatus(
+      Validated resource, int secretNamespaces, RoutingStatus previous, Instant now) {
+    return desiredStatus(resource, secretNamespaces, List.of(), previous, now);
   }
 
   /**
@@ -152,7 +166,11 @@ final class ResourceStatuses {
    * Secret; the transition time of {@code previous} when Valid did not change.
    */
   static RoutingStatus desiredStatus(
-      Validated resource, int secretNamespaces, RoutingStatus previous, Instant now) {
+      Validated resource,
+      int secretNamespaces,
+      List<CredentialChecks.Tried> tried,
+      RoutingStatus previous,
+      Instant now) {
     boolean valid = resource instanceof Validated.Valid;
     String message =
         valid
@@ -173,6 +191,49 @@ final class ResourceStatuses {
         valid ? REASON_VALID : REASON_INVALID,
         message,
         secretNamespaces,
-        transition);
+        transition,
+        credentials(tried, previous == null ? null : previous.credentials(), now));
+  }
+
+  /**
+   * The condition CredentialsAccepted and each entry's answer; null without an injecting entry. The
+   * transition time of {@code previous} is kept while the condition's status is unchanged.
+   */
+  static RoutingStatus.Credentials credentials(
+      List<CredentialChecks.Tried> tried, RoutingStatus.Credentials previous, Instant now) {
+    List<CredentialsCondition.EntryOutcome> outcomes = new ArrayList<>();
+    List<RoutingStatus.Tried> entries = new ArrayList<>();
+    for (CredentialChecks.Tried t : tried) {
+      outcomes.add(
+          new CredentialsCondition.EntryOutcome(
+              t.target().authsKey(), t.target().registry(), t.verdict()));
+      entries.add(
+          new RoutingStatus.Tried(
+              t.target().authsKey(),
+              t.target().registry(),
+              t.verdict() == null ? "NotTriedYet" : outcomeName(t.verdict().outcome()),
+              t.verdict() == null ? null : t.verdict().answer(),
+              t.at()));
+    }
+    return CredentialsCondition.of(outcomes)
+        .map(
+            c ->
+                new RoutingStatus.Credentials(
+                    c.status(),
+                    c.reason(),
+                    c.message(),
+                    previous != null && previous.status().equals(c.status())
+                        ? previous.lastTransitionTime()
+                        : now,
+                    entries))
+        .orElse(null);
+  }
+
+  private static String outcomeName(io.kuik.model.TrialVerdict.Outcome outcome) {
+    return switch (outcome) {
+      case ACCEPTED -> "Accepted";
+      case REFUSED -> "Refused";
+      case UNREACHABLE -> "Unreachable";
+    };
   }
 }

@@ -4,6 +4,7 @@ import io.kuik.model.ResourceId;
 import io.kuik.model.crd.ImageAlternative;
 import io.kuik.model.crd.RoutingResourceStatus;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,9 @@ import java.util.Objects;
 /**
  * What {@code kubectl get} shows of a routing resource: the condition {@code Valid} (from the
  * validation: {@code reason} and {@code message} say why not), the generation it was decided from,
- * and in how many namespaces the syncer's last apply of its Secret holds a credential.
+ * in how many namespaces the syncer's last apply of its Secret holds a credential, and, when it has
+ * injecting entries, the condition {@code CredentialsAccepted} with what each registry answered
+ * ({@code credentials}, null without such entries).
  */
 public record RoutingStatus(
     ResourceId resource,
@@ -21,7 +24,70 @@ public record RoutingStatus(
     String reason,
     String message,
     int secretNamespaces,
-    Instant lastTransitionTime) {
+    Instant lastTransitionTime,
+    Credentials credentials) {
+
+  /**
+   * The condition {@code CredentialsAccepted} ({@code True}, {@code False} or {@code Unknown}) and
+   * each injecting entry's answer, in the resource's order.
+   */
+  public record Credentials(
+      String status,
+      String reason,
+      String message,
+      Instant lastTransitionTime,
+      List<Tried> entries) {
+    public Credentials {
+      Objects.requireNonNull(status, "status");
+      Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(message, "message");
+      Objects.requireNonNull(lastTransitionTime, "lastTransitionTime");
+      entries = List.copyOf(entries);
+    }
+
+    /** The same but for the transition time. */
+    boolean sameAs(Credentials other) {
+      return other != null
+          && status.equals(other.status)
+          && reason.equals(other.reason)
+          && message.equals(other.message)
+          && entries.equals(other.entries);
+    }
+  }
+
+  /**
+   * One entry's credential as its registry last answered: {@code outcome} Accepted, Refused,
+   * Unreachable or NotTriedYet; {@code answer} the registry's words, never a credential; {@code
+   * lastTryTime} null when not tried yet.
+   */
+  public record Tried(
+      String entry, String registry, String outcome, String answer, Instant lastTryTime) {
+    public Tried {
+      Objects.requireNonNull(entry, "entry");
+      Objects.requireNonNull(registry, "registry");
+      Objects.requireNonNull(outcome, "outcome");
+    }
+  }
+
+  /** A status without injecting entries. */
+  public RoutingStatus(
+      ResourceId resource,
+      long observedGeneration,
+      boolean valid,
+      String reason,
+      String message,
+      int secretNamespaces,
+      Instant lastTransitionTime) {
+    this(
+        resource,
+        observedGeneration,
+        valid,
+        reason,
+        message,
+        secretNamespaces,
+        lastTransitionTime,
+        null);
+  }
 
   /** The routing kinds' API version. */
   public static final String API_VERSION = ImageAlternative.GROUP + "/" + ImageAlternative.VERSION;
@@ -48,10 +114,36 @@ public record RoutingStatus(
     condition.put("lastTransitionTime", lastTransitionTime.toString());
     condition.put("reason", reason);
     condition.put("message", message);
+    List<Map<String, Object>> conditions = new ArrayList<>(List.of(condition));
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("observedGeneration", observedGeneration);
     fields.put("secretNamespaces", secretNamespaces);
-    fields.put("conditions", List.of(condition));
+    fields.put("conditions", conditions);
+    if (credentials != null) {
+      Map<String, Object> accepted = new LinkedHashMap<>();
+      accepted.put("type", RoutingResourceStatus.CREDENTIALS_ACCEPTED);
+      accepted.put("status", credentials.status());
+      accepted.put("observedGeneration", observedGeneration);
+      accepted.put("lastTransitionTime", credentials.lastTransitionTime().toString());
+      accepted.put("reason", credentials.reason());
+      accepted.put("message", credentials.message());
+      conditions.add(accepted);
+      List<Map<String, Object>> entries = new ArrayList<>();
+      for (Tried tried : credentials.entries()) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("entry", tried.entry());
+        entry.put("registry", tried.registry());
+        entry.put("outcome", tried.outcome());
+        if (tried.answer() != null) {
+          entry.put("answer", tried.answer());
+        }
+        if (tried.lastTryTime() != null) {
+          entry.put("lastTryTime", tried.lastTryTime().toString());
+        }
+        entries.add(entry);
+      }
+      fields.put("credentials", entries);
+    }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("apiVersion", API_VERSION);
     body.put("kind", resource.kind().kind());
@@ -68,6 +160,9 @@ public record RoutingStatus(
         && valid == other.valid
         && reason.equals(other.reason)
         && message.equals(other.message)
-        && secretNamespaces == other.secretNamespaces;
+        && secretNamespaces == other.secretNamespaces
+        && (credentials == null
+            ? other.credentials == null
+            : credentials.sameAs(other.credentials));
   }
 }

@@ -42,6 +42,7 @@ public final class SecretSyncer {
   private final ClaimReports claims = new ClaimReports(counters);
   private final Gates gates;
   private final Reconciler reconciler;
+  private final CredentialTrials trials;
   private boolean started;
 
   /** The admission policy that bounds the writes went away: nothing is decided into a write. */
@@ -77,6 +78,10 @@ public final class SecretSyncer {
             counters,
             claims,
             gates);
+    this.trials =
+        new CredentialTrials(
+            view, settings.resyncPeriod(), reconciler::credentialsOf, statuses, problems, counters);
+    statuses.credentialsFrom(trials::tried);
   }
 
   /**
@@ -113,6 +118,7 @@ public final class SecretSyncer {
       reconciler.forgetCredentials(changed.id());
       view.routingResource(changed.id()).ifPresent(r -> reportValidity(r, out));
       statuses.changed(changed.id(), now);
+      trials.read(changed.id(), now, out);
       enqueueResource(changed.id(), now);
     } else if (input instanceof Input.ResourceDeleted deleted) {
       resourceDeleted(deleted.id(), now);
@@ -126,11 +132,13 @@ public final class SecretSyncer {
       }
       memory.forgetWritten(pair -> pair.namespace().equals(deleted.name()));
     } else if (input instanceof Input.SourceChanged source) {
-      sourceChanged(source.name(), now);
+      sourceChanged(source.name(), now, out);
     } else if (input instanceof Input.ApplyAnswered answered) {
       reconciler.answered(answered, now, out);
     } else if (input instanceof Input.GateAnswered answered) {
       gates.answered(answered.release(), answered.answer(), now);
+    } else if (input instanceof Input.TrialAnswered answered) {
+      trials.answered(answered, now, out);
     } else if (input instanceof Input.StatusAnswered answered) {
       statuses.answered(answered.write().status(), answered.answer(), now, counters);
     } else if (input instanceof Input.WriteBoundsChanged bounds) {
@@ -146,7 +154,10 @@ public final class SecretSyncer {
       throw new AssertionError("an input of no known kind: " + input);
     }
     if (!held) {
-      pacer.wake(now, earlier(statuses.nextDue(), gates.nextRetry())).ifPresent(out::add);
+      trials.due(now, out);
+      pacer
+          .wake(now, earlier(statuses.nextDue(), gates.nextRetry()), trials.nextDue(now))
+          .ifPresent(out::add);
     }
     return out.list();
   }
@@ -158,6 +169,7 @@ public final class SecretSyncer {
     view.routingResources().forEach(r -> reportValidity(r, out));
     Instant due = afterDebounce(now);
     view.routingResources().forEach(r -> statuses.changed(r.id(), due));
+    trials.readAll(out);
     for (Validated resource : view.routingResources()) {
       for (ObservedNamespace ns : view.namespaces()) {
         pacer.enqueue(new Pair(resource.id(), ns.name()), due, Lane.START);
@@ -199,6 +211,7 @@ public final class SecretSyncer {
   /** Its Secrets go with it through their ownerReference: the garbage collector's job. */
   private void resourceDeleted(ResourceId id, Instant now) {
     reconciler.forgetCredentials(id);
+    trials.forget(id);
     for (ObservedNamespace ns : view.namespaces()) {
       reconciler.forget(new Pair(id, ns.name()), now);
     }
@@ -251,11 +264,12 @@ public final class SecretSyncer {
   }
 
   /** A Secret of the cluster resource namespace changed: every pair of the resources naming it. */
-  private void sourceChanged(String name, Instant now) {
+  private void sourceChanged(String name, Instant now, Effects out) {
     reconciler.forgetCredentials();
     List<Pair> queued = new ArrayList<>();
     for (Validated validated : view.routingResources()) {
       if (validated instanceof Validated.Valid valid && refersTo(valid.resource(), name)) {
+        trials.read(valid.id(), now, out);
         queued.addAll(enqueueResource(valid.id(), now));
       }
     }

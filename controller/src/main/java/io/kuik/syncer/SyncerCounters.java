@@ -1,5 +1,6 @@
 package io.kuik.syncer;
 
+import io.kuik.model.TrialVerdict;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -15,10 +16,34 @@ public final class SyncerCounters {
   long writesDeferred;
   long statusWrites;
   long statusWriteFailures;
+  long credentialTrialsSent;
+  private final long[] credentialTrials = new long[TrialVerdict.Outcome.values().length];
   private final long[] claimsNotRecognized = new long[Claims.Why.values().length];
 
   void claimNotRecognized(Claims.Why why) {
     claimsNotRecognized[why.ordinal()]++;
+  }
+
+  void credentialTrialAnswered(TrialVerdict.Outcome outcome) {
+    credentialTrials[outcome.ordinal()]++;
+  }
+
+  /** Credential trials sent to registries (docs/behaviour.md#credentials-tried-ahead-of-time). */
+  public long credentialTrialsSent() {
+    return credentialTrialsSent;
+  }
+
+  /**
+   * Credential trials answered, by result ({@code accepted}, {@code refused}, {@code unreachable}):
+   * every result, zero included.
+   */
+  public Map<String, Long> credentialTrials() {
+    Map<String, Long> byResult = new LinkedHashMap<>();
+    for (TrialVerdict.Outcome outcome : TrialVerdict.Outcome.values()) {
+      byResult.put(
+          outcome.name().toLowerCase(java.util.Locale.ROOT), credentialTrials[outcome.ordinal()]);
+    }
+    return byResult;
   }
 
   public long reconciles() {

@@ -3,6 +3,8 @@ package io.kuik.webhook;
 import io.kuik.model.ImageReference;
 import io.kuik.model.RegistryCredential;
 import io.kuik.ports.RegistryProber.Availability;
+import io.kuik.registry.AuthChallenge;
+import io.kuik.registry.RegistryEndpoints;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -172,7 +174,7 @@ final class ManifestProbe {
       throw new TokenRefused();
     }
     URI realm = URI.create(key.realm());
-    boolean mayCarryCredential = mayCarryCredential(realm, insecureRegistries);
+    boolean mayCarryCredential = RegistryEndpoints.mayCarryCredential(realm, insecureRegistries);
     HttpRequest.Builder request =
         HttpRequest.newBuilder().timeout(requestTimeout).header("Accept", "application/json");
     if (credential != null && credential.identityToken() != null && mayCarryCredential) {
@@ -220,19 +222,6 @@ final class ManifestProbe {
       // Never pass Jackson's message on: it may quote the body, which can hold a token.
       throw new IOException("token service answered with malformed JSON");
     }
-  }
-
-  /**
-   * Whether a credential may go to this token realm: over HTTPS always, over plain HTTP only to a
-   * host that could itself be a registry spoken to over HTTP (loopback or listed insecure).
-   */
-  static boolean mayCarryCredential(URI realm, Set<String> insecureRegistries) {
-    if ("https".equalsIgnoreCase(realm.getScheme())) {
-      return true;
-    }
-    String authority = realm.getRawAuthority();
-    return authority != null
-        && "http".equals(RegistryEndpoints.base(authority, insecureRegistries).getScheme());
   }
 
   private static String text(JsonNode body, String field) {

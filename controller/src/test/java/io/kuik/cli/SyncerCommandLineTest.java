@@ -37,6 +37,8 @@ class SyncerCommandLineTest {
           "--health-port",
           "--admission-policy",
           "--admission-policy-binding",
+          "--credential-trial-timeout",
+          "--insecure-registries",
           "--log-format",
           "--log-level");
 
@@ -166,6 +168,8 @@ class SyncerCommandLineTest {
                 "--max-applies-in-flight=3",
                 "--leader-elect=false",
                 "--health-port=9090",
+                "--credential-trial-timeout=4s",
+                "--insecure-registries=registry.local:5000, mirror.lan",
                 "--log-format=text")
             .settings();
 
@@ -181,5 +185,24 @@ class SyncerCommandLineTest {
     assertEquals(0.25, settings.syncer().resyncShare());
     assertFalse(settings.lease().enabled());
     assertEquals(9090, settings.healthPort());
+    assertEquals(Duration.ofSeconds(4), settings.trials().timeout());
+    assertEquals(
+        java.util.Set.of("registry.local:5000", "mirror.lan"),
+        settings.trials().insecureRegistries());
+  }
+
+  @Test
+  void aBadInsecureRegistryOrTrialTimeoutExitsTwoWithAMessage() {
+    for (String[] bad :
+        new String[][] {
+          {"--insecure-registries=http://registry.local", "Invalid --insecure-registries entry"},
+          {"--credential-trial-timeout=0s", "credential trial timeout must be positive"}
+        }) {
+      CommandLine.ParameterException thrown =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              CommandLine.ParameterException.class,
+              () -> parsed("--cluster-resource-namespace=kuik-system", bad[0]).settings());
+      assertTrue(thrown.getMessage().contains(bad[1]), thrown.getMessage());
+    }
   }
 }

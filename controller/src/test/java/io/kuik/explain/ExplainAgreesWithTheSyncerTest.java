@@ -135,6 +135,11 @@ class ExplainAgreesWithTheSyncerTest {
           public void release(Effect.ReleaseGate release) {} // no gated pod here
 
           @Override
+          public void tryCredential(Effect.TryCredential trial) {
+            inputs.add(new Input.TrialAnswered(trial, io.kuik.model.TrialVerdict.accepted("200")));
+          }
+
+          @Override
           public void wakeAt(Effect.WakeAt wake) {
             if (wake.timer().at().isAfter(now[0])) {
               now[0] = wake.timer().at();

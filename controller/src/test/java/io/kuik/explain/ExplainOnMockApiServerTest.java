@@ -194,6 +194,60 @@ class ExplainOnMockApiServerTest {
   }
 
   @Test
+  void aCredentialTheRegistryRefusedIsShownAndWarnedAboutFromTheResourcesStatus() {
+    teamA();
+    quayPull();
+    alternative("OnFailure", "docker.io/acme/app", "quay.io/acme/app");
+    rewrittenPod("docker.io/library/busybox:1.36");
+    ImageAlternative acme =
+        cluster.client().resources(ImageAlternative.class).withName("acme").get();
+    acme.setStatus(
+        new io.kuik.model.crd.RoutingResourceStatus(
+            1L,
+            1,
+            List.of(),
+            List.of(
+                new io.kuik.model.crd.RoutingResourceStatus.CredentialStatus(
+                    "quay.io/acme/app",
+                    "quay.io",
+                    "Refused",
+                    "GET /v2/ with Basic answered 401 UNAUTHORIZED: authentication required",
+                    "2026-01-01T00:00:00Z"))));
+    cluster.client().resources(ImageAlternative.class).resource(acme).updateStatus();
+
+    Run run = explain("pod", "team-a/web");
+
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    assertTrue(
+        run.out()
+            .contains(
+                "  credential:      REFUSED by quay.io (GET /v2/ with Basic answered 401"
+                    + " UNAUTHORIZED: authentication required), tried 2026-01-01T00:00:00Z\n"),
+        run.out());
+    assertTrue(
+        run.out()
+            .contains(
+                "container app: REFUSED by quay.io (GET /v2/ with Basic answered 401 UNAUTHORIZED:"
+                    + " authentication required), tried 2026-01-01T00:00:00Z; a pull with"
+                    + " kuik-inject-imagealternative-acme will fail"),
+        run.out());
+  }
+
+  @Test
+  void aCredentialTheSyncerHasNotTriedSaysSo() {
+    teamA();
+    quayPull();
+    alternative("OnFailure", "docker.io/acme/app", "quay.io/acme/app");
+    rewrittenPod("docker.io/library/busybox:1.36");
+
+    Run run = explain("pod", "team-a/web");
+
+    assertTrue(
+        run.out().contains("  credential:      not tried yet by the syncer (the resource's status"),
+        run.out());
+  }
+
+  @Test
   void aKuikKeyOfferedToAnImageBelowItsRepositoryIsWarnedAbout() {
     // The key quay.io/acme/app covers quay.io/acme/app/debug by whole segments and by string
     // prefix alike; the repository entry covers quay.io/acme/app alone.

@@ -58,6 +58,16 @@ public final class ChartRbac {
 
   /** {@code chart/<file>} rendered for the release, seen from the controller module. */
   public static ChartRbac load(String file, String releaseName, String releaseNamespace) {
+    return load(file, releaseName, releaseNamespace, "");
+  }
+
+  /**
+   * {@code chart/<file>} rendered for the release, with more RBAC documents after it: what a
+   * template of the chart adds from its values (the selftest's RoleBinding in the pod check's
+   * namespace, say).
+   */
+  public static ChartRbac load(
+      String file, String releaseName, String releaseNamespace, String more) {
     Path chart = Path.of(System.getProperty("basedir", ".")).resolve("../chart").normalize();
     String text;
     try {
@@ -65,7 +75,7 @@ public final class ChartRbac {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the chart's " + file, e);
     }
-    return parse(render(text, releaseName, releaseNamespace, file));
+    return parse(render(text, releaseName, releaseNamespace, file) + "\n---\n" + more);
   }
 
   /** Several chart files' grants together, as a release with the values that install them. */

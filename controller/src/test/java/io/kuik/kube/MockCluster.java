@@ -4,12 +4,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.Dispatcher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A fabric8 mock API server in CRUD mode with server-side apply, serving both routing kinds, and a
@@ -126,6 +128,32 @@ public final class MockCluster implements AutoCloseable {
         .validatingAdmissionPolicyBindings()
         .withName(POLICY)
         .delete();
+  }
+
+  /**
+   * The kubeconfig's identity is the ServiceAccount {@code <release>-<account>} of {@link
+   * ClusterFixtures#INSTALL_NAMESPACE}, held to the chart's RBAC file {@code file}; {@code inner}
+   * wraps the CRUD dispatcher behind RBAC (to honour {@code dryRun}, say). {@code moreRbac}: RBAC
+   * documents a template of the chart would add from its values.
+   */
+  public static MockCluster underChartRbac(
+      String file,
+      String account,
+      String moreRbac,
+      Function<ServerSideApplyDispatcher, Dispatcher> inner) {
+    ServerSideApplyDispatcher crud = crudWithApply();
+    return new MockCluster(
+        crud,
+        new RbacDispatcher(
+            inner.apply(crud),
+            ChartRbac.load(file, RELEASE, ClusterFixtures.INSTALL_NAMESPACE, moreRbac),
+            TOKEN,
+            "system:serviceaccount:"
+                + ClusterFixtures.INSTALL_NAMESPACE
+                + ":"
+                + RELEASE
+                + "-"
+                + account));
   }
 
   private MockCluster(ServerSideApplyDispatcher dispatcher, RbacDispatcher rbac) {

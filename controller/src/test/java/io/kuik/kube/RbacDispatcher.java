@@ -27,6 +27,16 @@ public final class RbacDispatcher extends Dispatcher {
       String query,
       int code) {
 
+    /** The RBAC verb the API server read from the request: get, list, create... */
+    public String verb() {
+      return attributes.verb();
+    }
+
+    /** The request's path, without its query. */
+    public String path() {
+      return attributes.path();
+    }
+
     @Override
     public String toString() {
       return (byServiceAccount ? "" : "(admin) ")

@@ -124,7 +124,7 @@ class PacerTest {
   void theResyncComesAPeriodAfterTheStartThenAPeriodAfterEachPass() {
     Pacer pacer = started(SyncerHarness.noResync().withResyncPeriod(Duration.ofMinutes(10)));
 
-    Effect.WakeAt first = pacer.wake(T0, Optional.empty()).orElseThrow();
+    Effect.WakeAt first = pacer.wake(T0, Optional.empty(), Optional.empty()).orElseThrow();
     assertEquals(T0.plus(Duration.ofMinutes(10)), first.timer().at());
     assertFalse(pacer.resyncDue(T0.plus(Duration.ofMinutes(10)).minusNanos(1)));
     assertTrue(pacer.resyncDue(T0.plus(Duration.ofMinutes(10))));
@@ -135,13 +135,13 @@ class PacerTest {
     assertFalse(pacer.resyncDue(late));
     assertEquals(
         late.plus(Duration.ofMinutes(10)),
-        pacer.wake(late, Optional.empty()).orElseThrow().timer().at());
+        pacer.wake(late, Optional.empty(), Optional.empty()).orElseThrow().timer().at());
   }
 
   @Test
   void withoutAResyncPeriodNothingIsEverDue() {
     Pacer pacer = started(SyncerHarness.noResync());
-    assertEquals(Optional.empty(), pacer.wake(T0, Optional.empty()));
+    assertEquals(Optional.empty(), pacer.wake(T0, Optional.empty(), Optional.empty()));
     assertFalse(pacer.resyncDue(T0.plus(Duration.ofDays(365))));
   }
 
@@ -149,10 +149,13 @@ class PacerTest {
   void onlyTheTimerWaitedForCountsAndAnEarlierOneReplacesIt() {
     Pacer pacer = started(settings(20, 50, 0.5));
     pacer.enqueue(pair("a"), T0.plusSeconds(5), Lane.EVENT);
-    Timer later = pacer.wake(T0, Optional.empty()).orElseThrow().timer();
-    assertEquals(Optional.empty(), pacer.wake(T0, Optional.empty()), "waits for it already");
+    Timer later = pacer.wake(T0, Optional.empty(), Optional.empty()).orElseThrow().timer();
+    assertEquals(
+        Optional.empty(),
+        pacer.wake(T0, Optional.empty(), Optional.empty()),
+        "waits for it already");
     pacer.enqueue(pair("b"), T0.plusSeconds(1), Lane.EVENT);
-    Timer earlier = pacer.wake(T0, Optional.empty()).orElseThrow().timer();
+    Timer earlier = pacer.wake(T0, Optional.empty(), Optional.empty()).orElseThrow().timer();
     assertEquals(T0.plusSeconds(1), earlier.at());
 
     assertFalse(pacer.fired(later), "stale: an earlier timer was set since");
@@ -165,7 +168,9 @@ class PacerTest {
     Pacer pacer = started(settings(2, 1, 0.5));
     assertTrue(pacer.takeToken(T0));
     pacer.enqueue(pair("a"), T0, Lane.EVENT);
-    assertEquals(T0.plusMillis(500), pacer.wake(T0, Optional.empty()).orElseThrow().timer().at());
+    assertEquals(
+        T0.plusMillis(500),
+        pacer.wake(T0, Optional.empty(), Optional.empty()).orElseThrow().timer().at());
   }
 
   @Test

@@ -53,12 +53,16 @@ class SecretSyncerEffectsTest {
   }
 
   @Test
-  void theStartAsksForOneTimerAtTheEndOfTheDebounceAndDoesNothingElse() {
+  void theStartTriesTheCredentialAndAsksForOneTimerAtTheEndOfTheDebounceAndDoesNothingElse() {
     SecretSyncer core = core(SyncerHarness.noResync());
 
     List<Effect> effects = core.handle(new Input.Started(), T0);
 
-    assertEquals(List.of(new Effect.WakeAt(new Timer(T0.plus(DEBOUNCE), 1))), effects);
+    assertEquals(List.of(Effect.TryCredential.class, Effect.WakeAt.class), kinds(effects));
+    io.kuik.model.CredentialTrial trial = ((Effect.TryCredential) effects.get(0)).trial();
+    assertEquals("quay.io", trial.registry());
+    assertEquals(java.util.Set.of("acme/foo"), trial.paths());
+    assertEquals(new Effect.WakeAt(new Timer(T0.plus(DEBOUNCE), 1)), effects.get(1));
     assertEquals(List.of(), core.handle(new Input.Started(), T0), "a second start is ignored");
   }
 

@@ -94,6 +94,9 @@ final class SyncerHarness implements InformerView, Effect.Executor {
   private Answer releaseAnswer = Answer.APPLIED;
   private final List<Written> statuses = new ArrayList<>();
   private final List<Effect> effects = new ArrayList<>();
+  private final List<io.kuik.model.CredentialTrial> trials = new ArrayList<>();
+  private Function<io.kuik.model.CredentialTrial, io.kuik.model.TrialVerdict> registries;
+  private Duration trialLatency = Duration.ZERO;
   private boolean statusTaken = true;
   private Function<Secret, Answer> server = secret -> Answer.APPLIED;
   private Duration applyLatency = Duration.ZERO;
@@ -445,6 +448,40 @@ final class SyncerHarness implements InformerView, Effect.Executor {
     answers
         .computeIfAbsent(now.plus(applyLatency), at -> new ArrayList<>())
         .add(new Input.StatusAnswered(write, answer));
+  }
+
+  /**
+   * The registries try each credential: their verdict reaches the core after the trial latency
+   * (none unless a test sets one). Until a test says how they answer, they never do: a trial stays
+   * in flight, and the tests of other things see no status or Event of it.
+   */
+  @Override
+  public void tryCredential(Effect.TryCredential trial) {
+    trials.add(trial.trial());
+    if (registries == null) {
+      return;
+    }
+    answers
+        .computeIfAbsent(now.plus(trialLatency), at -> new ArrayList<>())
+        .add(new Input.TrialAnswered(trial, registries.apply(trial.trial())));
+  }
+
+  /** From now on the registries answer every trial with {@code verdict}. */
+  SyncerHarness registriesAnswer(
+      Function<io.kuik.model.CredentialTrial, io.kuik.model.TrialVerdict> verdict) {
+    registries = verdict;
+    return this;
+  }
+
+  /** From now on each trial's verdict reaches the core this long after it was sent. */
+  SyncerHarness trialLatency(Duration latency) {
+    trialLatency = latency;
+    return this;
+  }
+
+  /** Every credential trial the core asked for, in order. */
+  List<io.kuik.model.CredentialTrial> trials() {
+    return List.copyOf(trials);
   }
 
   /** From now on the server takes status writes, or refuses them. */

@@ -191,7 +191,7 @@ class WritePacingTest {
     // The stretched window is exactly what the share allows (600 pairs at 1/s), with no room for
     // the slots that bunch: the pairs the start's pass applied last come back up to 3 minutes
     // late, as they did before the core owned the resync's ticks
-    // (docs/decisions/resync-owned-by-the-core.md).
+    // (docs/decisions/0050-resync-owned-by-the-core.md).
     long resynced =
         world.namespaces.keySet().stream()
             .filter(ns -> !ns.equals("new-ns"))
@@ -316,6 +316,9 @@ class WritePacingTest {
 
     @Override
     public void release(Effect.ReleaseGate release) {} // no gated pod here
+
+    @Override
+    public void tryCredential(Effect.TryCredential trial) {} // a trial is no API write
 
     @Override
     public void wakeAt(Effect.WakeAt wake) {

@@ -97,6 +97,28 @@ public final class LocalRegistry implements AutoCloseable {
         List.of("auth:", "  htpasswd:", "    realm: basic-realm", "    path: " + htpasswd));
   }
 
+  /**
+   * Starts a registry behind a token realm (the distribution token spec): it challenges with {@code
+   * Bearer realm=<realm>,service=<service>} and takes the JWTs {@code issuer} signs with the key of
+   * the certificate in {@code rootCertBundle}. Nothing can be pushed to it (a push would need a
+   * token); it serves to try credentials against.
+   */
+  public static LocalRegistry startWithTokenRealm(
+      Path directory, String realm, String service, String issuer, Path rootCertBundle)
+      throws IOException, InterruptedException {
+    return serve(
+        directory,
+        null,
+        401,
+        List.of(
+            "auth:",
+            "  token:",
+            "    realm: " + realm,
+            "    service: " + service,
+            "    issuer: " + issuer,
+            "    rootcertbundle: " + rootCertBundle));
+  }
+
   /** Starts a registry that serves and accepts pushes from anyone, and waits until it serves. */
   public static LocalRegistry startAnonymous(Path directory)
       throws IOException, InterruptedException {
@@ -104,6 +126,12 @@ public final class LocalRegistry implements AutoCloseable {
   }
 
   private static LocalRegistry serve(Path directory, String authorization, List<String> auth)
+      throws IOException, InterruptedException {
+    return serve(directory, authorization, authorization == null ? 200 : 401, auth);
+  }
+
+  private static LocalRegistry serve(
+      Path directory, String authorization, int servingStatus, List<String> auth)
       throws IOException, InterruptedException {
     int port = freePort();
     Path config = directory.resolve("config.yml");
@@ -131,7 +159,7 @@ public final class LocalRegistry implements AutoCloseable {
             .redirectOutput(log.toFile())
             .start();
     LocalRegistry registry = new LocalRegistry(process, port, authorization, log);
-    registry.awaitServing(authorization == null ? 200 : 401);
+    registry.awaitServing(servingStatus);
     return registry;
   }
 

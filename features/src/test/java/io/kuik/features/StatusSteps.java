@@ -42,8 +42,9 @@ public class StatusSteps {
   }
 
   @Then(
-      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)'s condition Valid must be (True|False) with reason (\\w+) saying \"(.*)\"$")
-  public void theConditionIs(String kind, String name, String status, String reason, String text) {
+      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)'s condition (Valid|CredentialsAccepted) must be (True|False|Unknown) with reason (\\w+) saying \"(.*)\"$")
+  public void theConditionIs(
+      String kind, String name, String type, String status, String reason, String text) {
     ObjectNode live =
         state
             .world()
@@ -52,11 +53,11 @@ public class StatusSteps {
             .orElseThrow(() -> new AssertionError(kind + " gone"));
     JsonNode valid = null;
     for (JsonNode condition : live.path("status").path("conditions")) {
-      if ("Valid".equals(condition.path("type").asString())) {
+      if (type.equals(condition.path("type").asString())) {
         valid = condition;
       }
     }
-    assertTrue(valid != null, "no condition Valid: " + live.path("status"));
+    assertTrue(valid != null, "no condition " + type + ": " + live.path("status"));
     assertEquals(status, valid.path("status").asString(), valid.toString());
     assertEquals(reason, valid.path("reason").asString(), valid.toString());
     assertTrue(valid.path("message").asString().contains(text), valid.toString());
@@ -64,6 +65,35 @@ public class StatusSteps {
         live.path("metadata").path("generation").asLong(),
         valid.path("observedGeneration").asLong(),
         "observedGeneration");
+  }
+
+  /**
+   * {@code status.credentials}: each injecting entry, its registry, the outcome of its last trial,
+   * and words its registry's answer holds ("" for none).
+   */
+  @Then("^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)'s status must show the credentials:$")
+  public void theCredentialsAre(String kind, String name, DataTable expected) {
+    ObjectNode live =
+        state
+            .world()
+            .views()
+            .resource(kind, name)
+            .orElseThrow(() -> new AssertionError(kind + " gone"));
+    List<Map<String, String>> actual = new ArrayList<>();
+    List<Map<String, String>> rows = expected.asMaps();
+    int i = 0;
+    for (JsonNode entry : live.path("status").path("credentials")) {
+      Map<String, String> shown = new LinkedHashMap<>();
+      shown.put("entry", entry.path("entry").asString());
+      shown.put("registry", entry.path("registry").asString());
+      shown.put("outcome", entry.path("outcome").asString());
+      String answer = entry.path("answer").asString("");
+      String words = i < rows.size() ? rows.get(i).get("answer holds") : "";
+      shown.put("answer holds", answer.contains(words) ? words : answer);
+      actual.add(shown);
+      i++;
+    }
+    assertEquals(rows, actual, live.path("status").toString());
   }
 
   @Then(

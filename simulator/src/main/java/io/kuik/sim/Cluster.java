@@ -1,5 +1,6 @@
 package io.kuik.sim;
 
+import io.kuik.sim.actors.ComponentDeployments;
 import io.kuik.sim.actors.Deployments;
 import io.kuik.sim.actors.Helm;
 import io.kuik.sim.actors.KubectlReplace;
@@ -51,6 +52,7 @@ public final class Cluster {
   private final Registries registries;
   private final Kubelet kubelet;
   private final Deployments deployments;
+  private final ComponentDeployments componentDeployments;
   private final People people;
   private final KubectlReplace kubectl;
   private final Velero velero;
@@ -70,6 +72,7 @@ public final class Cluster {
     // Stored before RBAC is switched on: the bindings that give the administrator its power.
     SystemRbac.objects().forEach(o -> api.create(ADMIN, o));
     Deployments.rbac().forEach(o -> api.create(ADMIN, o));
+    ComponentDeployments.rbac().forEach(o -> api.create(ADMIN, o));
     Velero.installObjects().forEach(o -> api.create(ADMIN, o));
     api.setAuthorizer(new RbacAuthorizer(api.state()));
     policy = new PolicyAdmission(api.state());
@@ -79,6 +82,7 @@ public final class Cluster {
     kubelet.start();
     deployments = new Deployments(api);
     deployments.start();
+    componentDeployments = new ComponentDeployments(api);
     people = new People(api);
     kubectl = new KubectlReplace(api, ADMIN);
     velero = new Velero(api);
@@ -101,9 +105,10 @@ public final class Cluster {
 
   /**
    * {@code helm install}, reduced to what the simulated cluster enforces: the chart's CRDs (when
-   * missing), the release namespace, the syncer's and the webhook's ServiceAccounts, and every
-   * object of the chart's RBAC and admission policy files rendered for the release, created as
-   * {@link #ADMIN}.
+   * missing), the release namespace, the syncer's and the webhook's ServiceAccounts, every object
+   * of the chart's RBAC and admission policy files rendered for the release, and the two
+   * components' Deployments, created as {@link #ADMIN} with the annotations Helm puts on every
+   * object it installs ({@link #helmOwned}).
    *
    * @return the objects as stored, in creation order
    */
@@ -128,8 +133,9 @@ public final class Cluster {
     }
     ChartFiles chart = chart();
     for (String file : List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC)) {
-      chart.load(file, release).forEach(o -> stored.add(api.create(ADMIN, o)));
+      chart.load(file, release).forEach(o -> stored.add(api.create(ADMIN, helmOwned(o, release))));
     }
+    componentDeployments.install(ADMIN, release.name(), release.fullname(), release.namespace());
     trace.alias(
         Identity.serviceAccount(release.namespace(), release.syncerServiceAccount()), "syncer");
     trace.alias(
@@ -152,7 +158,7 @@ public final class Cluster {
               : ResourceType.VALIDATING_ADMISSION_POLICY_BINDING;
       String name = object.path("metadata").path("name").asString();
       if (api.find(ADMIN, type, null, name).isEmpty()) {
-        stored.add(api.create(ADMIN, object));
+        stored.add(api.create(ADMIN, helmOwned(object, release)));
       }
     }
     return stored;
@@ -209,12 +215,27 @@ public final class Cluster {
     ChartFiles chart = chart();
     for (String file :
         List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC, ChartFiles.ADMISSION_POLICY)) {
-      chart.load(file, release).forEach(o -> api.update(ADMIN, o));
+      chart.load(file, release).forEach(o -> api.update(ADMIN, helmOwned(o, release)));
     }
   }
 
+  /**
+   * The object as Helm stores what it installs: with the annotations {@code
+   * meta.helm.sh/release-name} and {@code meta.helm.sh/release-namespace} and the label {@code
+   * app.kubernetes.io/managed-by: Helm} (Helm's pkg/action, {@code setMetadataVisitor}), by which
+   * {@code kuik selftest} tells the release's objects from another's.
+   */
+  public static ObjectNode helmOwned(ObjectNode object, Release release) {
+    ObjectNode meta = Json.child(object, "metadata");
+    Json.child(meta, "labels").put("app.kubernetes.io/managed-by", "Helm");
+    ObjectNode annotations = Json.child(meta, "annotations");
+    annotations.put("meta.helm.sh/release-name", release.name());
+    annotations.put("meta.helm.sh/release-namespace", release.namespace());
+    return object;
+  }
+
   /** The chart files releases are installed from: the given ones, else the repository's. */
-  private ChartFiles chart() {
+  public ChartFiles chart() {
     return chart != null ? chart : ChartFiles.locate();
   }
 
@@ -246,6 +267,11 @@ public final class Cluster {
   /** The ReplicaSet controller's side of Deployments. */
   public Deployments deployments() {
     return deployments;
+  }
+
+  /** The Deployments of kuik's own components, and the availability their status reports. */
+  public ComponentDeployments componentDeployments() {
+    return componentDeployments;
   }
 
   /** Alice, in {@code system:masters}. */

@@ -2,6 +2,7 @@ package io.kuik.kube.syncer;
 
 import io.kuik.kube.PodGates;
 import io.kuik.ports.Clock;
+import io.kuik.registry.CredentialTrier;
 import io.kuik.syncer.Answer;
 import io.kuik.syncer.Effect;
 import io.kuik.syncer.Input;
@@ -20,9 +21,9 @@ import java.util.logging.Logger;
  * {@link SecretSyncer} on the {@link CoreLoop}, where every input is handled, and carries each
  * effect out without blocking that thread. Informer notifications reach the loop and go through the
  * {@link Intake}; applies go out on the sender threads (as many as the core lets fly, {@code
- * --max-applies-in-flight}), statuses and Events on a thread of their own, and every answer comes
- * back as an input on the loop; a wake-up is a one-shot timer on the loop. The production twin of
- * the simulator's {@code SyncerProcess}.
+ * --max-applies-in-flight}), statuses and Events on a thread of their own, credential trials on the
+ * {@link CredentialTrier}'s, and every answer comes back as an input on the loop; a wake-up is a
+ * one-shot timer on the loop. The production twin of the simulator's {@code SyncerProcess}.
  *
  * <p>Before {@link #startSyncing()} (informers synced and, with leader election, the lease held)
  * notifications only fill the caches; the core is built then and reconciles everything once.
@@ -44,11 +45,13 @@ final class SyncerDriver implements Effect.Executor {
   private final Executor senders;
   private final Executor notes;
   private final SyncerMetrics metrics;
+  private final CredentialTrier trier;
   private SecretSyncer core; // the loop's thread only
 
   /**
    * @param senders the threads that send applies (fabric8's apply blocks for its round trip)
    * @param notes the thread that sends status writes and records Events
+   * @param trier tries credentials on their registries, on threads of its own
    */
   SyncerDriver(
       CoreLoop loop,
@@ -62,7 +65,8 @@ final class SyncerDriver implements Effect.Executor {
       WriteFence fence,
       Executor senders,
       Executor notes,
-      SyncerMetrics metrics) {
+      SyncerMetrics metrics,
+      CredentialTrier trier) {
     this.loop = loop;
     this.settings = settings;
     this.clock = clock;
@@ -76,6 +80,7 @@ final class SyncerDriver implements Effect.Executor {
     this.senders = senders;
     this.notes = notes;
     this.metrics = metrics;
+    this.trier = trier;
   }
 
   /** Builds the core and reconciles every pair once; later calls do nothing. Any thread. */
@@ -182,6 +187,20 @@ final class SyncerDriver implements Effect.Executor {
         "wake-up",
         Duration.between(clock.now(), wake.timer().at()),
         () -> handle(new Input.TimerFired(wake.timer())));
+  }
+
+  /**
+   * On the trier's threads, whatever the registry takes to answer; the verdict comes back to the
+   * loop. Neither the trial nor its verdict is logged with the credential (it has none to show).
+   */
+  @Override
+  public void tryCredential(Effect.TryCredential trial) {
+    trier.tryCredential(
+        trial.trial(),
+        verdict ->
+            loop.execute(
+                "credential trial on " + trial.trial().registry() + " answered",
+                () -> handle(new Input.TrialAnswered(trial, verdict))));
   }
 
   /** Sends on {@code threads}; the answer comes back to the loop, whatever happens. */

@@ -32,9 +32,19 @@ public final class SyncerMetrics {
       int appliesInFlight,
       long pairs,
       double resyncPeriodSeconds,
-      Map<String, Long> rewritesNotRecognized) {
+      Map<String, Long> rewritesNotRecognized,
+      Map<String, Long> credentialTrials) {
     static final CoreSnapshot NONE =
-        new CoreSnapshot(0, 0, 0, 0, 0, 0, 0, new SyncerCounters().rewritesNotRecognized());
+        new CoreSnapshot(
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            new SyncerCounters().rewritesNotRecognized(),
+            new SyncerCounters().credentialTrials());
 
     static CoreSnapshot of(
         SyncerCounters counters,
@@ -50,7 +60,8 @@ public final class SyncerMetrics {
           appliesInFlight,
           pairs,
           resyncPeriod.toMillis() / 1000.0,
-          counters.rewritesNotRecognized());
+          counters.rewritesNotRecognized(),
+          counters.credentialTrials());
     }
   }
 
@@ -106,6 +117,17 @@ public final class SyncerMetrics {
         .callback(
             callback ->
                 snapshot.rewritesNotRecognized().forEach((reason, n) -> callback.call(n, reason)))
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("kuik_syncer_credential_trials")
+        .help(
+            "Credentials of injecting entries tried on their registries ahead of any pod (the"
+                + " token flow of a pull), by result: accepted, refused (alert on it: pods would"
+                + " fail with ImagePullBackOff), unreachable")
+        .labelNames("result")
+        .callback(
+            callback ->
+                snapshot.credentialTrials().forEach((result, n) -> callback.call(n, result)))
         .register(registry);
     GaugeWithCallback.builder()
         .name("kuik_syncer_pairs")

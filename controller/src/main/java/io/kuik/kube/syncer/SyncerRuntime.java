@@ -6,6 +6,7 @@ import io.kuik.kube.HealthServer;
 import io.kuik.kube.PodGates;
 import io.kuik.kube.ProcessRuntime;
 import io.kuik.ports.Clock;
+import io.kuik.registry.CredentialTrier;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -43,6 +44,8 @@ public final class SyncerRuntime implements ProcessRuntime {
   private final ExecutorService senders;
   // Status writes and Events, one at a time, so that neither waits behind the other's applies.
   private final ExecutorService notes;
+  // Credential trials, on threads of their own: a registry may take its timeout to answer.
+  private final CredentialTrier trier;
   private final SyncerDriver driver;
   private final StartGate gate;
   private final SyncerInformers informers;
@@ -59,6 +62,8 @@ public final class SyncerRuntime implements ProcessRuntime {
     Clock clock = java.time.Clock.systemUTC()::instant;
     senders = threads("kuik-syncer-apply-", settings.syncer().maxInFlight());
     notes = threads("kuik-syncer-notes-", 1);
+    trier =
+        new CredentialTrier(settings.trials().timeout(), settings.trials().insecureRegistries());
     InformerStores stores = new InformerStores(namespace);
     informers = new SyncerInformers(client, stores, namespace);
     driver =
@@ -74,7 +79,8 @@ public final class SyncerRuntime implements ProcessRuntime {
             fence,
             senders,
             notes,
-            metrics);
+            metrics,
+            trier);
     gate = new StartGate(driver::startSyncing);
     metrics.informersSynced(() -> synced && informers.noneStopped());
     // Nothing is written until the policy that bounds the writes has been read and found in place.
@@ -169,6 +175,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     fence.closeForShutdown();
     senders.shutdownNow(); // an apply not sent yet is dropped; one on the wire ends
     notes.shutdownNow();
+    trier.close();
     loop.close();
     bounds.close();
     if (election != null) {

@@ -9,9 +9,38 @@ import java.util.Objects;
  *
  * @param healthPort port of /healthz, /readyz and /metrics; zero picks a free one
  * @param bounds the admission policy and binding that bound the writes, and how often to read them
+ * @param trials how credentials are tried on their registries
  */
 public record SyncerRuntimeSettings(
-    SyncerSettings syncer, LeaseSettings lease, int healthPort, Bounds bounds) {
+    SyncerSettings syncer, LeaseSettings lease, int healthPort, Bounds bounds, Trials trials) {
+
+  /** With the default credential trials (10 s per request, HTTPS but for loopback registries). */
+  public SyncerRuntimeSettings(
+      SyncerSettings syncer, LeaseSettings lease, int healthPort, Bounds bounds) {
+    this(syncer, lease, healthPort, bounds, Trials.defaults());
+  }
+
+  /**
+   * How each credential is tried (docs/behaviour.md#credentials-tried-ahead-of-time): each request
+   * of the token flow gives up after {@code timeout}; {@code insecureRegistries} are tried over
+   * plain HTTP, as the webhook probes them.
+   */
+  public record Trials(Duration timeout, java.util.Set<String> insecureRegistries) {
+
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+    public Trials {
+      Objects.requireNonNull(timeout, "timeout");
+      insecureRegistries = java.util.Set.copyOf(insecureRegistries);
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("the credential trial timeout must be positive");
+      }
+    }
+
+    public static Trials defaults() {
+      return new Trials(DEFAULT_TIMEOUT, java.util.Set.of());
+    }
+  }
 
   /**
    * The chart's ValidatingAdmissionPolicy and binding (both {@code <release>-pull-secrets}), read
@@ -46,6 +75,7 @@ public record SyncerRuntimeSettings(
     Objects.requireNonNull(syncer, "syncer");
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(bounds, "bounds");
+    Objects.requireNonNull(trials, "trials");
     if (healthPort < 0 || healthPort > 65535) {
       throw new IllegalArgumentException("the health port must be 0 to 65535, got " + healthPort);
     }

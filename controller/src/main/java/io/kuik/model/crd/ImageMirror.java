@@ -33,6 +33,12 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.STRING,
     getDescription = "True when the controllers can use it; False with a reason otherwise")
 @AdditionalPrinterColumn(
+    name = "Credentials",
+    jsonPath = RoutingResourceStatus.CREDENTIALS_STATUS_PATH,
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription =
+        "True when the registries accept every credential it injects; False when one refused")
+@AdditionalPrinterColumn(
     name = "Reason",
     jsonPath = RoutingResourceStatus.VALID_REASON_PATH,
     type = AdditionalPrinterColumn.Type.STRING,

@@ -26,7 +26,8 @@ class SyncerMetricsTest {
             4,
             12,
             600,
-            java.util.Map.of("NamespaceNotSelected", 9L, "ImageNotCovered", 0L)));
+            java.util.Map.of("NamespaceNotSelected", 9L, "ImageNotCovered", 0L),
+            java.util.Map.of("accepted", 4L, "refused", 1L, "unreachable", 0L)));
 
     String text = scrape();
 
@@ -40,6 +41,19 @@ class SyncerMetricsTest {
         text.contains(
             "kuik_syncer_rewrites_not_recognized_total{reason=\"NamespaceNotSelected\"} 9.0"),
         text);
+    assertTrue(text.contains("kuik_syncer_credential_trials_total{result=\"refused\"} 1.0"), text);
+    assertTrue(text.contains("kuik_syncer_credential_trials_total{result=\"accepted\"} 4.0"), text);
+  }
+
+  @Test
+  void everyResultOfACredentialTrialIsThereFromTheStart() throws IOException {
+    String text = scrape();
+
+    for (String result : java.util.List.of("accepted", "refused", "unreachable")) {
+      assertTrue(
+          text.contains("kuik_syncer_credential_trials_total{result=\"" + result + "\"} 0.0"),
+          text);
+    }
   }
 
   @Test

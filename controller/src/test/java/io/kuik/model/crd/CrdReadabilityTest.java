@@ -24,8 +24,8 @@ class CrdReadabilityTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "imagealternatives|imgalt|Age,Repositories,Groups,Policy,Reason,Valid,Namespaces",
-        "imagemirrors|imgmirror|Age,Destination,Policy,Reason,Valid,Namespaces",
+        "imagealternatives|imgalt|Age,Repositories,Groups,Policy,Credentials,Reason,Valid,Namespaces",
+        "imagemirrors|imgmirror|Age,Destination,Policy,Credentials,Reason,Valid,Namespaces",
       })
   void kubectlGetShowsThePolicyAndTheEntries(String plural, String shortName, String columns)
       throws IOException {

@@ -36,6 +36,12 @@ public final class ChartFiles {
   public static final String WEBHOOK_RBAC = "files/webhook-rbac.yaml";
 
   /**
+   * The RBAC of {@code kuik selftest}, the {@code helm test} hook: created when the test starts,
+   * deleted when it ends.
+   */
+  public static final String SELFTEST_RBAC = "files/selftest-rbac.yaml";
+
+  /**
    * The syncer's delete on Secrets, installed with {@code
    * syncer.ownerReferencesPermissionEnforcement=true}.
    */

@@ -208,6 +208,23 @@ public final class ClusterObjects {
   // ---- helpers ----------------------------------------------------------------------------------
 
   /** The type of a routing kind, ImageAlternative or ImageMirror. */
+  /**
+   * {@code kubectl delete <kind> [-n namespace] <name>} as the administrator, for any kind the
+   * cluster serves ({@code ValidatingAdmissionPolicy}, {@code Deployment}...); a namespace is
+   * ignored for a cluster-scoped kind.
+   */
+  public void delete(String kind, String namespace, String name) {
+    world.api().delete(ADMIN, anyTypeOf(kind), namespace, name);
+  }
+
+  /** The resource type of a kind, any the simulated API server serves. */
+  static ResourceType anyTypeOf(String kind) {
+    return ResourceType.ALL.stream()
+        .filter(t -> t.kind().equals(kind))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no kind " + kind + " is served"));
+  }
+
   static ResourceType typeOf(String kind) {
     if (kind.equals("ImageAlternative")) {
       return ResourceType.IMAGE_ALTERNATIVE;

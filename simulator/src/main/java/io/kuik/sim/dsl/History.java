@@ -31,6 +31,12 @@ public final class History {
     this.world = world;
   }
 
+  /** The requests of {@code helm test}'s pod, under the selftest's ServiceAccount. */
+  public List<TraceRecord.Request> selftestRequests() {
+    Actor selftest = new Actor("selftest");
+    return trace().requests().stream().filter(r -> r.actor().equals(selftest)).toList();
+  }
+
   /**
    * The pods whose claim of a rewrite the running syncer did not recognize, by the reason of the
    * metric kuik_syncer_rewrites_not_recognized, since it started.
@@ -42,6 +48,32 @@ public final class History {
         .syncer()
         .map(core -> core.counters().rewritesNotRecognized().getOrDefault(reason, 0L))
         .orElse(0L);
+  }
+
+  /**
+   * The credential trials the running syncer had answered, by the result of the metric
+   * kuik_syncer_credential_trials_total ({@code accepted}, {@code refused}, {@code unreachable}).
+   */
+  public long credentialTrials(String result) {
+    return world
+        .install()
+        .syncer()
+        .syncer()
+        .map(core -> core.counters().credentialTrials().getOrDefault(result, 0L))
+        .orElse(0L);
+  }
+
+  /** The logins (credential trials) the registry {@code host} answered, in order, as traced. */
+  public List<io.kuik.sim.trace.Note.RegistryNote> registryLogins(String host) {
+    Actor registry = new Actor(host);
+    return trace().records().stream()
+        .filter(
+            r ->
+                r instanceof io.kuik.sim.trace.Note.RegistryNote note
+                    && note.event() == io.kuik.sim.trace.Note.RegistryEvent.LOGIN
+                    && note.host().equals(registry))
+        .map(r -> (io.kuik.sim.trace.Note.RegistryNote) r)
+        .toList();
   }
 
   /** The first syncer instance's requests. */

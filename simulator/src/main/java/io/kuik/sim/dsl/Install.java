@@ -1,11 +1,22 @@
 package io.kuik.sim.dsl;
 
+import io.kuik.selftest.SelftestCluster.Readyz;
+import io.kuik.selftest.SelftestReport;
+import io.kuik.selftest.SelftestSettings;
+import io.kuik.sim.Cluster;
+import io.kuik.sim.actors.ComponentDeployments;
+import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.chart.Release;
 import io.kuik.sim.faults.PolicyFailure;
+import io.kuik.sim.hosts.SelftestPod;
+import io.kuik.sim.hosts.SimulatedSelftestCluster;
 import io.kuik.sim.hosts.SyncerHost;
 import io.kuik.sim.hosts.WebhookHost;
+import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
+import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.Meta;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
 import java.time.Duration;
@@ -13,6 +24,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The DSL's cluster setup, part one: kuik's releases as {@code helm install} leaves them, the
@@ -90,7 +103,10 @@ public final class Install {
                 world.api(),
                 SyncerHost.podIdentity(namespace, release.syncerServiceAccount()),
                 settings)
-            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(release.name()));
+            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(release.name()))
+            .tryingCredentialsOn(world.cluster().registries());
+    syncer.reportAvailability(
+        available(namespace, ComponentDeployments.syncer(release.fullname())));
     syncer.start();
     webhook =
         new WebhookHost(
@@ -102,7 +118,14 @@ public final class Install {
     if (gateBound != null) {
       webhook.pullSecretFirst(gateBound);
     }
+    webhook.reportAvailability(
+        available(namespace, ComponentDeployments.webhook(release.fullname())));
     webhook.start();
+  }
+
+  /** What the Deployment controller reports of a component's process. */
+  private java.util.function.Consumer<Boolean> available(String namespace, String deployment) {
+    return ready -> world.cluster().componentDeployments().available(namespace, deployment, ready);
   }
 
   /**
@@ -133,7 +156,9 @@ public final class Install {
     world.cluster().trace().alias(identity, namespace + "-syncer");
     SyncerHost host =
         new SyncerHost(world.api(), identity, syncerSettings(namespace, namespacesByDefault))
-            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(other.name()));
+            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(other.name()))
+            .tryingCredentialsOn(world.cluster().registries());
+    host.reportAvailability(available(namespace, ComponentDeployments.syncer(other.fullname())));
     otherInstances.put(namespace, host);
     host.start();
   }
@@ -213,6 +238,109 @@ public final class Install {
   /** The name of the first release's pull-secret admission policy. */
   public String admissionPolicyName() {
     return PolicyFailure.policyOf(requireInstalled());
+  }
+
+  // ---- helm test ----------------------------------------------------------------------------
+
+  /** {@code helm test} of the first release: {@code kuik selftest} without the pod check. */
+  public SelftestReport helmTest() {
+    return helmTest(null);
+  }
+
+  /**
+   * {@code helm test} of the first release, as the chart runs it: the test's ServiceAccount and the
+   * RBAC of chart/files/selftest-rbac.yaml created as hooks (with the pod check's RoleBinding in
+   * its namespace when {@code podCheck} is given), the production selftest run under that identity
+   * with the arguments the chart gives it, then every hook deleted, passed or failed
+   * (hook-delete-policy before-hook-creation,hook-succeeded,hook-failed).
+   *
+   * @param podCheck the chart's {@code selftest.podCheck}, or null
+   * @return the report the test pod prints
+   */
+  public SelftestReport helmTest(SelftestSettings.PodCheck podCheck) {
+    Release installed = requireInstalled();
+    String namespace = installed.namespace();
+    Identity test = Identity.serviceAccount(namespace, installed.fullname() + "-selftest");
+    world.cluster().trace().alias(test, "selftest");
+    List<ObjectNode> hooks = new ArrayList<>();
+    hooks.add(serviceAccount(namespace, installed.fullname() + "-selftest"));
+    hooks.addAll(world.cluster().chart().load(ChartFiles.SELFTEST_RBAC, installed));
+    if (podCheck != null) {
+      hooks.add(podCheckBinding(installed, podCheck.namespace()));
+    }
+    List<ObjectNode> created = new ArrayList<>();
+    try {
+      for (ObjectNode hook : hooks) {
+        created.add(world.api().create(Cluster.ADMIN, hook));
+      }
+      String syncerService = ComponentDeployments.syncer(installed.fullname()) + "-metrics";
+      String webhookService = ComponentDeployments.webhook(installed.fullname()) + "-metrics";
+      Map<String, Supplier<Readyz>> services = new LinkedHashMap<>();
+      services.put(
+          syncerService + "." + namespace + ".svc", SimulatedSelftestCluster.readyz(syncer()));
+      services.put(
+          webhookService + "." + namespace + ".svc", SimulatedSelftestCluster.readyz(webhook()));
+      SelftestSettings settings =
+          new SelftestSettings(
+              installed.name(),
+              namespace,
+              installed.fullname(),
+              SelftestSettings.serviceReadyz(
+                  ComponentDeployments.syncer(installed.fullname()), namespace, HEALTH_PORT),
+              SelftestSettings.serviceReadyz(
+                  ComponentDeployments.webhook(installed.fullname()), namespace, HEALTH_PORT),
+              podCheck);
+      return SelftestPod.run(world.api(), test, settings, services);
+    } finally {
+      for (int i = created.size() - 1; i >= 0; i--) {
+        ObjectNode hook = created.get(i);
+        try {
+          world
+              .api()
+              .delete(
+                  Cluster.ADMIN,
+                  ResourceType.ofKind(
+                          hook.path("apiVersion").asString(), hook.path("kind").asString())
+                      .orElseThrow(),
+                  Meta.namespace(hook),
+                  Meta.name(hook));
+        } catch (ApiException gone) {
+          // Helm ignores a hook that is already gone when it deletes it.
+        }
+      }
+    }
+  }
+
+  /** The chart's default health port, where the metrics Services expose /readyz. */
+  private static final int HEALTH_PORT = 8080;
+
+  private static ObjectNode serviceAccount(String namespace, String name) {
+    ObjectNode account = Json.object();
+    account.put("apiVersion", "v1");
+    account.put("kind", "ServiceAccount");
+    ObjectNode meta = account.putObject("metadata");
+    meta.put("name", name);
+    meta.put("namespace", namespace);
+    return account;
+  }
+
+  /** What templates/selftest.yaml renders for selftest.podCheck.namespace. */
+  private static ObjectNode podCheckBinding(Release release, String namespace) {
+    ObjectNode binding = Json.object();
+    binding.put("apiVersion", "rbac.authorization.k8s.io/v1");
+    binding.put("kind", "RoleBinding");
+    ObjectNode meta = binding.putObject("metadata");
+    meta.put("name", release.fullname() + "-selftest-pod-check");
+    meta.put("namespace", namespace);
+    ObjectNode roleRef = binding.putObject("roleRef");
+    roleRef.put("apiGroup", "rbac.authorization.k8s.io");
+    roleRef.put("kind", "ClusterRole");
+    roleRef.put("name", release.fullname() + "-selftest-pod-check");
+    ObjectNode subject = binding.putArray("subjects").addObject();
+    subject.put("kind", "ServiceAccount");
+    subject.put("name", release.fullname() + "-selftest");
+    subject.put("namespace", release.namespace());
+    return binding;
   }
 
   // ---- the processes ------------------------------------------------------------------------

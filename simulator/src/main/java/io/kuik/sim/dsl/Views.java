@@ -77,6 +77,12 @@ public final class Views {
   }
 
   /** The routing resource as stored, if it exists. */
+  /** Any object by kind, namespace (ignored for a cluster-scoped kind) and name, as admin. */
+  public Optional<ObjectNode> object(String kind, String namespace, String name) {
+    ResourceType type = ClusterObjects.anyTypeOf(kind);
+    return world.api().find(ADMIN, type, type.namespaced() ? namespace : null, name);
+  }
+
   public Optional<ObjectNode> resource(String kind, String name) {
     return world.api().find(ADMIN, ClusterObjects.typeOf(kind), null, name);
   }

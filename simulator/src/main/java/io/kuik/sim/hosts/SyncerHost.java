@@ -3,11 +3,13 @@ package io.kuik.sim.hosts;
 import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.registry.Registries;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Runs the production {@link SecretSyncer} in the simulated cluster, as a process under its
@@ -23,7 +25,9 @@ public final class SyncerHost {
   private SyncerProcess process;
   private int incarnations;
   private Duration applyRoundTrip = SyncerProcess.ROUND_TRIP;
+  private Consumer<Boolean> availability = ready -> {};
   private Bounds bounds;
+  private Registries registries;
 
   /**
    * The chart's ValidatingAdmissionPolicy and binding the syncer reads by name (the production
@@ -65,6 +69,15 @@ public final class SyncerHost {
     return this;
   }
 
+  /**
+   * From the next start on, the syncer tries credentials on these registries (the world's); without
+   * them, every trial finds no registry to answer (the host of a bare test).
+   */
+  public SyncerHost tryingCredentialsOn(Registries registries) {
+    this.registries = registries;
+    return this;
+  }
+
   /** What /readyz answers: informers synced and the admission policy in place. */
   public boolean ready() {
     return process != null && process.ready();
@@ -89,8 +102,10 @@ public final class SyncerHost {
                 Note.Process.SYNCER,
                 Note.Edge.START,
                 incarnations));
-    process = new SyncerProcess(api, identity, settings, "syncer#" + incarnations, bounds);
+    process =
+        new SyncerProcess(api, identity, settings, "syncer#" + incarnations, bounds, registries);
     process.roundTrip(applyRoundTrip);
+    process.onReadiness(ready -> availability.accept(ready));
     process.start();
   }
 
@@ -129,6 +144,15 @@ public final class SyncerHost {
     return process != null;
   }
 
+  /**
+   * From now on, tells {@code availability} when an incarnation's /readyz starts or stops passing
+   * ({@link #ready()}), and when it stops or crashes: what its Deployment's available replicas
+   * count.
+   */
+  public void reportAvailability(Consumer<Boolean> availability) {
+    this.availability = availability;
+  }
+
   public SyncerSettings settings() {
     return settings;
   }
@@ -156,5 +180,6 @@ public final class SyncerHost {
                 incarnations));
     process.halt();
     process = null;
+    availability.accept(false);
   }
 }

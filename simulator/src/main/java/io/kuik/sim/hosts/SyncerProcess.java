@@ -2,8 +2,10 @@ package io.kuik.sim.hosts;
 
 import io.kuik.kube.syncer.InformerStores;
 import io.kuik.kube.syncer.Intake;
+import io.kuik.model.CredentialTrial;
 import io.kuik.model.PullSecretGate;
 import io.kuik.model.RewriteAnnotations;
+import io.kuik.model.TrialVerdict;
 import io.kuik.sim.client.Informer;
 import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.ApiException;
@@ -13,6 +15,8 @@ import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.LabelSelector;
 import io.kuik.sim.world.object.Meta;
+import io.kuik.sim.world.registry.Registries;
+import io.kuik.sim.world.registry.Registry;
 import io.kuik.syncer.Answer;
 import io.kuik.syncer.Effect;
 import io.kuik.syncer.Input;
@@ -60,6 +64,9 @@ final class SyncerProcess implements Effect.Executor {
    */
   static final Duration ROUND_TRIP = Duration.ofMillis(20);
 
+  /** How long a registry takes to answer a credential's trial, the whole token flow. */
+  static final Duration TRIAL_ROUND_TRIP = Duration.ofMillis(200);
+
   private final ApiServer api;
   private final Identity identity;
   private final SyncerSettings settings;
@@ -69,6 +76,7 @@ final class SyncerProcess implements Effect.Executor {
   private final io.kuik.sim.world.EventRecorder events;
   private final List<Informer> informers;
   private SecretSyncer syncer;
+  private java.util.function.Consumer<Boolean> readiness = ready -> {};
   private boolean alive = true;
   private Duration roundTrip = ROUND_TRIP;
 
@@ -77,13 +85,18 @@ final class SyncerProcess implements Effect.Executor {
 
   private WriteBounds bounds;
 
+  /** Where credentials are tried; null when this process has no registry to reach. */
+  private final Registries registries;
+
   SyncerProcess(
       ApiServer api,
       Identity identity,
       SyncerSettings settings,
       String name,
-      SyncerHost.Bounds boundsNames) {
+      SyncerHost.Bounds boundsNames,
+      Registries registries) {
     this.api = api;
+    this.registries = registries;
     this.boundsNames = boundsNames;
     this.bounds =
         boundsNames == null
@@ -167,6 +180,9 @@ final class SyncerProcess implements Effect.Executor {
       if (changed) {
         handle(new Input.WriteBoundsChanged(now.inPlace()));
       }
+      if (syncer != null) {
+        readiness.accept(ready());
+      }
     }
     api.loop().schedule(BOUNDS_PERIOD, name + " reads its admission policy", this::checkBounds);
   }
@@ -247,6 +263,14 @@ final class SyncerProcess implements Effect.Executor {
     return Optional.ofNullable(syncer);
   }
 
+  /**
+   * Told when /readyz starts passing (informers synced, the core started, the policy in place) and
+   * when it stops or passes again as the policy goes and comes back.
+   */
+  void onReadiness(java.util.function.Consumer<Boolean> readiness) {
+    this.readiness = readiness;
+  }
+
   /** From now on each write takes this long to be answered (a slow or distant API server). */
   void roundTrip(Duration value) {
     roundTrip = value;
@@ -262,6 +286,7 @@ final class SyncerProcess implements Effect.Executor {
     }
     syncer = new SecretSyncer(settings, stores);
     handle(intake.started(api.loop().now()));
+    readiness.accept(true);
   }
 
   private Informer informer(String what, ResourceType type, String namespace) {
@@ -382,6 +407,45 @@ final class SyncerProcess implements Effect.Executor {
             at.isBefore(now) ? now : at,
             name + " wakes",
             () -> handle(new Input.TimerFired(wake.timer())));
+  }
+
+  /**
+   * The simulated registries' login, as the production trier runs the token flow: off the core,
+   * answered {@link #TRIAL_ROUND_TRIP} later on the virtual clock (the registry judges at half of
+   * it). The trace names the user, never the credential.
+   */
+  @Override
+  public void tryCredential(Effect.TryCredential tried) {
+    CredentialTrial trial = tried.trial();
+    trace(Note.EffectKind.TRIAL, trial.registry(), String.join(",", trial.paths()));
+    Duration half = TRIAL_ROUND_TRIP.dividedBy(2);
+    api.loop()
+        .schedule(
+            half,
+            name + " tries a credential on " + trial.registry(),
+            () -> {
+              if (!alive) {
+                return;
+              }
+              TrialVerdict verdict = login(trial);
+              api.loop()
+                  .schedule(
+                      TRIAL_ROUND_TRIP.minus(half),
+                      name + " hears " + trial.registry() + " answer a trial",
+                      () -> handle(new Input.TrialAnswered(tried, verdict)));
+            });
+  }
+
+  private TrialVerdict login(CredentialTrial trial) {
+    if (registries == null) {
+      return TrialVerdict.unreachable(trial.registry() + ": no such host");
+    }
+    Registry.Login login = registries.login(trial.registry(), trial.paths(), trial.credential());
+    return switch (login.outcome()) {
+      case ACCEPTED -> TrialVerdict.accepted(login.answer());
+      case REFUSED -> TrialVerdict.refused(login.answer());
+      case UNREACHABLE -> TrialVerdict.unreachable(login.answer());
+    };
   }
 
   /**

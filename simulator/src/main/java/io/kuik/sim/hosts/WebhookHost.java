@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -77,6 +78,7 @@ public final class WebhookHost {
   private List<Informer> informers = List.of();
   private AdmissionHandler handler;
   private boolean running;
+  private Consumer<Boolean> availability = ready -> {};
   private int incarnations;
 
   /** Pull secret first: the bound on the gate, null when off (the chart's default). */
@@ -179,6 +181,16 @@ public final class WebhookHost {
                 timeout,
                 this::admit));
     api.mutatingAdmission().markDown(NAME, false);
+    // It admits at once, as registered: ready from its start, in the simulator.
+    availability.accept(true);
+  }
+
+  /**
+   * From now on, tells {@code availability} when the webhook starts (ready) and stops: what its
+   * Deployment's available replicas count.
+   */
+  public void reportAvailability(Consumer<Boolean> availability) {
+    this.availability = availability;
   }
 
   /** The webhook's pods are gone: the API server's calls fail, and failurePolicy Ignore admits. */
@@ -197,6 +209,7 @@ public final class WebhookHost {
                 incarnations));
     informers.forEach(Informer::stop);
     api.mutatingAdmission().markDown(NAME, true);
+    availability.accept(false);
   }
 
   public boolean running() {
@@ -232,6 +245,7 @@ public final class WebhookHost {
     resource.put("resource", "pods");
     body.put("namespace", request.attributes().namespace());
     body.put("operation", request.operation().name());
+    body.put("dryRun", request.dryRun());
     body.putObject("userInfo").put("username", request.attributes().identity().user());
     body.set("object", request.object());
 

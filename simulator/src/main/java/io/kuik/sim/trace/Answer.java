@@ -2,9 +2,9 @@ package io.kuik.sim.trace;
 
 import java.util.Objects;
 
-/** How the API server answered a request: served, listed, written, or refused. */
+/** How the API server answered a request: served, listed, written, dry-run, or refused. */
 public sealed interface Answer
-    permits Answer.Served, Answer.Listed, Answer.Written, Answer.Refused {
+    permits Answer.Served, Answer.Listed, Answer.Written, Answer.DryRun, Answer.Refused {
 
   /** The HTTP status code. */
   int code();
@@ -36,6 +36,17 @@ public sealed interface Answer
     @Override
     public String text() {
       return code + " rv=" + resourceVersion + (noOp ? " unchanged" : "");
+    }
+  }
+
+  /**
+   * A write sent with {@code dryRun=All} that every stage admitted: the client got the object as it
+   * would have been stored, and nothing was.
+   */
+  record DryRun(int code) implements Answer {
+    @Override
+    public String text() {
+      return code + " dry run, nothing stored";
     }
   }
 

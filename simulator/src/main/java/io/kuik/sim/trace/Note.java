@@ -99,14 +99,17 @@ public sealed interface Note extends TraceRecord
   enum RegistryEvent {
     PULL,
     PROBE,
+    /** A credential tried ahead of any pull: the token flow at {@code /v2/}. */
+    LOGIN,
     DOWN,
     UP
   }
 
   /**
-   * A registry {@code host} answered a pull or a probe of {@code subject} (an image), or went down
-   * or up (the subject then empty, or the repository that went down); {@code outcome} says how, in
-   * the words of kuik's probe outcomes and whose credential it was, never the credential.
+   * A registry {@code host} answered a pull or a probe of {@code subject} (an image), a login (the
+   * subject the paths whose pull scope was asked), or went down or up (the subject then empty, or
+   * the repository that went down); {@code outcome} says how, in the words of kuik's probe outcomes
+   * and whose credential it was, never the credential.
    */
   record RegistryNote(Instant at, Actor host, RegistryEvent event, String subject, String outcome)
       implements Note {
@@ -148,7 +151,9 @@ public sealed interface Note extends TraceRecord
     STATUS,
     EVENT,
     WAKE,
-    RELEASE
+    RELEASE,
+    /** A credential's trial: the subject is the registry, the detail the paths (no credential). */
+    TRIAL
   }
 
   /**

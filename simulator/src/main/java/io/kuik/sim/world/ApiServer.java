@@ -241,6 +241,23 @@ public final class ApiServer {
         identity, RequestKind.CREATE, object, () -> writes.create(identity, object, fieldManager));
   }
 
+  /**
+   * A create sent with {@code dryRun=All}: authorized, admitted (mutating and validating, the
+   * webhooks told it is a dry run) and validated as a real create, then not stored; the answer is
+   * the object as it would have been stored, without a resourceVersion
+   * (https://kubernetes.io/docs/reference/using-api/api-concepts/#dry-run). Nothing changes in
+   * storage, so no watch hears of it.
+   */
+  public ObjectNode createDryRun(Identity identity, ObjectNode object) {
+    return write(
+        identity,
+        RequestKind.CREATE,
+        null,
+        object,
+        () -> writes.create(identity, object, defaultManager(identity), true),
+        (result, code, wrote) -> new Answer.DryRun(code));
+  }
+
   /** A PUT: replaces the object; a non-empty metadata.resourceVersion must be the current one. */
   public ObjectNode update(Identity identity, ObjectNode object) {
     return update(identity, object, defaultManager(identity));
@@ -363,6 +380,16 @@ public final class ApiServer {
       String subresource,
       ObjectNode body,
       Supplier<ObjectNode> call) {
+    return write(identity, kind, subresource, body, call, written(kind));
+  }
+
+  private ObjectNode write(
+      Identity identity,
+      RequestKind kind,
+      String subresource,
+      ObjectNode body,
+      Supplier<ObjectNode> call,
+      Answering<ObjectNode> answering) {
     Resource resource;
     String ns;
     boolean exists = false;
@@ -388,7 +415,7 @@ public final class ApiServer {
         new Target(resource, subresource, ns, name, null),
         creates,
         call,
-        written(kind));
+        answering);
   }
 
   /**

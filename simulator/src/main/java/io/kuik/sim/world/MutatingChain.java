@@ -22,7 +22,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The mutating admission webhooks, called in registration order, each seeing the object as the
  * previous one left it. A webhook that is down, throws, or answers later than its timeout has
- * failed: Ignore goes on (and leaves a note in the trace), Fail refuses with 500.
+ * failed: Ignore goes on (and leaves a note in the trace), Fail refuses with 500. Dry runs call
+ * them too: admissionregistration.k8s.io/v1 only registers webhooks whose sideEffects are None or
+ * NoneOnDryRun, so the API server never refuses a dry run for a webhook's sake.
  *
  * <p>A webhook is called only for a request its namespaceSelector selects, as the API server's
  * matcher decides it (kubernetes/kubernetes {@code
@@ -77,7 +79,8 @@ public final class MutatingChain {
               request.attributes(),
               request.operation(),
               object == null ? null : object.deepCopy(),
-              request.oldObject() == null ? null : request.oldObject().deepCopy());
+              request.oldObject() == null ? null : request.oldObject().deepCopy(),
+              request.dryRun());
       String failure = null;
       MutatingAdmission.Response response = null;
       if (down.contains(w.name())) {

@@ -99,6 +99,15 @@ final class Pipeline {
 
   ObjectNode admitMutating(
       RequestAttributes request, Operation operation, ObjectNode object, ObjectNode old) {
+    return admitMutating(request, operation, object, old, false);
+  }
+
+  ObjectNode admitMutating(
+      RequestAttributes request,
+      Operation operation,
+      ObjectNode object,
+      ObjectNode old,
+      boolean dryRun) {
     try {
       namespaces.admit(request, operation);
       if (request.subresource() != null) {
@@ -109,7 +118,7 @@ final class Pipeline {
       throw refused.at(Stage.ADMISSION_PLUGIN);
     }
     try {
-      return mutating.admit(new AdmissionRequest(request, operation, object, old));
+      return mutating.admit(new AdmissionRequest(request, operation, object, old, dryRun));
     } catch (ApiException refused) {
       throw refused.at(Stage.ADMISSION_WEBHOOK);
     }
@@ -144,6 +153,15 @@ final class Pipeline {
 
   void admitValidating(
       RequestAttributes request, Operation operation, ObjectNode object, ObjectNode old) {
+    admitValidating(request, operation, object, old, false);
+  }
+
+  void admitValidating(
+      RequestAttributes request,
+      Operation operation,
+      ObjectNode object,
+      ObjectNode old,
+      boolean dryRun) {
     if (ownerReferencesEnforced) {
       try {
         OwnerReferencesPermissionEnforcement.admit(authorizer, request, operation, object, old);
@@ -157,7 +175,8 @@ final class Pipeline {
                 request,
                 operation,
                 object == null ? null : object.deepCopy(),
-                old == null ? null : old.deepCopy()));
+                old == null ? null : old.deepCopy(),
+                dryRun));
     if (!verdict.admitted()) {
       // dispatcher.go (Dispatch): the denial is admission.NewForbidden's message, with the
       // validation's reason and the code reasonToCode (policy_decision.go) gives it.

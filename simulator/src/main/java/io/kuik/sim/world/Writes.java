@@ -61,13 +61,22 @@ final class Writes {
   }
 
   ObjectNode create(Identity identity, ObjectNode body, String manager) {
+    return create(identity, body, manager, false);
+  }
+
+  /**
+   * A create; with {@code dryRun}, every stage runs as for a real one, the store's check for an
+   * existing name included, and the object comes back as it would have been stored, without being
+   * stored (registry/rest/create.go and the store's dry-run storage).
+   */
+  ObjectNode create(Identity identity, ObjectNode body, String manager, boolean dryRun) {
     ResourceType type = Decoding.typeOf(body);
     RequestAttributes request = request(identity, Verb.CREATE, type, body, null);
     // A POST names no object in its URL, so RBAC is asked without a name (requestinfo.go): a rule
     // with resourceNames never grants it. Admission sees the name the body carries.
     pipeline.authorize(request.withName(null));
     ObjectNode object = decode(type, body);
-    return createDecoded(request, type, object, manager, false, null);
+    return createDecoded(request, type, object, manager, false, null, dryRun);
   }
 
   ObjectNode update(Identity identity, ObjectNode body, String manager) {
@@ -170,7 +179,8 @@ final class Writes {
       pipeline.coerce(type, created);
       // The apply was authorized as a patch; creating needs create too, asked with the URL's name
       // once the object is built (patch.go: createValidation wraps admission in the create check).
-      return createDecoded(request, type, created, manager, true, request.withVerb(Verb.CREATE));
+      return createDecoded(
+          request, type, created, manager, true, request.withVerb(Verb.CREATE), false);
     }
     String precondition = Meta.resourceVersion(applied);
     if (precondition != null
@@ -326,8 +336,9 @@ final class Writes {
       ObjectNode object,
       String manager,
       boolean owned,
-      RequestAttributes createAccess) {
-    object = pipeline.admitMutating(request, Operation.CREATE, object, null);
+      RequestAttributes createAccess,
+      boolean dryRun) {
+    object = pipeline.admitMutating(request, Operation.CREATE, object, null, dryRun);
     prepareCreate(type, object);
     if (!owned) {
       UpdateOwnership.attribute(type, null, object, manager, Timestamps.format(loop.now()));
@@ -336,13 +347,17 @@ final class Writes {
     if (createAccess != null) {
       pipeline.checkAccess(createAccess);
     }
-    pipeline.admitValidating(request, Operation.CREATE, object, null);
+    pipeline.admitValidating(request, Operation.CREATE, object, null, dryRun);
     String rv = Meta.resourceVersion(object);
     if (rv != null && !rv.isEmpty()) {
       throw ApiException.internal("resourceVersion should not be set on objects to be created");
     }
     if (storage.stored(type, Meta.namespace(object), Meta.name(object)) != null) {
       throw ApiException.alreadyExists(type, Meta.name(object));
+    }
+    if (dryRun) {
+      // The dry-run storage checks the key and stores nothing: no resourceVersion is assigned.
+      return object.deepCopy();
     }
     return storage.insert(type, object).deepCopy();
   }

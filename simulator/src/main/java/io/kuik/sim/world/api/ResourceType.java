@@ -39,6 +39,8 @@ public record ResourceType(
       rbac("clusterrolebindings", "ClusterRoleBinding", false);
   public static final ResourceType LEASE =
       new ResourceType("coordination.k8s.io", "v1", "leases", "Lease", true);
+  public static final ResourceType DEPLOYMENT =
+      new ResourceType("apps", "v1", "deployments", "Deployment", true);
   public static final ResourceType CUSTOM_RESOURCE_DEFINITION =
       new ResourceType(
           "apiextensions.k8s.io",
@@ -63,7 +65,8 @@ public record ResourceType(
           ROLE_BINDING,
           CLUSTER_ROLE_BINDING,
           LEASE,
-          CUSTOM_RESOURCE_DEFINITION);
+          CUSTOM_RESOURCE_DEFINITION,
+          DEPLOYMENT);
 
   public ResourceType {
     Objects.requireNonNull(group, "group");

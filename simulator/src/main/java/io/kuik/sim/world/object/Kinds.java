@@ -26,13 +26,15 @@ public final class Kinds {
           ResourceType.IMAGE_MIRROR,
           ResourceType.VALIDATING_ADMISSION_POLICY,
           ResourceType.VALIDATING_ADMISSION_POLICY_BINDING,
-          ResourceType.CUSTOM_RESOURCE_DEFINITION);
+          ResourceType.CUSTOM_RESOURCE_DEFINITION,
+          ResourceType.DEPLOYMENT);
 
   // The routing kinds' CRDs declare subresources.status (chart/files/crds; KindsTest checks it).
   private static final Set<ResourceType> STATUS_SUBRESOURCE =
       Set.of(
           ResourceType.POD,
           ResourceType.NAMESPACE,
+          ResourceType.DEPLOYMENT,
           ResourceType.IMAGE_ALTERNATIVE,
           ResourceType.IMAGE_MIRROR);
 

@@ -95,6 +95,23 @@ public final class Registries {
     return registry.probe(image, credentialOrNull);
   }
 
+  /** {@link Registry#login} at {@code host}; a host with no registry is unreachable. */
+  public Registry.Login login(
+      String host, java.util.Collection<String> paths, RegistryCredential credential) {
+    Registry registry = servesEverything ? registry(host) : registries.get(host);
+    if (registry == null) {
+      trace.add(
+          new Note.RegistryNote(
+              loop.now(),
+              new Actor(host),
+              RegistryEvent.LOGIN,
+              String.join(",", new java.util.TreeSet<>(paths)),
+              "unreachable as " + Registry.who(credential) + " (no such host)"));
+      return new Registry.Login(Registry.Login.Outcome.UNREACHABLE, host + ": no such host");
+    }
+    return registry.login(paths, credential);
+  }
+
   private Availability unknownHost(
       RegistryEvent event, ImageReference image, RegistryCredential credential) {
     trace.add(

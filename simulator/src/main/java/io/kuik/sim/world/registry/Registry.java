@@ -13,6 +13,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -239,6 +240,42 @@ public final class Registry {
             ? digests.getOrDefault(repository, Set.of()).contains(image.digest())
             : tags.getOrDefault(repository, Map.of()).containsKey(image.tag());
     return found ? Availability.AVAILABLE : Availability.NOT_FOUND;
+  }
+
+  /**
+   * A credential tried ahead of any pull, as the token flow tries it ({@code GET /v2/}, then Basic
+   * or a token of the realm for the paths' pull scope): unreachable while down; refused, with the
+   * distribution spec's answer, when no user of this registry has that credential (a registry that
+   * serves everything refuses none); accepted otherwise. A realm grants a known user its token
+   * whatever the paths, as Basic auth takes it whatever the path, so the paths a user may not pull
+   * are found at the pull, not here.
+   */
+  public Login login(Collection<String> paths, RegistryCredential credential) {
+    Login answer;
+    if (!reachable()) {
+      answer = new Login(Login.Outcome.UNREACHABLE, host + ": connection refused");
+    } else if (servesEverything
+        || credential != null && grants.stream().anyMatch(g -> g.accepts(credential))) {
+      answer = new Login(Login.Outcome.ACCEPTED, "GET /v2/ answered 200");
+    } else {
+      answer =
+          new Login(
+              Login.Outcome.REFUSED, "GET /v2/ answered 401 UNAUTHORIZED: authentication required");
+    }
+    note(
+        RegistryEvent.LOGIN,
+        String.join(",", new TreeSet<>(paths)),
+        answer.outcome().name().toLowerCase(java.util.Locale.ROOT) + " as " + who(credential));
+    return answer;
+  }
+
+  /** What a login at the registry came to, and the registry's words. */
+  public record Login(Outcome outcome, String answer) {
+    public enum Outcome {
+      ACCEPTED,
+      REFUSED,
+      UNREACHABLE
+    }
   }
 
   static String who(RegistryCredential credential) {

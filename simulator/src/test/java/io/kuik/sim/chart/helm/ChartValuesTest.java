@@ -75,6 +75,8 @@ class ChartValuesTest {
                     "--health-port=8080",
                     "--admission-policy=kuik-pull-secrets",
                     "--admission-policy-binding=kuik-pull-secrets",
+                    "--credential-trial-timeout=10s",
+                    "--insecure-registries=",
                     "--log-format=json",
                     "--log-level=info",
                     "--release-gates=false"),

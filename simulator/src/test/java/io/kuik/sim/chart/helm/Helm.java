@@ -103,6 +103,39 @@ final class Helm {
         .orFail();
   }
 
+  /**
+   * What {@link #templateWithHooks} writes instead of the key {@code helm.sh/hook}, so that Helm's
+   * library keeps a hook among the manifests.
+   */
+  static final String HOOK_STAND_IN = "kuik.test/helm-hook";
+
+  /**
+   * {@link #template}, hooks included, as {@code helm template} prints them after the manifests.
+   * Helm's library returns a release's manifest and leaves its hooks out (it tells them apart by
+   * the annotation {@code helm.sh/hook}), so this renders a copy of the chart whose templates and
+   * files name that annotation {@link #HOOK_STAND_IN}; the other {@code helm.sh/hook-*} annotations
+   * keep their names.
+   */
+  static Result templateWithHooks(ValueSet values) {
+    return withCopy(
+        chart -> {
+          for (String folder : new String[] {"templates", "files"}) {
+            try (Stream<Path> files = Files.walk(chart.resolve(folder))) {
+              for (Path file : files.filter(Files::isRegularFile).toList()) {
+                String text = read(file);
+                String renamed = text.replaceAll("helm\\.sh/hook(?=[\"':])", HOOK_STAND_IN);
+                if (!renamed.equals(text)) {
+                  write(file, renamed);
+                }
+              }
+            } catch (IOException e) {
+              throw new IllegalStateException("cannot read the chart's " + folder, e);
+            }
+          }
+          return template(chart, values);
+        });
+  }
+
   private static final String EXTRA_TEMPLATE = "templates/zz-extra.yaml";
   private static final String EXTRA_KEY = "kuikExtraOutput";
 

@@ -20,6 +20,22 @@ final class Renders {
     return CACHE.computeIfAbsent(values, Renders::renderStrictly);
   }
 
+  private static final Map<ValueSet, RenderedManifests> WITH_HOOKS = new ConcurrentHashMap<>();
+
+  /**
+   * {@link #of}, the chart's hooks included ({@link Helm#templateWithHooks}: their {@code
+   * helm.sh/hook} annotation is named {@link Helm#HOOK_STAND_IN}).
+   */
+  static RenderedManifests withHooks(ValueSet values) {
+    return WITH_HOOKS.computeIfAbsent(
+        values,
+        v -> {
+          RenderedManifests manifests = RenderedManifests.parse(Helm.templateWithHooks(v).orFail());
+          manifests.all().forEach(StrictManifests::read);
+          return manifests;
+        });
+  }
+
   private static RenderedManifests renderStrictly(ValueSet values) {
     RenderedManifests manifests = RenderedManifests.parse(Helm.template(values).orFail());
     manifests.all().forEach(StrictManifests::read);

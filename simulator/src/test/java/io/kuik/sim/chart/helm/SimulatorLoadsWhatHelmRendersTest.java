@@ -17,7 +17,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The admission policy and RBAC the simulator enforces are the very objects Helm installs: for each
  * value set, what {@code helm template} renders equals what {@link ChartFiles} loads for the same
- * release name and namespace.
+ * release name and namespace. The selftest's RBAC, a test hook, is compared in {@link
+ * SelftestHookTest}.
  */
 class SimulatorLoadsWhatHelmRendersTest {
 

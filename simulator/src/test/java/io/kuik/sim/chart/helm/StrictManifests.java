@@ -1,6 +1,7 @@
 package io.kuik.sim.chart.helm;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
@@ -38,6 +39,7 @@ final class StrictManifests {
           Map.entry("v1/Service", Service.class),
           Map.entry("v1/Secret", Secret.class),
           Map.entry("v1/ConfigMap", ConfigMap.class),
+          Map.entry("v1/Pod", Pod.class),
           Map.entry("apps/v1/Deployment", Deployment.class),
           Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
           Map.entry(

@@ -193,4 +193,39 @@ class RegistriesTest {
     assertTrue(notes.get(2).outcome().startsWith("Unreachable"), notes.get(2).outcome());
     assertFalse(trace.timeline().contains("s3cret"), trace.timeline());
   }
+
+  @Test
+  void aLoginIsAcceptedForAUserOfTheRegistryRefusedForAStrangerAndUnreachableWhileDown() {
+    world();
+    Registry quay = registries.registry("quay.io");
+
+    assertEquals(Registry.Login.Outcome.ACCEPTED, quay.login(List.of("acme/foo"), ALICE).outcome());
+    assertEquals(
+        Registry.Login.Outcome.ACCEPTED,
+        quay.login(List.of("acme/foo"), BOB).outcome(),
+        "a realm grants a known user its token whatever the path; the pull says the rest");
+    Registry.Login refused =
+        quay.login(List.of("acme/foo"), RegistryCredential.basic("alice", "wrong"));
+    assertEquals(Registry.Login.Outcome.REFUSED, refused.outcome());
+    assertEquals("GET /v2/ answered 401 UNAUTHORIZED: authentication required", refused.answer());
+    quay.down();
+    assertEquals(
+        Registry.Login.Outcome.UNREACHABLE, quay.login(List.of("acme/foo"), ALICE).outcome());
+    assertEquals(
+        Registry.Login.Outcome.UNREACHABLE,
+        registries.login("nowhere.example", List.of("a"), ALICE).outcome());
+  }
+
+  @Test
+  void aLoginIsTracedWithTheUserNameAndNeverThePassword() {
+    world();
+
+    registries.login("quay.io", List.of("acme/foo"), RegistryCredential.basic("alice", "wrong"));
+
+    Note.RegistryNote note = (Note.RegistryNote) trace.records().get(trace.records().size() - 1);
+    assertEquals(RegistryEvent.LOGIN, note.event());
+    assertEquals("acme/foo", note.subject());
+    assertEquals("refused as alice", note.outcome());
+    assertFalse(trace.records().toString().contains("wrong"));
+  }
 }

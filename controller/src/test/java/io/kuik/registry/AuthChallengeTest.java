@@ -1,4 +1,4 @@
-package io.kuik.webhook;
+package io.kuik.registry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.kuik.webhook;
+package io.kuik.registry;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,27 +12,27 @@ import java.util.Optional;
  * {@code Bearer realm="https://auth.docker.io/token",service="registry.docker.io"}. Parameter names
  * are lower-cased; values unquoted.
  */
-record AuthChallenge(String scheme, Map<String, String> parameters) {
+public record AuthChallenge(String scheme, Map<String, String> parameters) {
 
-  AuthChallenge {
+  public AuthChallenge {
     scheme = scheme.toLowerCase(Locale.ROOT);
     parameters = Map.copyOf(parameters);
   }
 
-  boolean isBearer() {
+  public boolean isBearer() {
     return scheme.equals("bearer");
   }
 
-  boolean isBasic() {
+  public boolean isBasic() {
     return scheme.equals("basic");
   }
 
-  String parameter(String name) {
+  public String parameter(String name) {
     return parameters.get(name);
   }
 
   /** The challenge to answer among a response's headers: Bearer first, then Basic. */
-  static Optional<AuthChallenge> select(List<String> headerValues) {
+  public static Optional<AuthChallenge> select(List<String> headerValues) {
     List<AuthChallenge> all = new ArrayList<>();
     for (String value : headerValues) {
       all.addAll(parse(value));
@@ -45,7 +45,7 @@ record AuthChallenge(String scheme, Map<String, String> parameters) {
    * Every challenge in one header value. Tolerant: a malformed parameter ends the parse of its
    * challenge, never the request.
    */
-  static List<AuthChallenge> parse(String header) {
+  public static List<AuthChallenge> parse(String header) {
     List<AuthChallenge> challenges = new ArrayList<>();
     Cursor cursor = new Cursor(header);
     while (cursor.skipSeparators()) {

@@ -1,4 +1,4 @@
-package io.kuik.webhook;
+package io.kuik.registry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -48,6 +48,6 @@ class RegistryEndpointsTest {
   void sendsCredentialsOverPlainHttpOnlyWhereRegistriesMayBePlain(String realm, boolean sent) {
     assertEquals(
         sent,
-        ManifestProbe.mayCarryCredential(URI.create(realm), Set.of("registry.internal:5000")));
+        RegistryEndpoints.mayCarryCredential(URI.create(realm), Set.of("registry.internal:5000")));
   }
 }

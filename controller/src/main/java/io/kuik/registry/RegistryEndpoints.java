@@ -1,4 +1,4 @@
-package io.kuik.webhook;
+package io.kuik.registry;
 
 import io.kuik.model.ImageReference;
 import java.net.URI;
@@ -9,16 +9,16 @@ import java.util.Set;
  * registry-1.docker.io}; plain HTTP only for loopback registries and those the settings list, HTTPS
  * (with the JVM's trust store) for every other.
  */
-final class RegistryEndpoints {
+public final class RegistryEndpoints {
 
-  static final String DOCKER_HUB = "docker.io";
-  static final String DOCKER_HUB_API = "registry-1.docker.io";
+  public static final String DOCKER_HUB = "docker.io";
+  public static final String DOCKER_HUB_API = "registry-1.docker.io";
   private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "[::1]");
 
   private RegistryEndpoints() {}
 
   /** The base URI of the registry's API, e.g. {@code https://registry-1.docker.io}. */
-  static URI base(String registry, Set<String> insecureRegistries) {
+  public static URI base(String registry, Set<String> insecureRegistries) {
     String authority = registry.equals(DOCKER_HUB) ? DOCKER_HUB_API : registry;
     String scheme = plainHttp(registry, insecureRegistries) ? "http" : "https";
     return URI.create(scheme + "://" + authority);
@@ -28,10 +28,22 @@ final class RegistryEndpoints {
    * {@code /v2/<name>/manifests/<reference>}: by digest when the image has one (what the kubelet
    * pulls), by tag otherwise.
    */
-  static URI manifest(ImageReference image, Set<String> insecureRegistries) {
+  public static URI manifest(ImageReference image, Set<String> insecureRegistries) {
     String reference = image.digest() != null ? image.digest() : image.tag();
     return base(image.registry(), insecureRegistries)
         .resolve("/v2/" + image.path() + "/manifests/" + reference);
+  }
+
+  /**
+   * Whether a credential may go to this token realm: over HTTPS always, over plain HTTP only to a
+   * host that could itself be a registry spoken to over HTTP (loopback or listed insecure).
+   */
+  public static boolean mayCarryCredential(URI realm, Set<String> insecureRegistries) {
+    if ("https".equalsIgnoreCase(realm.getScheme())) {
+      return true;
+    }
+    String authority = realm.getRawAuthority();
+    return authority != null && "http".equals(base(authority, insecureRegistries).getScheme());
   }
 
   private static boolean plainHttp(String registry, Set<String> insecureRegistries) {

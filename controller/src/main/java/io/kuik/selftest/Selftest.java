@@ -1,0 +1,568 @@
+package io.kuik.selftest;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
+import io.kuik.model.ResourceId;
+import io.kuik.model.RewriteAnnotations;
+import io.kuik.model.SecretNames;
+import io.kuik.model.crd.RoutingResourceStatus;
+import io.kuik.selftest.SelftestCluster.DryRun;
+import io.kuik.selftest.SelftestCluster.Read;
+import io.kuik.selftest.SelftestCluster.Readyz;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * {@code kuik selftest}: proof, on the user's own cluster, that a release is installed and works,
+ * with read requests and dry-run creates only, so that it leaves nothing behind. Each check gives
+ * one row; see {@link #run} for the list. The checks ask the cluster through {@link
+ * SelftestCluster}, so the same code runs against a real API server, fabric8's mock and the
+ * simulator.
+ */
+public final class Selftest {
+
+  public static final String POLICY = "policy";
+  public static final String POLICY_BINDING = "policy-binding";
+  public static final String RESERVED_NAMES = "reserved-names";
+  public static final String SYNCER_READY = "syncer-ready";
+  public static final String WEBHOOK_READY = "webhook-ready";
+  public static final String POD_REWRITTEN = "pod-rewritten";
+  public static final String CREDENTIALS = "credentials";
+
+  /** Helm's annotations on every object it installs (pkg/action, setMetadataVisitor). */
+  static final String RELEASE_NAME = "meta.helm.sh/release-name";
+
+  static final String RELEASE_NAMESPACE = "meta.helm.sh/release-namespace";
+
+  /** The chart's own label naming the release, for objects applied from {@code helm template}. */
+  static final String INSTANCE_LABEL = "app.kubernetes.io/instance";
+
+  /** Enough of a condition's message or a body to act on, never pages of it. */
+  private static final int QUOTE_MAX = 300;
+
+  private final SelftestCluster cluster;
+  private final SelftestSettings settings;
+
+  private Selftest(SelftestCluster cluster, SelftestSettings settings) {
+    this.cluster = Objects.requireNonNull(cluster, "cluster");
+    this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  /**
+   * Runs every check, in this order: the admission policy and its binding exist and belong to the
+   * release; the policy refuses this identity a dry-run create under a reserved name; the syncer
+   * and the webhook have available replicas (and answer {@code /readyz} through their Services when
+   * those can be reached); with {@link SelftestSettings#pod()}, a dry-run pod comes back rewritten
+   * and referencing its Secret; no routing resource reports a credential its registry refused.
+   */
+  public static SelftestReport run(SelftestCluster cluster, SelftestSettings settings) {
+    Selftest selftest = new Selftest(cluster, settings);
+    List<CheckResult> rows = new ArrayList<>();
+    rows.add(selftest.policy());
+    rows.add(selftest.binding());
+    rows.add(selftest.reservedNames());
+    rows.add(selftest.ready(SYNCER_READY, settings.syncerDeployment(), settings.syncerReadyz()));
+    rows.add(selftest.ready(WEBHOOK_READY, settings.webhookDeployment(), settings.webhookReadyz()));
+    rows.add(selftest.podRewritten());
+    rows.add(selftest.credentials());
+    return new SelftestReport(rows);
+  }
+
+  // ---- the admission policy ----------------------------------------------------------------
+
+  private CheckResult policy() {
+    String name = settings.policyName();
+    Read<ValidatingAdmissionPolicy> read = cluster.admissionPolicy(name);
+    if (read.isMissing()) {
+      return CheckResult.fail(
+          POLICY,
+          "no ValidatingAdmissionPolicy "
+              + name
+              + ": without it the syncer may write any Secret in any namespace, and anyone may"
+              + " create kuik-inject-* Secrets. helm upgrade installs it again (the API server"
+              + " must serve admissionregistration.k8s.io/v1, Kubernetes 1.30 or later)");
+    }
+    if (!read.isFound()) {
+      return CheckResult.fail(POLICY, cannotRead("ValidatingAdmissionPolicy " + name, read));
+    }
+    ValidatingAdmissionPolicy policy = read.object();
+    String stranger = notOurs(policy.getMetadata());
+    if (stranger != null) {
+      return CheckResult.fail(POLICY, "ValidatingAdmissionPolicy " + name + " " + stranger);
+    }
+    String failurePolicy = policy.getSpec() == null ? null : policy.getSpec().getFailurePolicy();
+    if (failurePolicy != null && !failurePolicy.equals("Fail")) {
+      return CheckResult.fail(
+          POLICY,
+          "ValidatingAdmissionPolicy "
+              + name
+              + " has failurePolicy "
+              + failurePolicy
+              + ": a Secret write the API server cannot judge would go through; the chart"
+              + " sets Fail");
+    }
+    return CheckResult.pass(
+        POLICY,
+        "ValidatingAdmissionPolicy " + name + " of release " + releaseText() + " is installed");
+  }
+
+  private CheckResult binding() {
+    String name = settings.policyName();
+    Read<ValidatingAdmissionPolicyBinding> read = cluster.admissionPolicyBinding(name);
+    if (read.isMissing()) {
+      return CheckResult.fail(
+          POLICY_BINDING,
+          "no ValidatingAdmissionPolicyBinding "
+              + name
+              + ": the policy is installed but enforces nothing. helm upgrade installs it again");
+    }
+    if (!read.isFound()) {
+      return CheckResult.fail(
+          POLICY_BINDING, cannotRead("ValidatingAdmissionPolicyBinding " + name, read));
+    }
+    String stranger = notOurs(read.object().getMetadata());
+    if (stranger != null) {
+      return CheckResult.fail(
+          POLICY_BINDING, "ValidatingAdmissionPolicyBinding " + name + " " + stranger);
+    }
+    var spec = read.object().getSpec();
+    String policyName = spec == null ? null : spec.getPolicyName();
+    if (!name.equals(policyName)) {
+      return CheckResult.fail(
+          POLICY_BINDING,
+          "ValidatingAdmissionPolicyBinding "
+              + name
+              + " binds policy "
+              + policyName
+              + ", not "
+              + name);
+    }
+    List<String> actions = spec.getValidationActions();
+    if (actions == null || !actions.contains("Deny")) {
+      return CheckResult.fail(
+          POLICY_BINDING,
+          "ValidatingAdmissionPolicyBinding "
+              + name
+              + " has validationActions "
+              + actions
+              + ": without Deny the policy refuses nothing");
+    }
+    return CheckResult.pass(
+        POLICY_BINDING,
+        "ValidatingAdmissionPolicyBinding " + name + " binds " + name + " with Deny");
+  }
+
+  /**
+   * Whether the object is this release's: Helm's release annotations when it has them, else the
+   * chart's instance label (objects applied from {@code helm template} carry no annotation). Null
+   * when it is ours, else why not.
+   */
+  private String notOurs(ObjectMeta meta) {
+    Map<String, String> annotations = meta == null ? null : meta.getAnnotations();
+    Map<String, String> labels = meta == null ? null : meta.getLabels();
+    String release = annotations == null ? null : annotations.get(RELEASE_NAME);
+    if (release != null) {
+      String namespace = annotations.get(RELEASE_NAMESPACE);
+      if (!release.equals(settings.release())
+          || (namespace != null && !namespace.equals(settings.namespace()))) {
+        return "belongs to release "
+            + release
+            + (namespace == null ? "" : " (" + namespace + ")")
+            + ", not to "
+            + releaseText()
+            + ": two releases installed under one name? Give this one another release name or"
+            + " fullnameOverride";
+      }
+      return null;
+    }
+    String instance = labels == null ? null : labels.get(INSTANCE_LABEL);
+    if (settings.release().equals(instance)) {
+      return null;
+    }
+    return "belongs to no release named "
+        + settings.release()
+        + ": it carries neither "
+        + RELEASE_NAME
+        + " nor "
+        + INSTANCE_LABEL
+        + "="
+        + settings.release();
+  }
+
+  // ---- the reserved names -------------------------------------------------------------------
+
+  private CheckResult reservedNames() {
+    String target = settings.namespace() + "/" + SelftestSettings.RESERVED_PROBE_NAME;
+    DryRun answer = cluster.dryRunCreate(reservedSecret());
+    if (answer.wasAdmitted()) {
+      return CheckResult.fail(
+          RESERVED_NAMES,
+          "the API server admitted a dry-run create of "
+              + target
+              + " by this test's ServiceAccount (nothing was stored): the reserved names"
+              + " kuik-inject-* and kuik-provider-* are not held, so anyone allowed to create"
+              + " Secrets can plant a credential that pods will pull with");
+    }
+    return reservedNameRefused(target, answer);
+  }
+
+  private CheckResult reservedNameRefused(String target, DryRun refused) {
+    String ours = "ValidatingAdmissionPolicy '" + settings.policyName() + "'";
+    String message = refused.message();
+    if (refused.code() == 403 && message.contains(ours)) {
+      return CheckResult.pass(
+          RESERVED_NAMES,
+          "a dry-run create of " + target + " was refused by " + ours + ": " + denial(message));
+    }
+    if (refused.code() == 403 && message.contains("ValidatingAdmissionPolicy '")) {
+      return CheckResult.warn(
+          RESERVED_NAMES,
+          "a dry-run create of "
+              + target
+              + " was refused, but by another policy than "
+              + settings.policyName()
+              + " (the names are held, by another release's policy): "
+              + quote(message));
+    }
+    if (refused.code() == 403 && message.contains("cannot create resource")) {
+      return CheckResult.fail(
+          RESERVED_NAMES,
+          "RBAC refused the dry-run create of "
+              + target
+              + " before admission, so the policy was not tried: the selftest's ServiceAccount"
+              + " needs create on Secrets in "
+              + settings.namespace()
+              + " (the chart's test hook grants it): "
+              + quote(message));
+    }
+    return CheckResult.fail(
+        RESERVED_NAMES,
+        "a dry-run create of "
+            + target
+            + " was answered "
+            + refused.code()
+            + " "
+            + refused.reason()
+            + ", not the policy's refusal: "
+            + quote(message));
+  }
+
+  /** What a policy's denial says, after the API server's own words. */
+  private static String denial(String message) {
+    String marker = "denied request: ";
+    int at = message.indexOf(marker);
+    return quote(at < 0 ? message : message.substring(at + marker.length()));
+  }
+
+  /**
+   * A Secret as the syncer writes them (type, label, an empty {@code auths}), so that a policy that
+   * lets it through can only have done so for the name and the identity.
+   */
+  private Secret reservedSecret() {
+    String empty =
+        Base64.getEncoder().encodeToString("{\"auths\":{}}".getBytes(StandardCharsets.UTF_8));
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(SelftestSettings.RESERVED_PROBE_NAME)
+        .withNamespace(settings.namespace())
+        .addToLabels("app.kubernetes.io/managed-by", "kuik-secret-syncer")
+        .endMetadata()
+        .withType("kubernetes.io/dockerconfigjson")
+        .addToData(".dockerconfigjson", empty)
+        .build();
+  }
+
+  // ---- the components -----------------------------------------------------------------------
+
+  private CheckResult ready(String check, String deployment, URI readyz) {
+    String where = "Deployment " + settings.namespace() + "/" + deployment;
+    Read<Deployment> read = cluster.deployment(settings.namespace(), deployment);
+    if (read.isMissing()) {
+      return CheckResult.fail(check, "no " + where);
+    }
+    if (!read.isFound()) {
+      return CheckResult.fail(check, cannotRead(where, read));
+    }
+    return ready(check, where, read.object(), readyz);
+  }
+
+  private CheckResult ready(String check, String where, Deployment deployment, URI readyz) {
+    Integer wanted = deployment.getSpec() == null ? null : deployment.getSpec().getReplicas();
+    int replicas = wanted == null ? 1 : wanted;
+    var status = deployment.getStatus();
+    int available =
+        status == null || status.getAvailableReplicas() == null ? 0 : status.getAvailableReplicas();
+    String count = available + " of " + replicas + " replicas available";
+    if (replicas == 0) {
+      return CheckResult.fail(check, where + " is scaled to 0 replicas");
+    }
+    if (available == 0) {
+      return CheckResult.fail(check, where + ": " + count + notAvailableBecause(deployment));
+    }
+    if (readyz == null) {
+      return CheckResult.pass(check, where + ": " + count);
+    }
+    Readyz answer = cluster.readyz(readyz);
+    return switch (answer.state()) {
+      case READY -> CheckResult.pass(check, where + ": " + count + "; " + readyz + " answered 200");
+      case NOT_READY ->
+          CheckResult.fail(
+              check,
+              where
+                  + ": "
+                  + count
+                  + ", but "
+                  + readyz
+                  + " answered "
+                  + answer.code()
+                  + ": "
+                  + quote(answer.detail()));
+      case UNREACHABLE ->
+          CheckResult.pass(
+              check,
+              where
+                  + ": "
+                  + count
+                  + "; "
+                  + readyz
+                  + " not reachable from here ("
+                  + answer.detail()
+                  + "), so only the replicas were checked");
+    };
+  }
+
+  private static String notAvailableBecause(Deployment deployment) {
+    if (deployment.getStatus() == null || deployment.getStatus().getConditions() == null) {
+      return "";
+    }
+    for (DeploymentCondition condition : deployment.getStatus().getConditions()) {
+      if ("Available".equals(condition.getType()) && condition.getMessage() != null) {
+        return " (" + quote(condition.getMessage()) + ")";
+      }
+    }
+    return "";
+  }
+
+  // ---- the pod ------------------------------------------------------------------------------
+
+  private CheckResult podRewritten() {
+    SelftestSettings.PodCheck check = settings.pod();
+    if (check == null) {
+      return CheckResult.skip(
+          POD_REWRITTEN,
+          "not asked: --namespace NS --image IMAGE create a dry-run pod of IMAGE in NS and check"
+              + " that the webhook rewrites it");
+    }
+    String what = "a dry-run pod of " + check.image() + " in " + check.namespace();
+    DryRun answer = cluster.dryRunCreate(pod(check));
+    if (!answer.wasAdmitted()) {
+      return CheckResult.fail(
+          POD_REWRITTEN,
+          what
+              + " was refused ("
+              + answer.code()
+              + " "
+              + answer.reason()
+              + "): "
+              + quote(answer.message()));
+    }
+    return answer.admitted() instanceof Pod pod
+        ? rewritten(what, pod)
+        : CheckResult.fail(POD_REWRITTEN, what + " came back as something else than a pod");
+  }
+
+  private CheckResult rewritten(String what, Pod pod) {
+    Map<String, String> annotations = pod.getMetadata().getAnnotations();
+    Map<String, String> rewrittenBy =
+        RewriteAnnotations.readMap(annotations, RewriteAnnotations.REWRITTEN_BY);
+    String by = rewrittenBy.get(PodCheckNames.CONTAINER);
+    if (by == null) {
+      return CheckResult.fail(
+          POD_REWRITTEN,
+          what
+              + " came back unchanged: no ImageAlternative or ImageMirror routes that image in that"
+              + " namespace (their selectors, or no candidate answered), or the webhook did not"
+              + " answer (it fails open); kuik explain deployment shows why");
+    }
+    String image = pod.getSpec().getContainers().get(0).getImage();
+    var resource = ResourceId.parse(by);
+    if (resource.isEmpty()) {
+      return CheckResult.fail(
+          POD_REWRITTEN, what + " was rewritten to " + image + " by an unknown resource " + by);
+    }
+    String secret = SecretNames.injected(resource.get().kind().kind(), resource.get().name());
+    Set<String> references = new TreeSet<>();
+    if (pod.getSpec().getImagePullSecrets() != null) {
+      for (LocalObjectReference reference : pod.getSpec().getImagePullSecrets()) {
+        references.add(reference.getName());
+      }
+    }
+    if (!references.contains(secret)) {
+      return CheckResult.fail(
+          POD_REWRITTEN,
+          what
+              + " was rewritten to "
+              + image
+              + " by "
+              + by
+              + ", but references no "
+              + secret
+              + ": the entry's auth does not inject, or the namespace is labelled"
+              + " kuik.enix.io/pull-secrets-override=false");
+    }
+    return CheckResult.pass(
+        POD_REWRITTEN,
+        what + " was rewritten to " + image + " by " + by + ", referencing " + secret);
+  }
+
+  /**
+   * A pod the restricted Pod Security level admits, so that only kuik's webhook decides what comes
+   * back; its name is generated, and nothing of it is stored.
+   */
+  private static Pod pod(SelftestSettings.PodCheck check) {
+    Container container =
+        new ContainerBuilder()
+            .withName(PodCheckNames.CONTAINER)
+            .withImage(check.image())
+            .withNewSecurityContext()
+            .withAllowPrivilegeEscalation(false)
+            .withRunAsNonRoot(true)
+            .withNewCapabilities()
+            .addToDrop("ALL")
+            .endCapabilities()
+            .withNewSeccompProfile()
+            .withType("RuntimeDefault")
+            .endSeccompProfile()
+            .endSecurityContext()
+            .build();
+    return new PodBuilder()
+        .withNewMetadata()
+        .withGenerateName("kuik-selftest-")
+        .withNamespace(check.namespace())
+        .addToLabels("app.kubernetes.io/name", "kuik-selftest")
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .withAutomountServiceAccountToken(false)
+        .withContainers(container)
+        .endSpec()
+        .build();
+  }
+
+  /** The dry-run pod's names. */
+  static final class PodCheckNames {
+    static final String CONTAINER = "selftest";
+
+    private PodCheckNames() {}
+  }
+
+  // ---- the credentials ----------------------------------------------------------------------
+
+  private CheckResult credentials() {
+    Read<List<GenericKubernetesResource>> read = cluster.routingResources();
+    if (read.isMissing()) {
+      return CheckResult.fail(
+          CREDENTIALS,
+          "the API server serves no ImageAlternative or ImageMirror: the CRDs are not installed"
+              + " (crds.enabled)");
+    }
+    if (!read.isFound()) {
+      return CheckResult.fail(
+          CREDENTIALS, cannotRead("the ImageAlternatives and ImageMirrors", read));
+    }
+    return credentials(read.object());
+  }
+
+  private static CheckResult credentials(List<GenericKubernetesResource> resources) {
+    List<String> refused = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    int accepted = 0;
+    for (GenericKubernetesResource resource : resources) {
+      Map<String, Object> condition =
+          condition(resource, RoutingResourceStatus.CREDENTIALS_ACCEPTED);
+      if (condition == null) {
+        continue;
+      }
+      String who = resource.getKind() + "/" + resource.getMetadata().getName();
+      String message = String.valueOf(condition.getOrDefault("message", ""));
+      switch (String.valueOf(condition.get("status"))) {
+        case "True" -> accepted++;
+        case "False" -> refused.add(who + ": " + quote(message));
+        default -> unknown.add(who + ": " + quote(message));
+      }
+    }
+    if (!refused.isEmpty()) {
+      return CheckResult.fail(
+          CREDENTIALS,
+          "a registry refused a credential kuik injects (pods pulling with it will fail): "
+              + String.join("; ", refused));
+    }
+    if (!unknown.isEmpty()) {
+      return CheckResult.warn(
+          CREDENTIALS, "not every credential could be tried: " + String.join("; ", unknown));
+    }
+    if (accepted == 0) {
+      return CheckResult.pass(
+          CREDENTIALS, "no ImageAlternative or ImageMirror reports a credential to try");
+    }
+    return CheckResult.pass(
+        CREDENTIALS,
+        "the registries accepted the credentials of "
+            + accepted
+            + (accepted == 1 ? " resource" : " resources"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> condition(GenericKubernetesResource resource, String type) {
+    Object status = resource.getAdditionalProperties().get("status");
+    if (!(status instanceof Map<?, ?> fields)) {
+      return null;
+    }
+    if (!(fields.get("conditions") instanceof List<?> conditions)) {
+      return null;
+    }
+    for (Object condition : conditions) {
+      if (condition instanceof Map<?, ?> map && type.equals(map.get("type"))) {
+        return (Map<String, Object>) map;
+      }
+    }
+    return null;
+  }
+
+  // ---- words --------------------------------------------------------------------------------
+
+  private String releaseText() {
+    return settings.release() + " (" + settings.namespace() + ")";
+  }
+
+  private static String cannotRead(String what, Read<?> failed) {
+    return "cannot read "
+        + what
+        + (failed.code() == 0 ? " (no answer)" : " (" + failed.code() + ")")
+        + ": "
+        + quote(failed.message());
+  }
+
+  private static String quote(String text) {
+    String line = text == null ? "" : text.replaceAll("\\s+", " ").strip();
+    return line.length() > QUOTE_MAX ? line.substring(0, QUOTE_MAX - 3) + "..." : line;
+  }
+}
