@@ -42,6 +42,7 @@ Feature: Pull secret first
     And the kubelet must not have pulled for web-1 in team-new
     And the pod web-1 in team-new must be Running within 3 seconds
     And the pod web-1 in team-new must not be gated
+    And the gate of web-1 in team-new must have been removed after its namespace's kuik-inject-imagealternative-quay was first written
     And the kubelet must have pulled for web-1 in team-new with no failed attempt
     And the pod web-1 in team-new must have exactly 0 Warning events PullSecretNotReady
 
@@ -64,6 +65,7 @@ Feature: Pull secret first
     Then the pod web-1 in team-a must run quay.io/acme/app:1.0
     And the pod web-1 in team-a must be gated by kuik.enix.io/pull-secret
     And the pod web-1 in team-a must be Running within 3 seconds
+    And the gate of web-1 in team-a must have been removed after its namespace's kuik-inject-imagealternative-quay was first written
     And the kubelet must have pulled for web-1 in team-a with no failed attempt
 
   Scenario: A pod the webhook left alone should not be gated
@@ -131,6 +133,7 @@ Feature: Pull secret first
     Then the pod web-1 in team-new must be gated by kuik.enix.io/pull-secret
     When the syncer starts
     Then the pod web-1 in team-new must be Running within 5 seconds
+    And the gate of web-1 in team-new must have been removed after its namespace's kuik-inject-imagealternative-quay was first written
     And the kubelet must have pulled for web-1 in team-new with no failed attempt
     And the pod web-1 in team-new must have exactly 0 Warning events PullSecretNotReady
     And 0 pods must have been released by the bound
@@ -154,6 +157,7 @@ Feature: Pull secret first
     And 10 seconds pass
     Then the pod web-1 in team-new must be gated by kuik.enix.io/pull-secret
     And the pod web-1 in team-new must be Running within 20 seconds
+    And the gate of web-1 in team-new must have been removed after its namespace's kuik-inject-imagealternative-quay was first written
     And the kubelet must have pulled for web-1 in team-new with no failed attempt
     And the pod web-1 in team-new must have exactly 0 Warning events PullSecretNotReady
 

@@ -56,6 +56,17 @@ public class PullSecretFirstSteps {
     assertEquals(count, world().views().podsReleasedByTheBound());
   }
 
+  @Then(
+      "^the gate of ([a-z0-9-]+) in ([a-z0-9-]+) must have been removed after its namespace's"
+          + " ([a-z0-9.-]+) was first written$")
+  public void gateAfterTheSecret(String pod, String namespace, String secret) {
+    int[] order = world().history().gateAndSecretOrder(namespace, pod, secret);
+    assertTrue(order[1] >= 0, secret + " was never written in " + namespace);
+    assertTrue(
+        order[0] > order[1],
+        "the gate went before the Secret was written: " + order[0] + ", " + order[1]);
+  }
+
   @When("the API server answers every request with 503 for {int} seconds")
   public void aShortOutage(int seconds) {
     world().faults().apiServerUnavailable(Duration.ofSeconds(seconds));
