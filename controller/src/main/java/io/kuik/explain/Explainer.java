@@ -1,19 +1,14 @@
 package io.kuik.explain;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.kuik.explain.Explanation.ContainerExplanation;
 import io.kuik.explain.Explanation.Offer;
 import io.kuik.explain.Explanation.WebhookNow;
-import io.kuik.model.DockerConfig;
 import io.kuik.model.Entry;
 import io.kuik.model.ImageReference;
-import io.kuik.model.InvalidDockerConfigException;
 import io.kuik.model.InvalidImageReferenceException;
-import io.kuik.model.RegistryCredential;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RoutingResource;
@@ -28,9 +23,7 @@ import io.kuik.routing.RoutingDecision;
 import io.kuik.routing.RoutingIndex;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -50,8 +43,6 @@ final class Explainer {
 
   /** Answers no probe: the candidates are listed and nothing is chosen. */
   static final RegistryProber NOT_PROBING = candidates -> List.of();
-
-  private static final String DOCKER_CONFIG_JSON = "kubernetes.io/dockerconfigjson";
 
   private final SyncerSettings settings;
   private final RegistryProber prober;
@@ -97,9 +88,10 @@ final class Explainer {
     Map<String, String> originals = annotation(pod, RewriteAnnotations.ORIGINAL_IMAGES);
     Map<String, String> rewriters = annotation(pod, RewriteAnnotations.REWRITTEN_BY);
     Map<String, String> reasons = annotation(pod, RewriteAnnotations.REASON);
-    List<String> references = references(pod, in.admitted() ? List.of() : now.addedPullSecrets());
+    List<String> references =
+        PullSecretKeys.references(pod, in.admitted() ? List.of() : now.addedPullSecrets());
     List<KubeletKeyring.Key> keyring =
-        keyring(in, references, syncer, targeting.instance(), warnings);
+        PullSecretKeys.keyring(in, references, syncer, targeting.instance(), warnings);
 
     List<ContainerExplanation> containers = new ArrayList<>();
     for (Container container : containers(pod)) {
@@ -138,7 +130,7 @@ final class Explainer {
           in.admitted() ? image : chosen(now, name).map(c -> c.image().toString()).orElse(image);
       List<Offer> offered =
           parse(running)
-              .map(i -> offers(KubeletKeyring.offered(keyring, i), i, in))
+              .map(i -> PullSecretKeys.offers(KubeletKeyring.offered(keyring, i), i, in))
               .orElse(List.of());
       if (pullSecret != null && !referenced) {
         warnings.add(
@@ -313,123 +305,7 @@ final class Explainer {
     return all;
   }
 
-  // ---- the kubelet's keyring --------------------------------------------------------------------
-
-  private static List<String> references(Pod pod, List<String> added) {
-    List<String> names = new ArrayList<>();
-    if (pod.getSpec().getImagePullSecrets() != null) {
-      for (LocalObjectReference ref : pod.getSpec().getImagePullSecrets()) {
-        if (ref != null && ref.getName() != null) {
-          names.add(ref.getName());
-        }
-      }
-    }
-    for (String name : added) {
-      if (!names.contains(name)) {
-        names.add(name);
-      }
-    }
-    return names;
-  }
-
-  /**
-   * Every key of every pull Secret the pod lists, in the pod's order: a Secret read is taken as it
-   * is; a kuik Secret that could not be read is taken as the syncer writes it now.
-   */
-  private static List<KubeletKeyring.Key> keyring(
-      ExplainInputs in,
-      List<String> references,
-      SyncerNow.Result syncer,
-      String instance,
-      List<String> warnings) {
-    List<KubeletKeyring.Key> keys = new ArrayList<>();
-    for (String name : references) {
-      Secret read = in.pullSecrets().get(name);
-      Optional<DockerConfig> config;
-      if (read != null) {
-        config = readable(read, in.namespace() + "/" + name, warnings);
-      } else if (name.startsWith(SecretNames.INJECT_PREFIX)) {
-        config = Optional.ofNullable(syncer.secrets().get(name));
-        if (config.isEmpty()) {
-          warnings.add(
-              "the pod lists "
-                  + name
-                  + ", but the syncer of "
-                  + instance
-                  + " writes no such Secret in "
-                  + in.namespace()
-                  + " now");
-        }
-      } else {
-        config = Optional.empty();
-      }
-      config.ifPresent(
-          c ->
-              c.auths()
-                  .forEach(
-                      (key, credential) ->
-                          keys.add(new KubeletKeyring.Key(name, key, credential))));
-    }
-    return keys;
-  }
-
-  private static Optional<DockerConfig> readable(
-      Secret secret, String where, List<String> warnings) {
-    if (!DOCKER_CONFIG_JSON.equals(secret.getType())) {
-      return Optional.empty(); // the kubelet ignores Secrets of other types
-    }
-    String encoded = secret.getData() == null ? null : secret.getData().get(".dockerconfigjson");
-    if (encoded == null || encoded.isEmpty()) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(
-          DockerConfig.parse(
-              new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8)));
-    } catch (InvalidDockerConfigException | IllegalArgumentException e) {
-      warnings.add(
-          "pull Secret "
-              + where
-              + " does not decode, so every pull of this pod fails: "
-              + e.getMessage());
-      return Optional.empty();
-    }
-  }
-
-  private static List<Offer> offers(
-      List<KubeletKeyring.Key> offered, ImageReference image, ExplainInputs in) {
-    List<Offer> out = new ArrayList<>();
-    for (KubeletKeyring.Key key : offered) {
-      boolean read = in.pullSecrets().containsKey(key.secret());
-      Optional<RoutingResource> owner = owner(in.resources(), key.secret());
-      Optional<Entry> entry =
-          owner.flatMap(
-              r -> r.entries().stream().filter(e -> e.authsKey().equals(key.key())).findFirst());
-      String writtenFor = entry.map(e -> owner.get().id() + " " + e.field()).orElse(null);
-      boolean forThisImage = entry.isEmpty() || entry.get().remainderOf(image).isPresent();
-      out.add(
-          new Offer(
-              key.secret(),
-              key.key(),
-              read ? "read" : "as the syncer writes it now",
-              entry.flatMap(e -> from(e, key.credential(), in)).orElse(null),
-              writtenFor,
-              forThisImage));
-    }
-    return out;
-  }
-
-  /** The kuik resource whose injected Secret is named so. */
-  private static Optional<RoutingResource> owner(List<Validated> resources, String secret) {
-    if (!secret.startsWith(SecretNames.INJECT_PREFIX)) {
-      return Optional.empty();
-    }
-    return resources.stream()
-        .filter(Validated.Valid.class::isInstance)
-        .map(v -> ((Validated.Valid) v).resource())
-        .filter(r -> SecretNames.injected(r.id().kind().kind(), r.id().name()).equals(secret))
-        .findFirst();
-  }
+  // ---- what the registry answered the syncer's trial ------------------------------------------
 
   /** How {@link #credential} starts for a refused credential. */
   static final String REFUSED = "REFUSED";
@@ -454,37 +330,6 @@ final class Explainer {
       };
     }
     return "not tried yet by the syncer (the resource's status says nothing of it)";
-  }
-
-  /** The source key holding this credential in the entry's secretRef, {@code ns/name: key}. */
-  private static Optional<String> from(
-      Entry entry, RegistryCredential credential, ExplainInputs in) {
-    if (entry.auth() == null || entry.auth().secretRefName() == null) {
-      return Optional.empty();
-    }
-    Secret source = in.clusterSecrets().get(entry.auth().secretRefName());
-    if (source == null) {
-      return Optional.empty();
-    }
-    Optional<DockerConfig> config = readable(source, "", new ArrayList<>());
-    List<String> keys =
-        config
-            .map(
-                c ->
-                    c.auths().entrySet().stream()
-                        .filter(e -> e.getValue().equals(credential))
-                        .map(Map.Entry::getKey)
-                        .toList())
-            .orElse(List.of());
-    if (keys.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        source.getMetadata().getNamespace()
-            + "/"
-            + source.getMetadata().getName()
-            + ": "
-            + String.join(" = ", keys));
   }
 
   // ---- helpers

@@ -1,22 +1,15 @@
 package io.kuik.selftest;
 
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import static io.kuik.selftest.Words.cannotRead;
+import static io.kuik.selftest.Words.quote;
+
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
-import io.kuik.model.ResourceId;
-import io.kuik.model.RewriteAnnotations;
-import io.kuik.model.SecretNames;
-import io.kuik.model.crd.RoutingResourceStatus;
 import io.kuik.selftest.SelftestCluster.DryRun;
 import io.kuik.selftest.SelftestCluster.Read;
 import io.kuik.selftest.SelftestCluster.Readyz;
@@ -27,8 +20,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * {@code kuik selftest}: proof, on the user's own cluster, that a release is installed and works,
@@ -55,9 +46,6 @@ public final class Selftest {
   /** The chart's own label naming the release, for objects applied from {@code helm template}. */
   static final String INSTANCE_LABEL = "app.kubernetes.io/instance";
 
-  /** Enough of a condition's message or a body to act on, never pages of it. */
-  private static final int QUOTE_MAX = 300;
-
   private final SelftestCluster cluster;
   private final SelftestSettings settings;
 
@@ -81,8 +69,8 @@ public final class Selftest {
     rows.add(selftest.reservedNames());
     rows.add(selftest.ready(SYNCER_READY, settings.syncerDeployment(), settings.syncerReadyz()));
     rows.add(selftest.ready(WEBHOOK_READY, settings.webhookDeployment(), settings.webhookReadyz()));
-    rows.add(selftest.podRewritten());
-    rows.add(selftest.credentials());
+    rows.add(new PodRewrittenCheck(cluster, settings).run());
+    rows.add(new CredentialsCheck(cluster).run());
     return new SelftestReport(rows);
   }
 
@@ -361,208 +349,9 @@ public final class Selftest {
     return "";
   }
 
-  // ---- the pod ------------------------------------------------------------------------------
-
-  private CheckResult podRewritten() {
-    SelftestSettings.PodCheck check = settings.pod();
-    if (check == null) {
-      return CheckResult.skip(
-          POD_REWRITTEN,
-          "not asked: --namespace NS --image IMAGE create a dry-run pod of IMAGE in NS and check"
-              + " that the webhook rewrites it");
-    }
-    String what = "a dry-run pod of " + check.image() + " in " + check.namespace();
-    DryRun answer = cluster.dryRunCreate(pod(check));
-    if (!answer.wasAdmitted()) {
-      return CheckResult.fail(
-          POD_REWRITTEN,
-          what
-              + " was refused ("
-              + answer.code()
-              + " "
-              + answer.reason()
-              + "): "
-              + quote(answer.message()));
-    }
-    return answer.admitted() instanceof Pod pod
-        ? rewritten(what, pod)
-        : CheckResult.fail(POD_REWRITTEN, what + " came back as something else than a pod");
-  }
-
-  private CheckResult rewritten(String what, Pod pod) {
-    Map<String, String> annotations = pod.getMetadata().getAnnotations();
-    Map<String, String> rewrittenBy =
-        RewriteAnnotations.readMap(annotations, RewriteAnnotations.REWRITTEN_BY);
-    String by = rewrittenBy.get(PodCheckNames.CONTAINER);
-    if (by == null) {
-      return CheckResult.fail(
-          POD_REWRITTEN,
-          what
-              + " came back unchanged: no ImageAlternative or ImageMirror routes that image in that"
-              + " namespace (their selectors, or no candidate answered), or the webhook did not"
-              + " answer (it fails open); kuik explain deployment shows why");
-    }
-    String image = pod.getSpec().getContainers().get(0).getImage();
-    var resource = ResourceId.parse(by);
-    if (resource.isEmpty()) {
-      return CheckResult.fail(
-          POD_REWRITTEN, what + " was rewritten to " + image + " by an unknown resource " + by);
-    }
-    String secret = SecretNames.injected(resource.get().kind().kind(), resource.get().name());
-    Set<String> references = new TreeSet<>();
-    if (pod.getSpec().getImagePullSecrets() != null) {
-      for (LocalObjectReference reference : pod.getSpec().getImagePullSecrets()) {
-        references.add(reference.getName());
-      }
-    }
-    if (!references.contains(secret)) {
-      return CheckResult.fail(
-          POD_REWRITTEN,
-          what
-              + " was rewritten to "
-              + image
-              + " by "
-              + by
-              + ", but references no "
-              + secret
-              + ": the entry's auth does not inject, or the namespace is labelled"
-              + " kuik.enix.io/pull-secrets-override=false");
-    }
-    return CheckResult.pass(
-        POD_REWRITTEN,
-        what + " was rewritten to " + image + " by " + by + ", referencing " + secret);
-  }
-
-  /**
-   * A pod the restricted Pod Security level admits, so that only kuik's webhook decides what comes
-   * back; its name is generated, and nothing of it is stored.
-   */
-  private static Pod pod(SelftestSettings.PodCheck check) {
-    Container container =
-        new ContainerBuilder()
-            .withName(PodCheckNames.CONTAINER)
-            .withImage(check.image())
-            .withNewSecurityContext()
-            .withAllowPrivilegeEscalation(false)
-            .withRunAsNonRoot(true)
-            .withNewCapabilities()
-            .addToDrop("ALL")
-            .endCapabilities()
-            .withNewSeccompProfile()
-            .withType("RuntimeDefault")
-            .endSeccompProfile()
-            .endSecurityContext()
-            .build();
-    return new PodBuilder()
-        .withNewMetadata()
-        .withGenerateName("kuik-selftest-")
-        .withNamespace(check.namespace())
-        .addToLabels("app.kubernetes.io/name", "kuik-selftest")
-        .endMetadata()
-        .withNewSpec()
-        .withRestartPolicy("Never")
-        .withAutomountServiceAccountToken(false)
-        .withContainers(container)
-        .endSpec()
-        .build();
-  }
-
-  /** The dry-run pod's names. */
-  static final class PodCheckNames {
-    static final String CONTAINER = "selftest";
-
-    private PodCheckNames() {}
-  }
-
-  // ---- the credentials ----------------------------------------------------------------------
-
-  private CheckResult credentials() {
-    Read<List<GenericKubernetesResource>> read = cluster.routingResources();
-    if (read.isMissing()) {
-      return CheckResult.fail(
-          CREDENTIALS,
-          "the API server serves no ImageAlternative or ImageMirror: the CRDs are not installed"
-              + " (crds.enabled)");
-    }
-    if (!read.isFound()) {
-      return CheckResult.fail(
-          CREDENTIALS, cannotRead("the ImageAlternatives and ImageMirrors", read));
-    }
-    return credentials(read.object());
-  }
-
-  private static CheckResult credentials(List<GenericKubernetesResource> resources) {
-    List<String> refused = new ArrayList<>();
-    List<String> unknown = new ArrayList<>();
-    int accepted = 0;
-    for (GenericKubernetesResource resource : resources) {
-      Map<String, Object> condition =
-          condition(resource, RoutingResourceStatus.CREDENTIALS_ACCEPTED);
-      if (condition == null) {
-        continue;
-      }
-      String who = resource.getKind() + "/" + resource.getMetadata().getName();
-      String message = String.valueOf(condition.getOrDefault("message", ""));
-      switch (String.valueOf(condition.get("status"))) {
-        case "True" -> accepted++;
-        case "False" -> refused.add(who + ": " + quote(message));
-        default -> unknown.add(who + ": " + quote(message));
-      }
-    }
-    if (!refused.isEmpty()) {
-      return CheckResult.fail(
-          CREDENTIALS,
-          "a registry refused a credential kuik injects (pods pulling with it will fail): "
-              + String.join("; ", refused));
-    }
-    if (!unknown.isEmpty()) {
-      return CheckResult.warn(
-          CREDENTIALS, "not every credential could be tried: " + String.join("; ", unknown));
-    }
-    if (accepted == 0) {
-      return CheckResult.pass(
-          CREDENTIALS, "no ImageAlternative or ImageMirror reports a credential to try");
-    }
-    return CheckResult.pass(
-        CREDENTIALS,
-        "the registries accepted the credentials of "
-            + accepted
-            + (accepted == 1 ? " resource" : " resources"));
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> condition(GenericKubernetesResource resource, String type) {
-    Object status = resource.getAdditionalProperties().get("status");
-    if (!(status instanceof Map<?, ?> fields)) {
-      return null;
-    }
-    if (!(fields.get("conditions") instanceof List<?> conditions)) {
-      return null;
-    }
-    for (Object condition : conditions) {
-      if (condition instanceof Map<?, ?> map && type.equals(map.get("type"))) {
-        return (Map<String, Object>) map;
-      }
-    }
-    return null;
-  }
-
   // ---- words --------------------------------------------------------------------------------
 
   private String releaseText() {
     return settings.release() + " (" + settings.namespace() + ")";
-  }
-
-  private static String cannotRead(String what, Read<?> failed) {
-    return "cannot read "
-        + what
-        + (failed.code() == 0 ? " (no answer)" : " (" + failed.code() + ")")
-        + ": "
-        + quote(failed.message());
-  }
-
-  private static String quote(String text) {
-    String line = text == null ? "" : text.replaceAll("\\s+", " ").strip();
-    return line.length() > QUOTE_MAX ? line.substring(0, QUOTE_MAX - 3) + "..." : line;
   }
 }
