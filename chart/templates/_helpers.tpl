@@ -141,6 +141,7 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --insecure-registries={{ join "," .Values.webhook.insecureRegistries }}
 - --log-format={{ .Values.logFormat }}
 - --log-level={{ .Values.logLevel }}
+- --release-gates={{ .Values.pullSecretFirst.enabled }}
 {{- end }}
 
 {{- define "kuik.webhook.args" -}}
@@ -156,6 +157,8 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --shutdown-delay={{ .Values.webhook.shutdownDelay }}
 - --log-format={{ .Values.logFormat }}
 - --log-level={{ .Values.logLevel }}
+- --pull-secret-first={{ .Values.pullSecretFirst.enabled }}
+- --gate-max-wait={{ .Values.pullSecretFirst.maxWait }}
 {{- end }}
 
 {{/*

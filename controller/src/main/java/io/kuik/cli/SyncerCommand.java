@@ -154,6 +154,19 @@ public final class SyncerCommand implements KuikSubcommand {
   int maxAppliesInFlight;
 
   @Option(
+      names = "--release-gates",
+      paramLabel = "<true|false>",
+      arity = "1",
+      defaultValue = "${env:KUIK_RELEASE_GATES:-false}",
+      description = {
+        "Pull secret first: remove the scheduling gate kuik.enix.io/pull-secret, which the webhook"
+            + " adds, from a rewritten pod once its Secrets hold what it needs. Needs patch on"
+            + " pods (the chart's pullSecretFirst.enabled grants it).",
+        "Env: KUIK_RELEASE_GATES. Default: ${DEFAULT-VALUE}."
+      })
+  boolean releaseGates;
+
+  @Option(
       names = "--leader-elect",
       paramLabel = "<true|false>",
       arity = "1",
@@ -398,7 +411,8 @@ public final class SyncerCommand implements KuikSubcommand {
               .withWriteLimit(apiQps, apiBurst)
               .withResyncPeriod(resyncPeriod)
               .withResyncShare(resyncShare)
-              .withMaxInFlight(maxAppliesInFlight);
+              .withMaxInFlight(maxAppliesInFlight)
+              .withReleasesGates(releaseGates);
       return new SyncerRuntimeSettings(
           syncer,
           new LeaseSettings(

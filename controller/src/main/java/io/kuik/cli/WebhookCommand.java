@@ -143,6 +143,42 @@ public final class WebhookCommand implements KuikSubcommand {
   String insecureRegistries;
 
   @Option(
+      names = "--pull-secret-first",
+      paramLabel = "<true|false>",
+      arity = "1",
+      defaultValue = "${env:KUIK_PULL_SECRET_FIRST:-false}",
+      description = {
+        "Gate each pod given a pull-secret reference with kuik.enix.io/pull-secret while the"
+            + " syncer's Lease (--syncer-lease) is fresh, and remove the gate of a pod still gated"
+            + " --gate-max-wait after its creation, with a Warning Event PullSecretNotReady.",
+        "Env: KUIK_PULL_SECRET_FIRST. Default: ${DEFAULT-VALUE}."
+      })
+  boolean pullSecretFirst;
+
+  @Option(
+      names = "--gate-max-wait",
+      paramLabel = "<duration>",
+      converter = DurationConverter.class,
+      defaultValue = "${env:KUIK_GATE_MAX_WAIT:-30s}",
+      description = {
+        "With --pull-secret-first: how long after its creation a pod may stay gated; then it goes"
+            + " on as without the gate.",
+        "Env: KUIK_GATE_MAX_WAIT. Default: ${DEFAULT-VALUE}."
+      })
+  Duration gateMaxWait;
+
+  @Option(
+      names = "--syncer-lease",
+      paramLabel = "<name>",
+      defaultValue = "${env:KUIK_SYNCER_LEASE:-kuik-secret-syncer}",
+      description = {
+        "With --pull-secret-first: the syncer's leader-election Lease in the cluster resource"
+            + " namespace (the syncer's --lease-name).",
+        "Env: KUIK_SYNCER_LEASE. Default: ${DEFAULT-VALUE}."
+      })
+  String syncerLease;
+
+  @Option(
       names = "--shutdown-delay",
       paramLabel = "<duration>",
       converter = DurationConverter.class,
@@ -230,6 +266,15 @@ public final class WebhookCommand implements KuikSubcommand {
     if (!Dns1123.isLabel(namespace)) {
       throw bad("Invalid cluster resource namespace '" + namespace + "': not a namespace name");
     }
+    if (pullSecretFirst && !Dns1123.isSubdomain(syncerLease)) {
+      throw bad(
+          "Invalid --syncer-lease '"
+              + syncerLease
+              + "': not an object name, e.g. kuik-secret-syncer");
+    }
+    if (pullSecretFirst && (gateMaxWait.isZero() || gateMaxWait.isNegative())) {
+      throw bad("Invalid --gate-max-wait " + gateMaxWait + ": give a positive duration, e.g. 30s");
+    }
     checkPort("--port", port);
     checkPort("--health-port", healthPort);
     if (port != 0 && port == healthPort) {
@@ -249,7 +294,10 @@ public final class WebhookCommand implements KuikSubcommand {
           WebhookServer.Settings.of(new InetSocketAddress(port), cert, key),
           healthPort,
           prober,
-          shutdownDelay);
+          shutdownDelay,
+          pullSecretFirst
+              ? new WebhookRuntimeSettings.PullSecretFirst(syncerLease, gateMaxWait)
+              : null);
     } catch (IllegalArgumentException invalid) {
       throw bad("Invalid setting: " + invalid.getMessage());
     }
@@ -299,6 +347,10 @@ public final class WebhookCommand implements KuikSubcommand {
         + ", insecure registries "
         + s.prober().insecureRegistries()
         + ", shutdown delay "
-        + LogFields.duration(s.shutdownDelay());
+        + LogFields.duration(s.shutdownDelay())
+        + (s.pullSecretFirst() == null
+            ? ""
+            : ", pull secret first with a bound of "
+                + LogFields.duration(s.pullSecretFirst().maxWait()));
   }
 }

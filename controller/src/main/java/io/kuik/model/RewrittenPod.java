@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param phase the pod's {@code status.phase}, null when it has none yet
  * @param terminating whether the pod carries a deletionTimestamp
  * @param containers by container name (init and ephemeral containers included), the rewritten ones
+ * @param gate where {@link PullSecretGate} is in the pod's {@code spec.schedulingGates}, -1 when it
+ *     is not there
  */
 public record RewrittenPod(
     String namespace,
@@ -23,7 +25,8 @@ public record RewrittenPod(
     String uid,
     String phase,
     boolean terminating,
-    Map<String, RewrittenContainer> containers) {
+    Map<String, RewrittenContainer> containers,
+    int gate) {
 
   /** One container a resource rewrote: which resource, and the image it runs now (may be null). */
   public record RewrittenContainer(ResourceId rewriter, String image) {
@@ -37,6 +40,23 @@ public record RewrittenPod(
     Objects.requireNonNull(name, "name");
     phase = phase == null ? null : knownPhase(phase);
     containers = Map.copyOf(containers);
+    gate = Math.max(-1, gate);
+  }
+
+  /** A pod without the gate. */
+  public RewrittenPod(
+      String namespace,
+      String name,
+      String uid,
+      String phase,
+      boolean terminating,
+      Map<String, RewrittenContainer> containers) {
+    this(namespace, name, uid, phase, terminating, containers, -1);
+  }
+
+  /** Whether the pod still waits on {@link PullSecretGate}: it is not scheduled yet. */
+  public boolean gated() {
+    return gate >= 0;
   }
 
   /**
@@ -51,7 +71,8 @@ public record RewrittenPod(
       String phase,
       boolean terminating,
       Map<String, String> annotations,
-      Map<String, String> imagesByContainer) {
+      Map<String, String> imagesByContainer,
+      int gate) {
     Map<String, RewrittenContainer> containers = new LinkedHashMap<>();
     RewriteAnnotations.readMap(annotations, RewriteAnnotations.REWRITTEN_BY)
         .forEach(
@@ -62,7 +83,7 @@ public record RewrittenPod(
                             containers.put(
                                 container,
                                 new RewrittenContainer(id, imagesByContainer.get(container)))));
-    return new RewrittenPod(namespace, name, uid, phase, terminating, containers);
+    return new RewrittenPod(namespace, name, uid, phase, terminating, containers, gate);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.kuik.routing;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.kuik.model.PullSecretGate;
 import io.kuik.model.RewriteAnnotations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,8 +27,17 @@ public final class PodPatch {
 
   private PodPatch() {}
 
-  /** The operations, empty when the decision changes nothing. */
+  /** The operations, empty when the decision changes nothing; the pod is never gated. */
   public static List<PatchOperation> operations(Pod pod, RoutingDecision decision) {
+    return operations(pod, decision, false);
+  }
+
+  /**
+   * The operations, with {@code gate}: a pod given a pull-secret reference also gets {@link
+   * PullSecretGate} among its {@code spec.schedulingGates}, after its own (written whole, as the
+   * references), so that it is not scheduled before the syncer released it.
+   */
+  public static List<PatchOperation> operations(Pod pod, RoutingDecision decision, boolean gate) {
     List<PatchOperation> operations = new ArrayList<>();
     List<ContainerDecision> rewrites = decision.rewrites();
     if (rewrites.isEmpty()) {
@@ -79,6 +89,23 @@ public final class PodPatch {
       }
       decision.addedPullSecrets().forEach(name -> references.add(Map.of("name", name)));
       operations.add(PatchOperation.add("/spec/imagePullSecrets", references));
+      if (gate) {
+        List<Map<String, String>> gates = new ArrayList<>();
+        if (pod.getSpec().getSchedulingGates() != null) {
+          pod.getSpec()
+              .getSchedulingGates()
+              .forEach(
+                  g ->
+                      gates.add(
+                          g == null || g.getName() == null
+                              ? Map.of()
+                              : Map.of("name", g.getName())));
+        }
+        if (!gates.contains(Map.of("name", PullSecretGate.NAME))) {
+          gates.add(Map.of("name", PullSecretGate.NAME));
+          operations.add(PatchOperation.add("/spec/schedulingGates", gates));
+        }
+      }
     }
     return operations;
   }

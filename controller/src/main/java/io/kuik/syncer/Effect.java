@@ -31,6 +31,8 @@ public sealed interface Effect {
 
     void wakeAt(WakeAt wake);
 
+    void release(ReleaseGate release);
+
     void tryCredential(TryCredential trial);
   }
 
@@ -155,6 +157,29 @@ public sealed interface Effect {
     @Override
     public void carryOut(Executor executor) {
       executor.wakeAt(this);
+    }
+  }
+
+  /**
+   * Remove {@link io.kuik.model.PullSecretGate} from the pod {@code namespace/name}: the JSON Patch
+   * of {@link io.kuik.model.PullSecretGate#removal}, which applies only to the pod {@code uid} with
+   * the gate still at {@code index}; answered with {@link Input.GateAnswered}. Sent once the
+   * Secrets the pod pulls with hold what it needs, so that it is scheduled, and pulls, after them.
+   */
+  record ReleaseGate(String namespace, String name, String uid, int index) implements Effect {
+
+    public ReleaseGate {
+      Objects.requireNonNull(namespace, "namespace");
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(uid, "uid");
+      if (index < 0) {
+        throw new IllegalArgumentException("no gate at " + index);
+      }
+    }
+
+    @Override
+    public void carryOut(Executor executor) {
+      executor.release(this);
     }
   }
 

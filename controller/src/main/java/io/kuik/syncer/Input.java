@@ -93,6 +93,14 @@ public sealed interface Input {
     }
   }
 
+  /** The API server answered an {@link Effect.ReleaseGate}; exactly one answer per release. */
+  record GateAnswered(Effect.ReleaseGate release, Answer answer) implements Input {
+    public GateAnswered {
+      Objects.requireNonNull(release, "release");
+      Objects.requireNonNull(answer, "answer");
+    }
+  }
+
   /** The registry answered an {@link Effect.TryCredential}; exactly one answer per trial. */
   record TrialAnswered(Effect.TryCredential trial, TrialVerdict verdict) implements Input {
     public TrialAnswered {

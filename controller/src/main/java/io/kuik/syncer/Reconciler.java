@@ -57,6 +57,7 @@ final class Reconciler {
   private final Propagations propagations;
   private final SyncerCounters counters;
   private final ClaimReports claims;
+  private final Gates gates;
 
   /**
    * Each resource's entry credentials, resolved from its source Secrets until the resource or a
@@ -75,7 +76,8 @@ final class Reconciler {
       ResourceStatuses statuses,
       Propagations propagations,
       SyncerCounters counters,
-      ClaimReports claims) {
+      ClaimReports claims,
+      Gates gates) {
     this.settings = settings;
     this.view = view;
     this.observer = observer;
@@ -86,6 +88,7 @@ final class Reconciler {
     this.propagations = propagations;
     this.counters = counters;
     this.claims = claims;
+    this.gates = gates;
   }
 
   /** The resource changed or went: its credentials are read again when next needed. */
@@ -152,6 +155,7 @@ final class Reconciler {
     if (decision.verdict() == PairDecision.Verdict.GONE) {
       forget(pair, now);
       claims.report(decision.notRecognized(), now, out);
+      gates.inSync(pair, now, out);
       return Outcome.NO_WRITE;
     }
     claims.report(decision.notRecognized(), now, out);
@@ -165,7 +169,12 @@ final class Reconciler {
     String uid = decision.resource().map(RoutingResource::uid).orElse(null);
     decision.problems().forEach(problem -> problems.report(pair.resource(), uid, problem, out));
     if (decision.verdict() != PairDecision.Verdict.WRITE) {
+      gates.inSync(pair, now, out); // nothing will be written: its pods go on as without the gate
       return Outcome.NO_WRITE;
+    }
+    Long applied = memory.applied(pair);
+    if (applied != null && applied == decision.hash()) {
+      gates.inSync(pair, now, out); // taken, and what the pair must hold now, its pods included
     }
     if (!decision.needsApply(memory.applied(pair), pacer.resyncOwed(pair, now))) {
       counters.appliesSkipped++;
@@ -205,6 +214,10 @@ final class Reconciler {
     }
     Outcome recorded = record(sent, answered.answer(), now, out);
     settled(pair, now, recorded);
+    if (recorded == Outcome.APPLIED && gates.waitsOn(pair)) {
+      // Whether what was taken is what the pair must hold now is the next reconcile's to say.
+      pacer.enqueue(pair, now, Lane.EVENT);
+    }
     // After a refusal a parked reconcile waits for the backoff too.
     answer
         .parked()

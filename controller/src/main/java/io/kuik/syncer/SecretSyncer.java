@@ -40,6 +40,7 @@ public final class SecretSyncer {
   private final Propagations propagations = new Propagations();
   private final SyncerCounters counters = new SyncerCounters();
   private final ClaimReports claims = new ClaimReports(counters);
+  private final Gates gates;
   private final Reconciler reconciler;
   private final CredentialTrials trials;
   private boolean started;
@@ -63,6 +64,7 @@ public final class SecretSyncer {
     this.view = Objects.requireNonNull(view, "view");
     this.pacer = new Pacer(settings);
     this.memory = new PairMemory(hashes);
+    this.gates = new Gates(settings, observer);
     this.reconciler =
         new Reconciler(
             settings,
@@ -74,7 +76,8 @@ public final class SecretSyncer {
             statuses,
             propagations,
             counters,
-            claims);
+            claims,
+            gates);
     this.trials =
         new CredentialTrials(
             view, settings.resyncPeriod(), reconciler::credentialsOf, statuses, problems, counters);
@@ -105,8 +108,12 @@ public final class SecretSyncer {
         resync(now);
       }
       reconciler.runDue(now, out);
+      gates.retryDue(now, out);
     } else if (input instanceof Input.PodChanged pod) {
       podChanged(pod.before(), pod.after(), now);
+      RewrittenPod any = pod.after() != null ? pod.after() : pod.before();
+      // Another instance serves the pods of a namespace this one does not: theirs to release.
+      gates.podChanged(served(any) ? pod.after() : null, key(any), now, held ? null : out);
     } else if (input instanceof Input.ResourceChanged changed) {
       reconciler.forgetCredentials(changed.id());
       view.routingResource(changed.id()).ifPresent(r -> reportValidity(r, out));
@@ -128,6 +135,8 @@ public final class SecretSyncer {
       sourceChanged(source.name(), now, out);
     } else if (input instanceof Input.ApplyAnswered answered) {
       reconciler.answered(answered, now, out);
+    } else if (input instanceof Input.GateAnswered answered) {
+      gates.answered(answered.release(), answered.answer(), now);
     } else if (input instanceof Input.TrialAnswered answered) {
       trials.answered(answered, now, out);
     } else if (input instanceof Input.StatusAnswered answered) {
@@ -139,13 +148,16 @@ public final class SecretSyncer {
         held = false;
         resync(now);
         reconciler.runDue(now, out);
+        gates.retryDue(now, out);
       }
     } else {
       throw new AssertionError("an input of no known kind: " + input);
     }
     if (!held) {
       trials.due(now, out);
-      pacer.wake(now, statuses.nextDue(), trials.nextDue(now)).ifPresent(out::add);
+      pacer
+          .wake(now, earlier(statuses.nextDue(), gates.nextRetry()), trials.nextDue(now))
+          .ifPresent(out::add);
     }
     return out.list();
   }
@@ -163,6 +175,37 @@ public final class SecretSyncer {
         pacer.enqueue(new Pair(resource.id(), ns.name()), due, Lane.START);
       }
     }
+    if (settings.releasesGates()) {
+      // The pods a previous incarnation left gated: released once this one applied their pairs.
+      for (ObservedNamespace ns : view.namespaces()) {
+        for (RewrittenPod pod : view.pods(ns.name())) {
+          if (pod.gated() && settings.targeting().serves(ns.labels())) {
+            gates.podChanged(pod, key(pod), now, out);
+          }
+        }
+      }
+    }
+  }
+
+  /** Whether this instance serves the pod's namespace. */
+  private boolean served(RewrittenPod pod) {
+    return view.namespace(pod.namespace())
+        .filter(ns -> settings.targeting().serves(ns.labels()))
+        .isPresent();
+  }
+
+  private static String key(RewrittenPod pod) {
+    return pod.namespace() + "/" + pod.name();
+  }
+
+  private static Optional<Instant> earlier(Optional<Instant> a, Optional<Instant> b) {
+    if (a.isEmpty()) {
+      return b;
+    }
+    if (b.isEmpty()) {
+      return a;
+    }
+    return a.get().isBefore(b.get()) ? a : b;
   }
 
   /** Its Secrets go with it through their ownerReference: the garbage collector's job. */
@@ -308,6 +351,11 @@ public final class SecretSyncer {
    */
   public int queueDepth() {
     return pacer.waiting();
+  }
+
+  /** Rewritten pods that wait on the pull-secret gate, as this process knows them. */
+  public int podsGated() {
+    return gates.waiting();
   }
 
   /** Applies sent and not yet answered. */

@@ -32,4 +32,10 @@ public interface SyncerObserver {
    * A change of a source Secret reached every pair it changed: from the change to the last apply.
    */
   default void propagated(Duration took) {}
+
+  /**
+   * A pod's pull-secret gate was removed by this process, {@code waited} after it first saw the pod
+   * gated.
+   */
+  default void gateReleased(Duration waited) {}
 }

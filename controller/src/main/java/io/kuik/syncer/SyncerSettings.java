@@ -26,6 +26,8 @@ import java.util.function.Consumer;
  * @param maxInFlight applies sent and not yet answered, at most: several in flight keep the write
  *     limit, not the API server's round trip, the bound on throughput
  *     (docs/decisions/0034-applies-in-flight.md)
+ * @param releasesGates remove the pull-secret gate of a rewritten pod once its Secrets hold what it
+ *     needs (the chart's {@code pullSecretFirst.enabled}, docs/decisions/pull-secret-first.md)
  */
 public record SyncerSettings(
     String clusterResourceNamespace,
@@ -38,7 +40,8 @@ public record SyncerSettings(
     int writeBurst,
     Duration resyncPeriod,
     double resyncShare,
-    int maxInFlight) {
+    int maxInFlight,
+    boolean releasesGates) {
 
   public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
   public static final Duration DEFAULT_DEBOUNCE = Duration.ofMillis(500);
@@ -75,6 +78,34 @@ public record SyncerSettings(
     if (maxInFlight < 1) {
       throw new IllegalArgumentException("maxInFlight must be at least 1, got " + maxInFlight);
     }
+  }
+
+  /** Without releasing gates. */
+  public SyncerSettings(
+      String clusterResourceNamespace,
+      Duration grace,
+      Duration debounce,
+      Duration retryBase,
+      Duration retryCap,
+      Targeting targeting,
+      double writeQps,
+      int writeBurst,
+      Duration resyncPeriod,
+      double resyncShare,
+      int maxInFlight) {
+    this(
+        clusterResourceNamespace,
+        grace,
+        debounce,
+        retryBase,
+        retryCap,
+        targeting,
+        writeQps,
+        writeBurst,
+        resyncPeriod,
+        resyncShare,
+        maxInFlight,
+        false);
   }
 
   /** The default write limit, resync and applies in flight. */
@@ -138,6 +169,10 @@ public record SyncerSettings(
     return edited(b -> b.maxInFlight = value);
   }
 
+  public SyncerSettings withReleasesGates(boolean value) {
+    return edited(b -> b.releasesGates = value);
+  }
+
   /** A copy with {@code change} made, checked as any new settings are. */
   private SyncerSettings edited(Consumer<Copy> change) {
     Copy copy = new Copy(this);
@@ -158,6 +193,7 @@ public record SyncerSettings(
     private Duration resyncPeriod;
     private double resyncShare;
     private int maxInFlight;
+    private boolean releasesGates;
 
     Copy(SyncerSettings s) {
       clusterResourceNamespace = s.clusterResourceNamespace;
@@ -171,6 +207,7 @@ public record SyncerSettings(
       resyncPeriod = s.resyncPeriod;
       resyncShare = s.resyncShare;
       maxInFlight = s.maxInFlight;
+      releasesGates = s.releasesGates;
     }
 
     SyncerSettings settings() {
@@ -185,7 +222,8 @@ public record SyncerSettings(
           writeBurst,
           resyncPeriod,
           resyncShare,
-          maxInFlight);
+          maxInFlight,
+          releasesGates);
     }
   }
 

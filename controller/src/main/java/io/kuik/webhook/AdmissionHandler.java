@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -49,6 +50,7 @@ public final class AdmissionHandler {
   private final Supplier<? extends Coverage> resources;
   private final Function<String, Optional<Map<String, String>>> namespaceLabels;
   private final Consumer<RoutingDecision> decided;
+  private final BooleanSupplier gating;
 
   /**
    * @param router routes a pod with the production prober, or the simulator's
@@ -76,6 +78,22 @@ public final class AdmissionHandler {
       Supplier<? extends Coverage> resources,
       Function<String, Optional<Map<String, String>>> namespaceLabels,
       Consumer<RoutingDecision> decided) {
+    this(router, resources, namespaceLabels, decided, () -> false);
+  }
+
+  /**
+   * A handler that also gates the pods it gives a pull-secret reference while {@code gating} says
+   * so (pull secret first, docs/decisions/pull-secret-first.md).
+   *
+   * @param gating asked once per pod given a reference; must not block
+   */
+  public AdmissionHandler(
+      Router router,
+      Supplier<? extends Coverage> resources,
+      Function<String, Optional<Map<String, String>>> namespaceLabels,
+      Consumer<RoutingDecision> decided,
+      BooleanSupplier gating) {
+    this.gating = Objects.requireNonNull(gating, "gating");
     this.router = Objects.requireNonNull(router, "router");
     this.resources = Objects.requireNonNull(resources, "resources");
     this.namespaceLabels = Objects.requireNonNull(namespaceLabels, "namespaceLabels");
@@ -160,7 +178,11 @@ public final class AdmissionHandler {
     RoutingDecision decision = router.route(resources.get(), pod.get(), labels.get());
     log(where, decision);
     tell(where, decision);
-    List<PatchOperation> operations = PodPatch.operations(pod.get(), decision);
+    boolean gate = !decision.addedPullSecrets().isEmpty() && gating.getAsBoolean();
+    if (gate) {
+      LOG.log(Level.INFO, "admission {0}: gated until its pull secret is in place", where);
+    }
+    List<PatchOperation> operations = PodPatch.operations(pod.get(), decision, gate);
     if (operations.isEmpty()) {
       return null;
     }

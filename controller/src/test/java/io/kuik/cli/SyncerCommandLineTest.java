@@ -32,6 +32,7 @@ class SyncerCommandLineTest {
           "--api-qps",
           "--api-burst",
           "--max-applies-in-flight",
+          "--release-gates",
           "--leader-elect",
           "--health-port",
           "--admission-policy",

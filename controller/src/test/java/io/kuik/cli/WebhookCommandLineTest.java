@@ -35,6 +35,9 @@ class WebhookCommandLineTest {
           "--probe-timeout",
           "--probe-cache-ttl",
           "--insecure-registries",
+          "--pull-secret-first",
+          "--gate-max-wait",
+          "--syncer-lease",
           "--shutdown-delay",
           "--log-format",
           "--log-level");

@@ -132,6 +132,9 @@ class ExplainAgreesWithTheSyncerTest {
           public void record(Effect.RecordEvent event) {}
 
           @Override
+          public void release(Effect.ReleaseGate release) {} // no gated pod here
+
+          @Override
           public void tryCredential(Effect.TryCredential trial) {
             inputs.add(new Input.TrialAnswered(trial, io.kuik.model.TrialVerdict.accepted("200")));
           }

@@ -78,6 +78,13 @@ public final class ChartRbac {
     return parse(render(text, releaseName, releaseNamespace, file) + "\n---\n" + more);
   }
 
+  /** Several chart files' grants together, as a release with the values that install them. */
+  public static ChartRbac load(List<String> files, String releaseName, String releaseNamespace) {
+    List<Grant> all = new ArrayList<>();
+    files.forEach(file -> all.addAll(load(file, releaseName, releaseNamespace).grants));
+    return new ChartRbac(List.copyOf(all));
+  }
+
   public static String render(
       String text, String releaseName, String releaseNamespace, String source) {
     // The chart's default values: no commonLabels (the line holding only their include renders

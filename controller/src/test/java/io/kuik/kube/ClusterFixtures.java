@@ -91,29 +91,54 @@ public final class ClusterFixtures {
 
   /** A pod the webhook rewrote to the alternative for ImageAlternative "acme". */
   public void rewrittenPod(String namespace, String name) {
-    Pod pod =
-        new PodBuilder()
-            .withNewMetadata()
-            .withName(name)
-            .withNamespace(namespace)
-            .withLabels(Map.of("kuik.enix.io/images-rewritten", "true"))
-            .withAnnotations(
-                Map.of(
-                    "kuik.enix.io/rewritten-by", "{\"app\":\"ImageAlternative/acme\"}",
-                    "kuik.enix.io/original-images", "{\"app\":\"docker.io/acme/app:1.0\"}"))
-            .endMetadata()
-            .withNewSpec()
-            .addNewContainer()
-            .withName("app")
-            .withImage(REPOSITORY + ":1.0")
-            .endContainer()
-            .addNewImagePullSecret(INJECTED)
-            .endSpec()
-            .withNewStatus()
-            .withPhase("Pending")
-            .endStatus()
-            .build();
-    put(pod);
+    put(rewritten(namespace, name));
+  }
+
+  private static Pod rewritten(String namespace, String name) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(namespace)
+        .withLabels(Map.of("kuik.enix.io/images-rewritten", "true"))
+        .withAnnotations(
+            Map.of(
+                "kuik.enix.io/rewritten-by", "{\"app\":\"ImageAlternative/acme\"}",
+                "kuik.enix.io/original-images", "{\"app\":\"docker.io/acme/app:1.0\"}"))
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("app")
+        .withImage(REPOSITORY + ":1.0")
+        .endContainer()
+        .addNewImagePullSecret(INJECTED)
+        .endSpec()
+        .withNewStatus()
+        .withPhase("Pending")
+        .endStatus()
+        .build();
+  }
+
+  /**
+   * {@link #rewrittenPod} as the webhook leaves it with pull secret first: gated by {@code
+   * kuik.enix.io/pull-secret} after a gate of someone else's, created at {@code created}.
+   */
+  public void gatedRewrittenPod(String namespace, String name, java.time.Instant created) {
+    Pod pod = rewritten(namespace, name);
+    pod.getMetadata().setCreationTimestamp(created.toString());
+    pod.getSpec()
+        .setSchedulingGates(
+            java.util.List.of(
+                new io.fabric8.kubernetes.api.model.PodSchedulingGate("example.com/quota"),
+                new io.fabric8.kubernetes.api.model.PodSchedulingGate("kuik.enix.io/pull-secret")));
+    client.resource(pod).create();
+  }
+
+  /** The names of the pod's scheduling gates. */
+  public java.util.List<String> gates(String namespace, String name) {
+    Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+    return pod.getSpec().getSchedulingGates().stream()
+        .map(io.fabric8.kubernetes.api.model.PodSchedulingGate::getName)
+        .toList();
   }
 
   /** The auths of the injected Secret in {@code namespace} (user names only), or null. */

@@ -55,14 +55,22 @@ public final class MockCluster implements AutoCloseable {
    * ClusterFixtures#INSTALL_NAMESPACE}, held to chart/files/syncer-rbac.yaml as a cluster holds it.
    */
   public static MockCluster underSyncerRbac() {
+    return underSyncerRbac(List.of("files/syncer-rbac.yaml"));
+  }
+
+  /** The same, with the grants of the chart's pullSecretFirst.enabled too. */
+  public static MockCluster underSyncerRbacWithPullSecretFirst() {
+    return underSyncerRbac(List.of("files/syncer-rbac.yaml", "files/pull-secret-first.yaml"));
+  }
+
+  private static MockCluster underSyncerRbac(List<String> files) {
     ServerSideApplyDispatcher crud = crudWithApply();
     MockCluster cluster =
         new MockCluster(
             crud,
             new RbacDispatcher(
                 crud,
-                ChartRbac.load(
-                    "files/syncer-rbac.yaml", RELEASE, ClusterFixtures.INSTALL_NAMESPACE),
+                ChartRbac.load(files, RELEASE, ClusterFixtures.INSTALL_NAMESPACE),
                 TOKEN,
                 "system:serviceaccount:"
                     + ClusterFixtures.INSTALL_NAMESPACE

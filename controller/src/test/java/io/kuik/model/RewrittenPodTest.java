@@ -32,7 +32,8 @@ class RewrittenPodTest {
             "Running",
             false,
             Map.of(RewriteAnnotations.REWRITTEN_BY, annotation),
-            IMAGES);
+            IMAGES,
+            -1);
 
     assertEquals(expected, String.join(",", new java.util.TreeSet<>(pod.containers().keySet())));
     pod.containers().forEach((name, c) -> assertEquals(IMAGES.get(name), c.image()));

@@ -20,6 +20,14 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class ApiLedger extends Dispatcher {
 
+  /**
+   * When the syncer's first successful patch of the pod {@code namespace/name} (the removal of its
+   * pull-secret gate) was answered, on {@link System#nanoTime}; null before.
+   */
+  Long gateReleased(String pod) {
+    return gateReleased.get(pod);
+  }
+
   /** One request as the authorizer names it: verb, resource, namespace and name. */
   record Call(String verb, String resource, String namespace, String name) {
 
@@ -66,6 +74,7 @@ final class ApiLedger extends Dispatcher {
   private final LongAdder pages = new LongAdder();
   private final LongAdder reapplies = new LongAdder();
   private final Map<String, Long> firstApply = new ConcurrentHashMap<>();
+  private final Map<String, Long> gateReleased = new ConcurrentHashMap<>();
   private final Map<String, Long> lastApply = new ConcurrentHashMap<>();
   private final Map<String, String> lastApplied = new ConcurrentHashMap<>();
   private final AtomicLong lastReapply = new AtomicLong();
@@ -113,6 +122,9 @@ final class ApiLedger extends Dispatcher {
       if (response.getBody() != null) {
         listedBytes.add(response.getBody().size());
       }
+    }
+    if (call.verb().equals("patch") && call.resource().equals("pods") && response.code() < 300) {
+      gateReleased.putIfAbsent(call.namespace() + "/" + call.name(), System.nanoTime());
     }
     if (call.verb().equals("apply") && call.resource().equals("secrets") && response.code() < 300) {
       String secret = call.namespace() + "/" + call.name();

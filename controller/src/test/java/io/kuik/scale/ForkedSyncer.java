@@ -47,7 +47,10 @@ final class ForkedSyncer implements AutoCloseable {
     this.log = log;
   }
 
-  /** The chart's default syncer flags (chart/values.yaml), one replica without a Lease. */
+  /**
+   * The chart's default syncer flags (chart/values.yaml), one replica without a Lease, with the
+   * gates released (pullSecretFirst.enabled: the webhook's part, gating, is the harness's).
+   */
   static List<String> chartFlags(String resyncPeriod) {
     return List.of(
         "--cluster-resource-namespace=" + ScaleWorkload.INSTALL_NAMESPACE,
@@ -58,6 +61,8 @@ final class ForkedSyncer implements AutoCloseable {
         "--api-qps=20",
         "--api-burst=50",
         "--leader-elect=false",
+        // Pull secret first: the probes are gated, and their wait is measured.
+        "--release-gates=true",
         "--log-format=json",
         "--log-level=info");
   }

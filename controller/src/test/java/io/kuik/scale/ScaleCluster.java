@@ -69,6 +69,20 @@ final class ScaleCluster implements AutoCloseable {
         .create();
   }
 
+  /** The same pod as the webhook leaves it with pull secret first: gated. */
+  void createGatedPod(String namespace, String name, String rewriter, long seed) {
+    Pod pod =
+        client
+            .getKubernetesSerialization()
+            .unmarshal(ScaleWorkload.podJson(namespace, name, rewriter, seed), Pod.class);
+    pod.getSpec()
+        .setSchedulingGates(
+            java.util.List.of(
+                new io.fabric8.kubernetes.api.model.PodSchedulingGate(
+                    io.kuik.model.PullSecretGate.NAME)));
+    client.resource(pod).create();
+  }
+
   private static void seed(ServerSideApplyDispatcher store, ScaleWorkload workload) {
     store.seed("/api/v1/namespaces", ScaleWorkload.namespaceJson(ScaleWorkload.INSTALL_NAMESPACE));
     for (int j = 0; j < workload.namespaces; j++) {

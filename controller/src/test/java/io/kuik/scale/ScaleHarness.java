@@ -35,6 +35,9 @@ public final class ScaleHarness {
   private final StringBuilder report = new StringBuilder();
   private int nextProbe;
 
+  /** Each phase's probes' wait on the pull-secret gate, p50/p99, for the notes. */
+  private final List<String> gateWaits = new ArrayList<>();
+
   private ScaleHarness(ScaleSettings settings, PrintStream console) {
     this.settings = settings;
     this.console = console;
@@ -82,6 +85,7 @@ public final class ScaleHarness {
     List<String> needed = workload.neededSecrets();
     List<String> notes = new ArrayList<>();
     nextProbe = 0;
+    gateWaits.clear();
     try (ScaleCluster cluster =
         new ScaleCluster(workload, work, settings.mockStore().equals("indexed"))) {
       long cpuAtStart = cpuNanos();
@@ -152,6 +156,7 @@ public final class ScaleHarness {
         restartWindow = ledger.mark();
       }
       double mock = (cpuNanos() - cpuAtStart) / (double) (System.nanoTime() - wallAtStart);
+      notes.add("probes' wait on the pull-secret gate, p50/p99 s: " + String.join(", ", gateWaits));
       return new ScaleTable.Row(
           jar.label(),
           workload.pods,
@@ -212,6 +217,7 @@ public final class ScaleHarness {
       String phase, ScaleCluster cluster, ApiLedger ledger, ScaleWorkload workload)
       throws InterruptedException {
     List<String> secrets = new ArrayList<>();
+    List<String> pods = new ArrayList<>();
     List<Long> created = new ArrayList<>();
     long next = System.nanoTime();
     for (int p = 0; p < settings.probes(); p++) {
@@ -220,7 +226,8 @@ public final class ScaleHarness {
       String rewriter = "onfailure-" + probe % ScaleWorkload.ON_FAILURE;
       sleepUntil(next);
       created.add(System.nanoTime());
-      cluster.createRewrittenPod(namespace, "probe-" + probe, rewriter, 1_000_000L + probe);
+      cluster.createGatedPod(namespace, "probe-" + probe, rewriter, 1_000_000L + probe);
+      pods.add(namespace + "/probe-" + probe);
       secrets.add(namespace + "/" + ScaleWorkload.injected(rewriter));
       next += 1_000_000_000L;
     }
@@ -237,6 +244,19 @@ public final class ScaleHarness {
     }
     Latencies latencies = Latencies.of(millis, PROBE_WAIT.toMillis());
     progress(phase + " probes, p50/p99 s: " + latencies.cell());
+    List<Long> gated = new ArrayList<>();
+    for (int p = 0; p < pods.size(); p++) {
+      Long released;
+      while ((released = ledger.gateReleased(pods.get(p))) == null
+          && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      gated.add(
+          released == null ? Long.MAX_VALUE : Math.max(0, (released - created.get(p)) / 1_000_000));
+    }
+    Latencies gateWait = Latencies.of(gated, PROBE_WAIT.toMillis());
+    progress(phase + " probes' wait on the pull-secret gate, p50/p99 s: " + gateWait.cell());
+    gateWaits.add(phase + " " + gateWait.cell());
     return latencies;
   }
 

@@ -90,6 +90,8 @@ final class SyncerHarness implements InformerView, Effect.Executor {
   private final List<Apply> applies = new ArrayList<>();
   private final List<Recorded> events = new ArrayList<>();
   private final List<PodEvent> podEvents = new ArrayList<>();
+  private final List<Effect.ReleaseGate> releases = new ArrayList<>();
+  private Answer releaseAnswer = Answer.APPLIED;
   private final List<Written> statuses = new ArrayList<>();
   private final List<Effect> effects = new ArrayList<>();
   private final List<io.kuik.model.CredentialTrial> trials = new ArrayList<>();
@@ -338,6 +340,24 @@ final class SyncerHarness implements InformerView, Effect.Executor {
 
   List<Recorded> events(String reason) {
     return events.stream().filter(e -> e.reason().equals(reason)).toList();
+  }
+
+  /** Every gate release the core asked for, in order. */
+  List<Effect.ReleaseGate> releases() {
+    return releases;
+  }
+
+  /** From now on releases are answered so. */
+  void releasesAnswered(Answer answer) {
+    releaseAnswer = answer;
+  }
+
+  @Override
+  public void release(Effect.ReleaseGate release) {
+    releases.add(release);
+    answers
+        .computeIfAbsent(now.plus(applyLatency), at -> new ArrayList<>())
+        .add(new Input.GateAnswered(release, releaseAnswer));
   }
 
   List<PodEvent> podEvents() {

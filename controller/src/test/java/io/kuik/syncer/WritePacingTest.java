@@ -315,6 +315,9 @@ class WritePacingTest {
     public void record(Effect.RecordEvent event) {}
 
     @Override
+    public void release(Effect.ReleaseGate release) {} // no gated pod here
+
+    @Override
     public void tryCredential(Effect.TryCredential trial) {} // a trial is no API write
 
     @Override

@@ -216,6 +216,20 @@ public class PolicySteps {
                 () -> world().actions().removeOwnerReferences(KuikWorld.ADMIN, namespace, name));
   }
 
+  @When("^(the syncer's|the webhook's) identity patches the pod ([a-z0-9-]+) in ([a-z0-9-]+):$")
+  public void kuikPatchesAPod(String who, String pod, String namespace, String jsonPatch) {
+    var identity =
+        who.startsWith("the syncer")
+            ? world().install().syncer().identity()
+            : world().install().webhookIdentity();
+    answer = world().actions().patchPodAs(identity, namespace, pod, jsonPatch);
+  }
+
+  @When("a person patches the pod {word} in {word}:")
+  public void aPersonPatchesAPod(String pod, String namespace, String jsonPatch) {
+    answer = world().actions().patchPodAs(KuikWorld.ADMIN, namespace, pod, jsonPatch);
+  }
+
   @Then("the write must be refused saying {string}")
   public void theWriteIsRefused(String text) {
     assertFalse(answer.passed(), "the write passed");

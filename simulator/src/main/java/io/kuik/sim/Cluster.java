@@ -194,6 +194,19 @@ public final class Cluster {
   }
 
   /**
+   * {@code --set pullSecretFirst.enabled=true} of an installed release: the pod-write RBAC of its
+   * syncer and webhook, the webhook's read of the syncer's Lease, and the admission policy that
+   * bounds those pod writes.
+   */
+  public List<ObjectNode> enablePullSecretFirst(Release release) {
+    List<ObjectNode> stored = new ArrayList<>();
+    chart()
+        .load(ChartFiles.PULL_SECRET_FIRST, release)
+        .forEach(o -> stored.add(api.create(ADMIN, o)));
+    return stored;
+  }
+
+  /**
    * {@code helm upgrade} of a release whose values changed (its peers, say), reduced as {@link
    * #install} is: the chart files rendered again and written over what the install stored, as
    * {@link #ADMIN} (Helm's three-way merge ends in the same objects).

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.kuik.model.ObservedNamespace;
+import io.kuik.model.PullSecretGate;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RewrittenPod;
 import java.util.LinkedHashMap;
@@ -46,7 +47,13 @@ public final class Records {
         pod.getStatus() == null ? null : pod.getStatus().getPhase(),
         pod.getMetadata().getDeletionTimestamp() != null,
         pod.getMetadata().getAnnotations(),
-        images);
+        images,
+        spec == null
+            ? -1
+            : PullSecretGate.indexIn(
+                spec.getSchedulingGates().stream()
+                    .map(g -> g == null ? "" : g.getName())
+                    .toList()));
   }
 
   /** A pod that {@link #pod(Pod)} reads back as {@code record}. */
@@ -78,6 +85,16 @@ public final class Records {
                   .endContainer()
                   .endSpec();
             });
+    for (int i = 0; i < record.gate(); i++) {
+      pod.editSpec().addNewSchedulingGate().withName("other-" + i).endSchedulingGate().endSpec();
+    }
+    if (record.gated()) {
+      pod.editSpec()
+          .addNewSchedulingGate()
+          .withName(PullSecretGate.NAME)
+          .endSchedulingGate()
+          .endSpec();
+    }
     return pod.editMetadata()
         .addToAnnotations(RewriteAnnotations.REWRITTEN_BY, RewriteAnnotations.writeMap(rewrittenBy))
         .addToLabels(RewriteAnnotations.REWRITTEN_LABEL, RewriteAnnotations.REWRITTEN_LABEL_VALUE)

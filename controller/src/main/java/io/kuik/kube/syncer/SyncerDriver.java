@@ -1,5 +1,6 @@
 package io.kuik.kube.syncer;
 
+import io.kuik.kube.PodGates;
 import io.kuik.ports.Clock;
 import io.kuik.registry.CredentialTrier;
 import io.kuik.syncer.Answer;
@@ -39,6 +40,8 @@ final class SyncerDriver implements Effect.Executor {
   private final ApplyingSecretWriter secrets;
   private final ApplyingStatusWriter statuses;
   private final ApiEventRecorder events;
+  private final PodGates gates;
+  private final WriteFence fence;
   private final Executor senders;
   private final Executor notes;
   private final SyncerMetrics metrics;
@@ -58,6 +61,8 @@ final class SyncerDriver implements Effect.Executor {
       ApplyingSecretWriter secrets,
       ApplyingStatusWriter statuses,
       ApiEventRecorder events,
+      PodGates gates,
+      WriteFence fence,
       Executor senders,
       Executor notes,
       SyncerMetrics metrics,
@@ -70,6 +75,8 @@ final class SyncerDriver implements Effect.Executor {
     this.secrets = secrets;
     this.statuses = statuses;
     this.events = events;
+    this.gates = gates;
+    this.fence = fence;
     this.senders = senders;
     this.notes = notes;
     this.metrics = metrics;
@@ -153,6 +160,26 @@ final class SyncerDriver implements Effect.Executor {
     }
   }
 
+  /** On the notes' thread, behind the write fence, as a status write. */
+  @Override
+  public void release(Effect.ReleaseGate release) {
+    send(
+        notes,
+        "release of the gate of " + release.namespace() + "/" + release.name(),
+        () -> {
+          Answer.Refused closed = fence.refusal();
+          if (closed != null) {
+            return closed;
+          }
+          PodGates.Result result =
+              gates.release(release.namespace(), release.name(), release.uid(), release.index());
+          return result.released()
+              ? Answer.APPLIED
+              : new Answer.Refused(result.code(), result.reason(), result.message());
+        },
+        answer -> new Input.GateAnswered(release, answer));
+  }
+
   /** A timer that fires a little early is handed over all the same: the core asks again. */
   @Override
   public void wakeAt(Effect.WakeAt wake) {
@@ -206,6 +233,7 @@ final class SyncerDriver implements Effect.Executor {
             core.appliesInFlight(),
             pairs,
             core.resyncPeriod()));
+    metrics.podsGated(core.podsGated());
     metrics.publishLanes(core.queueStats(clock.now()));
   }
 }

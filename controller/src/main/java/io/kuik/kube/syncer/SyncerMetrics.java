@@ -93,6 +93,8 @@ public final class SyncerMetrics {
   private final Histogram reconcileDuration;
   private final Gauge leader;
   private final Gauge admissionPolicy;
+  private final Gauge podsGated;
+  private final Histogram gateWait;
   private volatile CoreSnapshot snapshot = CoreSnapshot.NONE;
 
   public SyncerMetrics() {
@@ -174,6 +176,22 @@ public final class SyncerMetrics {
                 "1 while the admission policy that bounds the syncer's writes and its binding are"
                     + " in place; 0 while they are missing, and nothing is written")
             .register(registry);
+    podsGated =
+        Gauge.builder()
+            .name("kuik_syncer_pods_gated")
+            .help(
+                "Rewritten pods that wait on the kuik.enix.io/pull-secret scheduling gate, as the"
+                    + " leader knows them (pullSecretFirst)")
+            .register(registry);
+    gateWait =
+        Histogram.builder()
+            .name("kuik_syncer_gate_wait_seconds")
+            .help(
+                "How long a gated pod waited, from when the syncer first saw it to the removal of"
+                    + " its gate by the syncer (pullSecretFirst)")
+            .classicOnly()
+            .classicUpperBounds(0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120)
+            .register(registry);
     // Every reason series exists from the first scrape, so that rate() alerts have a series.
     statusWrites =
         Counter.builder()
@@ -204,9 +222,38 @@ public final class SyncerMetrics {
     workQueue.publish(lanes);
   }
 
-  /** What the core reports as it works: queue waits and source propagation. */
+  /** What the core reports as it works: queue waits, source propagation, gate waits. */
   SyncerObserver observer() {
-    return workQueue;
+    return new SyncerObserver() {
+      @Override
+      public void reconcileStarted(Lane lane) {
+        workQueue.reconcileStarted(lane);
+      }
+
+      @Override
+      public void reconcileEnded(Lane lane) {
+        workQueue.reconcileEnded(lane);
+      }
+
+      @Override
+      public void waited(Lane lane, Duration waited) {
+        workQueue.waited(lane, waited);
+      }
+
+      @Override
+      public void propagated(Duration took) {
+        workQueue.propagated(took);
+      }
+
+      @Override
+      public void gateReleased(Duration waited) {
+        gateWait.observe(waited.toNanos() / 1e9);
+      }
+    };
+  }
+
+  void podsGated(int pods) {
+    podsGated.set(pods);
   }
 
   void applyFailed(String reason) {

@@ -3,6 +3,7 @@ package io.kuik.kube.syncer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kuik.kube.ExitReason;
 import io.kuik.kube.HealthServer;
+import io.kuik.kube.PodGates;
 import io.kuik.kube.ProcessRuntime;
 import io.kuik.ports.Clock;
 import io.kuik.registry.CredentialTrier;
@@ -74,6 +75,8 @@ public final class SyncerRuntime implements ProcessRuntime {
             new ApplyingSecretWriter(client, fence, metrics),
             new ApplyingStatusWriter(client, fence, metrics),
             new ApiEventRecorder(client, fence, clock, identity),
+            new PodGates(client),
+            fence,
             senders,
             notes,
             metrics,

@@ -138,6 +138,20 @@ final class WebhookMetrics {
         .register(registry);
   }
 
+  /** Pull secret first: the pods the bound watches, and those it released. */
+  void gates(LongSupplier gated, LongSupplier releasedByTheBound) {
+    GaugeWithCallback.builder()
+        .name("kuik_webhook_pods_gated")
+        .help("Rewritten pods that carry the kuik.enix.io/pull-secret scheduling gate")
+        .callback(callback -> callback.call(gated.getAsLong()))
+        .register(registry);
+    callbackCounter(
+        "kuik_webhook_gates_released_by_bound",
+        "Pods whose pull-secret gate the webhook removed at pullSecretFirst.maxWait, with a"
+            + " Warning Event PullSecretNotReady: their Secret was not in place in time",
+        releasedByTheBound);
+  }
+
   /** The production prober's own counters, read at each scrape. */
   void prober(OciRegistryProber prober) {
     callbackCounter(

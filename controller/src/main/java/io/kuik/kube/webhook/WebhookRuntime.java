@@ -40,6 +40,7 @@ public final class WebhookRuntime implements ProcessRuntime {
   private final WebhookInformers informers;
   private final OciRegistryProber prober;
   private final AdmissionHandler handler;
+  private final GateKeeper gateKeeper; // null without pull secret first
   private HealthServer health;
   private WebhookServer server;
   private volatile boolean synced;
@@ -54,13 +55,23 @@ public final class WebhookRuntime implements ProcessRuntime {
     metrics.prober(prober);
     metrics.routingResources(routing::valid, routing::invalid);
     metrics.informersSynced(() -> synced && informers.noneStopped());
+    WebhookRuntimeSettings.PullSecretFirst first = settings.pullSecretFirst();
+    gateKeeper =
+        first == null
+            ? null
+            : new GateKeeper(
+                client, settings.clusterResourceNamespace(), first.lease(), first.maxWait());
+    if (gateKeeper != null) {
+      metrics.gates(gateKeeper::gatedPods, gateKeeper::releasedByTheBound);
+    }
     handler =
         new AdmissionHandler(
             new Router(
                 new WebhookProbeMeter(prober, metrics, System::nanoTime), informers.credentials()),
             routing,
             this::namespaceLabels,
-            metrics::decided);
+            metrics::decided,
+            () -> gateKeeper != null && gateKeeper.gating());
   }
 
   /**
@@ -92,6 +103,9 @@ public final class WebhookRuntime implements ProcessRuntime {
       throw e;
     }
     runtime.startInformers();
+    if (runtime.gateKeeper != null) {
+      runtime.gateKeeper.start();
+    }
     return runtime;
   }
 
@@ -147,6 +161,9 @@ public final class WebhookRuntime implements ProcessRuntime {
       server.close();
     }
     prober.close();
+    if (gateKeeper != null) {
+      gateKeeper.close();
+    }
     informers.close();
     if (health != null) {
       health.close();

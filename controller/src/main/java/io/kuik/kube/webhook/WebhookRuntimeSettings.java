@@ -15,13 +15,42 @@ import java.util.Objects;
  * @param prober how registries are probed
  * @param shutdownDelay after SIGTERM, how long admissions are still answered while /readyz fails,
  *     so that the Service stops sending before the server closes; zero closes at once
+ * @param pullSecretFirst gate the pods given a pull-secret reference and bound the gate; null: off
  */
 public record WebhookRuntimeSettings(
     String clusterResourceNamespace,
     WebhookServer.Settings server,
     int healthPort,
     ProberSettings prober,
-    Duration shutdownDelay) {
+    Duration shutdownDelay,
+    PullSecretFirst pullSecretFirst) {
+
+  /**
+   * Pull secret first, the webhook's part (docs/decisions/pull-secret-first.md).
+   *
+   * @param lease the syncer's leader-election Lease in the cluster resource namespace: pods are
+   *     gated only while it is fresh
+   * @param maxWait a pod still gated this long after its creation is released anyway
+   */
+  public record PullSecretFirst(String lease, Duration maxWait) {
+    public PullSecretFirst {
+      Objects.requireNonNull(lease, "lease");
+      Objects.requireNonNull(maxWait, "maxWait");
+      if (maxWait.isNegative() || maxWait.isZero()) {
+        throw new IllegalArgumentException("the gate's bound must be positive, got " + maxWait);
+      }
+    }
+  }
+
+  /** Without pull secret first. */
+  public WebhookRuntimeSettings(
+      String clusterResourceNamespace,
+      WebhookServer.Settings server,
+      int healthPort,
+      ProberSettings prober,
+      Duration shutdownDelay) {
+    this(clusterResourceNamespace, server, healthPort, prober, shutdownDelay, null);
+  }
 
   public WebhookRuntimeSettings {
     Objects.requireNonNull(clusterResourceNamespace, "clusterResourceNamespace");

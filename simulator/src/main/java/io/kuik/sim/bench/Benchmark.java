@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  * <pre>
  * ./mvnw -B -pl simulator -am package -DskipTests
  * java -Xmx12g -jar simulator/target/kuik-simulator-0.1.0-SNAPSHOT-all.jar simulate bench \
- *     100 1000 [--only=kuik,kuik-5qps,patcher,replicator]
+ *     100 1000 [--only=kuik,kuik-first,kuik-5qps,patcher,replicator]
  * </pre>
  *
  * <p>Each row is printed as soon as its run ends, and the legend after each size's table.
@@ -39,7 +39,7 @@ public final class Benchmark {
 
   /** The contenders {@code --only} may name, in the order they run. */
   public static final List<String> CONTENDERS =
-      List.of("kuik", "kuik-5qps", "patcher", "replicator");
+      List.of("kuik", "kuik-first", "kuik-5qps", "patcher", "replicator");
 
   public static final List<Integer> DEFAULT_SIZES = List.of(100, 1_000);
 
@@ -80,6 +80,9 @@ public final class Benchmark {
       Table.header(out, size);
       Map<String, Supplier<RunResult>> runs = new LinkedHashMap<>();
       runs.put("kuik", () -> run("kuik", workload, (w, l) -> new KuikContender(w, chart)));
+      SyncerSettings first = chart.withReleasesGates(true);
+      runs.put(
+          "kuik-first", () -> run("kuik-first", workload, (w, l) -> new KuikContender(w, first)));
       runs.put(
           "kuik-5qps",
           () -> run("kuik-5qps", workload, (w, l) -> new KuikContender(w, clientGoBudget)));

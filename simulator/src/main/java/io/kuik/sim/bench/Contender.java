@@ -29,6 +29,14 @@ interface Contender {
    */
   boolean serves(ClusterState state, String namespace, int k, boolean rotated);
 
+  /**
+   * Whether a rewritten pod created now gets the pull-secret gate, as kuik's webhook decides with
+   * pull secret first (the syncer's Lease fresh); read without a request.
+   */
+  default boolean gates(ClusterState state, java.time.Instant now) {
+    return false;
+  }
+
   /** The name of the Secret a pod rewritten by resource {@code k} pulls with. */
   default String secretFor(int k) {
     return Workload.secretName(k);

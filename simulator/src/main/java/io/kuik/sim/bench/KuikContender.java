@@ -3,21 +3,30 @@ package io.kuik.sim.bench;
 import io.kuik.sim.chart.Release;
 import io.kuik.sim.dsl.KuikWorld;
 import io.kuik.sim.hosts.SyncerHost;
+import io.kuik.sim.hosts.WebhookHost;
 import io.kuik.sim.trace.Actor;
 import io.kuik.sim.world.api.ClusterState;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
+import io.kuik.webhook.SyncerLease;
 import java.time.Duration;
+import java.time.Instant;
 
 /** kuik's production syncer core, installed with the chart's RBAC and policy, with its settings. */
 final class KuikContender implements Contender {
 
   static final Duration RESYNC_PERIOD = Duration.ofMinutes(10);
 
+  /** The chart's default {@code pullSecretFirst.maxWait}. */
+  static final Duration MAX_WAIT = Duration.ofSeconds(30);
+
   private final SyncerHost host;
   private final Actor actor;
+
+  /** With pull secret first: the webhook's process, for its bound on the gate; else null. */
+  private final WebhookHost webhook;
 
   KuikContender(KuikWorld world, SyncerSettings settings) {
     Release release = new Release("kuik", Workload.INSTALL_NAMESPACE);
@@ -26,6 +35,20 @@ final class KuikContender implements Contender {
         SyncerHost.podIdentity(Workload.INSTALL_NAMESPACE, release.syncerServiceAccount());
     this.host = new SyncerHost(world.cluster().api(), identity, settings);
     this.actor = world.cluster().trace().actorOf(identity);
+    if (settings.releasesGates()) {
+      world.cluster().enablePullSecretFirst(release);
+      webhook =
+          new WebhookHost(
+                  world.cluster().api(),
+                  SyncerHost.podIdentity(
+                      Workload.INSTALL_NAMESPACE, release.webhookServiceAccount()),
+                  Workload.INSTALL_NAMESPACE,
+                  world.cluster().registries(),
+                  KuikWorld.WEBHOOK_TIMEOUT)
+              .pullSecretFirst(MAX_WAIT);
+    } else {
+      webhook = null;
+    }
   }
 
   @Override
@@ -36,6 +59,9 @@ final class KuikContender implements Contender {
   @Override
   public void start() {
     host.start();
+    if (webhook != null) {
+      webhook.start();
+    }
   }
 
   @Override
@@ -47,6 +73,31 @@ final class KuikContender implements Contender {
   @Override
   public void stop() {
     host.crash();
+    if (webhook != null) {
+      webhook.stop();
+    }
+  }
+
+  /** As the webhook decides with pull secret first: while the syncer's Lease is fresh. */
+  @Override
+  public boolean gates(ClusterState state, Instant now) {
+    if (webhook == null) {
+      return false;
+    }
+    return state
+        .get(ResourceType.LEASE, Workload.INSTALL_NAMESPACE, "kuik-secret-syncer")
+        .map(
+            lease -> {
+              Instant renewed = Instant.parse(lease.path("spec").path("renewTime").asString());
+              long seconds = lease.path("spec").path("leaseDurationSeconds").asLong();
+              return new SyncerLease.Observed(renewed, Duration.ofSeconds(seconds)).freshAt(now);
+            })
+        .orElse(false);
+  }
+
+  /** Pods the webhook's bound released. */
+  long releasedByTheBound() {
+    return webhook == null ? 0 : webhook.releasedByTheBound();
   }
 
   /** kuik's Secret for the resource holds the resource's current credential. */

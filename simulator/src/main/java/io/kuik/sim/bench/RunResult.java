@@ -22,8 +22,12 @@ import java.util.Set;
  *
  * @param simulated how much of the hour was simulated
  * @param rewrites rewritten pods created during the hour
- * @param rewritesBeforeSecret of them, those created while their credential was not yet there for
- *     them (they start, and pull, before it)
+ * @param rewritesBeforeSecret of them, those schedulable (created, or released from the gate) while
+ *     their credential was not yet there for them (they start, and pull, before it)
+ * @param gateMedian the median time a rewritten pod waited on the pull-secret gate (0 when not
+ *     gated), over every rewrite released
+ * @param gateP99 the same, 99th percentile
+ * @param stillGated rewrites whose gate was never removed (deleted while gated, or at the end)
  * @param retainedMib the heap the contender held at the end of the hour (its caches and state)
  */
 record RunResult(
@@ -45,6 +49,9 @@ record RunResult(
     Duration simulated,
     int rewrites,
     int rewritesBeforeSecret,
+    Duration gateMedian,
+    Duration gateP99,
+    int stillGated,
     UserFigures.Result figures,
     double retainedMib,
     Meter.Cost cost) {
@@ -115,9 +122,22 @@ record RunResult(
                     * Workload.LENGTH.minus(steadyFrom(simulated)).toSeconds()
                     / steadyWindow.toSeconds();
 
+    List<Duration> gated = new ArrayList<>();
+    int stillGated = 0;
+    for (Workload.Rewrite rewrite : rewrites) {
+      if (rewrite.gated() == null) {
+        stillGated++;
+      } else {
+        gated.add(rewrite.gated());
+      }
+    }
+    Collections.sort(gated);
     List<Duration> waits = new ArrayList<>();
     int without = 0;
     for (Workload.Rewrite rewrite : rewrites) {
+      if (rewrite.released() == null) {
+        continue; // never schedulable: it never pulled
+      }
       if (rewrite.ready()) {
         waits.add(Duration.ZERO);
         continue;
@@ -172,7 +192,10 @@ record RunResult(
         perSecond.values().stream().mapToLong(Long::longValue).max().orElse(0),
         simulated,
         rewrites.size(),
-        (int) rewrites.stream().filter(r -> !r.ready()).count(),
+        (int) rewrites.stream().filter(r -> r.released() != null && !r.ready()).count(),
+        gated.isEmpty() ? null : gated.get(gated.size() / 2),
+        gated.isEmpty() ? null : gated.get(Math.min(gated.size() - 1, gated.size() * 99 / 100)),
+        stillGated,
         figures,
         retainedMib,
         cost);

@@ -8,7 +8,7 @@ import java.util.Locale;
 final class Table {
 
   private static final String FORMAT =
-      "%-11s %10s %9s %7s %9s %9s %9s %10s %7s %6s %6s %9s %9s %12s %8s %7s%n";
+      "%-11s %10s %9s %7s %9s %9s %9s %10s %7s %6s %6s %9s %9s %9s %9s %12s %8s %7s%n";
 
   private Table() {}
 
@@ -32,6 +32,8 @@ final class Table {
         "never",
         "wait p50",
         "wait max",
+        "gate p50",
+        "gate p99",
         "restart",
         "own MiB",
         "cpu s");
@@ -56,6 +58,8 @@ final class Table {
         r.rewritesWithoutSecret(),
         seconds(r.latencyMedian()),
         seconds(r.latencyMax()),
+        seconds(r.gateMedian()),
+        r.stillGated() > 0 ? r.stillGated() + " held" : seconds(r.gateP99()),
         r.restartWrites() + "w/" + seconds(r.restartBurst()),
         String.format(Locale.ROOT, "%.1f", r.retainedMib()),
         String.format(Locale.ROOT, "%.1f", r.cost().cpuMillis() / 1000.0));
@@ -83,10 +87,14 @@ final class Table {
                 + " namespace it serves holds the new one (5 s samples); '> hour' = not within"
                 + " the hour; rotated%: the share that did",
             "  rewrites   rewritten pods created during the hour (rollouts, the outage's wave);"
-                + " early: of them, created while their credential was not there for them (they"
-                + " start and pull before it); never: their Secret was never written after them",
+                + " early: of them, schedulable (created, or released from the pull-secret gate)"
+                + " while their credential was not there for them (they start and pull before"
+                + " it); never: their Secret was never written after them",
             "  wait       time from a rewritten pod to the first write of its Secret, 0 when its"
                 + " credential was already there: median and longest over every rewrite",
+            "  gate       time a rewritten pod waited on the pull-secret gate before it could be"
+                + " scheduled (0 when it was not gated): median and 99th percentile over every"
+                + " rewrite; 'n held' = n pods whose gate was never removed",
             "  restart    writes in the burst after the restart at "
                 + Workload.RESTART.toMinutes()
                 + " min, and how long it lasted",
@@ -97,6 +105,7 @@ final class Table {
             "",
             "  kuik: the chart's defaults (20 writes/s, burst 50); kuik-5qps: the same held to"
                 + " client-go's default budget (5/s, burst 10) that both baselines run with;"
+                + " kuik-first: kuik with pullSecretFirst.enabled (the gate, maxWait 30 s);"
                 + " patcher: imagepullsecret-patcher, one Secret holding every credential, its"
                 + " 10 s loop; replicator: kubernetes-replicator, informers on every Secret and"
                 + " namespace, resync 30 min",

@@ -49,12 +49,23 @@ record Workload(int size, long seed) {
   static final String APPS_REGISTRY = "apps.example";
 
   /**
-   * A pod rewritten by resource {@code index} in {@code namespace}, created at {@code at}; {@code
-   * ready} when its Secret already held the entry's credential then.
+   * A pod rewritten by resource {@code index} in {@code namespace}, created at {@code at} and
+   * schedulable from {@code released} (its creation, unless it was gated; null while it still is);
+   * {@code ready} when its Secret already held the entry's credential once it was schedulable.
    */
-  record Rewrite(Instant at, String namespace, int index, boolean ready) {
+  record Rewrite(
+      Instant at, String namespace, String pod, int index, boolean ready, Instant released) {
+    Rewrite(Instant at, String namespace, String pod, int index, boolean ready) {
+      this(at, namespace, pod, index, ready, at);
+    }
+
     String secret() {
       return secretName(index);
+    }
+
+    /** How long it waited on the gate; null while it still does. */
+    Duration gated() {
+      return released == null ? null : Duration.between(at, released);
     }
   }
 
@@ -222,6 +233,7 @@ record Workload(int size, long seed) {
   List<Rewrite> schedule(KuikWorld world, Contender contender) {
     List<Rewrite> rewrites = new ArrayList<>();
     Instant start = world.now();
+    GateWatch.register(world, contender, start, rewrites);
     SimRandom random = world.cluster().loop().fork("benchmark-workload");
     var loop = world.cluster().loop();
     int[] pods = {0};
@@ -302,11 +314,25 @@ record Workload(int size, long seed) {
       String namespace,
       String pod,
       int k) {
-    boolean rotated = k == ROTATED && !world.now().isBefore(start.plus(ROTATION));
+    boolean rotated = rotatedAt(world, start, k);
     boolean ready = contender.serves(world.cluster().api().state(), namespace, k, rotated);
+    if (contender.gates(world.cluster().api().state(), world.now())) {
+      // Its pulls wait for the gate's release: whether it is early is decided then (GateWatch).
+      world
+          .workloads()
+          .rewrittenPodGated(
+              namespace, pod, "ImageAlternative/" + resourceName(k), repository(k) + ":1");
+      rewrites.add(new Rewrite(world.now(), namespace, pod, k, false, null));
+      return;
+    }
     world
         .workloads()
         .rewrittenPod(namespace, pod, "ImageAlternative/" + resourceName(k), repository(k) + ":1");
-    rewrites.add(new Rewrite(world.now(), namespace, k, ready));
+    rewrites.add(new Rewrite(world.now(), namespace, pod, k, ready));
+  }
+
+  /** Whether a pod of resource {@code k} pulls with the rotated credential now. */
+  static boolean rotatedAt(KuikWorld world, Instant start, int k) {
+    return k == ROTATED && !world.now().isBefore(start.plus(ROTATION));
   }
 }

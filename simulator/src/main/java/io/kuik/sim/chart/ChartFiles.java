@@ -49,6 +49,12 @@ public final class ChartFiles {
       "files/syncer-owner-references-rbac.yaml";
 
   /**
+   * The pod-write RBAC of both components, the syncer's Lease for the webhook, and the admission
+   * policy that bounds those writes, installed with {@code pullSecretFirst.enabled=true}.
+   */
+  public static final String PULL_SECRET_FIRST = "files/pull-secret-first.yaml";
+
+  /**
    * The CustomResourceDefinitions, generated from the routing resource classes into {@code
    * files/crds} and rendered by {@code templates/crds.yaml}.
    */

@@ -217,7 +217,8 @@ public final class SimulateCommand implements KuikSubcommand {
         names = "--only",
         split = ",",
         paramLabel = "CONTENDER",
-        description = "Run only these contenders, of: kuik, kuik-5qps, patcher, replicator.")
+        description =
+            "Run only these contenders, of: kuik, kuik-first, kuik-5qps, patcher, replicator.")
     List<String> only = new ArrayList<>();
 
     @Option(names = "--verbose", description = VERBOSE)

@@ -50,6 +50,11 @@ public final class Actions {
     }
   }
 
+  /** The registry refuses this credential from now on (a rotation's old password). */
+  public void registryRevokes(String host, String username, String password) {
+    world.cluster().registries().registry(host).revokeCredential(username, password);
+  }
+
   /** The registry holds these images and serves them to anyone. */
   public void registryServesAnonymously(String host, List<String> images) {
     Registry registry = world.cluster().registries().registry(host);
@@ -107,6 +112,21 @@ public final class Actions {
   /** {@code who} applies this Secret as the syncer does: its field manager, forcing conflicts. */
   public Answer applySecretAs(Identity who, ObjectNode secret) {
     return attempt(() -> world.api().apply(who, secret, SYNCER_FIELD_MANAGER, true));
+  }
+
+  /** A JSON Patch (RFC 6902, as JSON text) of the pod {@code namespace/pod} as {@code who}. */
+  public Answer patchPodAs(Identity who, String namespace, String pod, String jsonPatch) {
+    return attempt(
+        () ->
+            world
+                .api()
+                .jsonPatch(
+                    who,
+                    ResourceType.POD,
+                    namespace,
+                    pod,
+                    Json.MAPPER.readTree(jsonPatch),
+                    "kubectl-patch"));
   }
 
   public Answer createAs(Identity who, ObjectNode manifest) {

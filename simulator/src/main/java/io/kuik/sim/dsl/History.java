@@ -88,6 +88,31 @@ public final class History {
         .toList();
   }
 
+  /**
+   * Where, in the trace's order, the pod's scheduling gate was first patched away and the Secret
+   * first written (a successful request each); -1 for what did not happen.
+   */
+  public int[] gateAndSecretOrder(String namespace, String pod, String secret) {
+    List<TraceRecord> all = world.cluster().trace().records();
+    int gate = -1;
+    int written = -1;
+    for (int i = 0; i < all.size(); i++) {
+      if (all.get(i) instanceof TraceRecord.Request r && r.succeeded()) {
+        if (gate < 0
+            && r.kind() == RequestKind.PATCH
+            && r.target().equals(Target.object(Resource.PODS, namespace, pod))) {
+          gate = i;
+        }
+        if (written < 0
+            && r.kind() == RequestKind.APPLY
+            && r.target().equals(Target.secret(namespace, secret))) {
+          written = i;
+        }
+      }
+    }
+    return new int[] {gate, written};
+  }
+
   /** The first syncer instance's applies of one Secret, successful or not. */
   public List<TraceRecord.Request> syncerApplies(String namespace, String secret) {
     return appliesTo(syncerRequests(), Target.secret(namespace, secret));

@@ -72,18 +72,37 @@ public final class Install {
         .schedule(after, "helm creates the admission policy", this::createThePolicy);
   }
 
+  /**
+   * Installs the first release in {@code namespace} with {@code pullSecretFirst.enabled=true} and
+   * {@code pullSecretFirst.maxWait=maxWait}: the pod-write RBAC and its policy, the syncer
+   * releasing gates, and the webhook gating pods and releasing those past the bound.
+   */
+  public void installWithPullSecretFirst(String namespace, Duration maxWait) {
+    install(namespace, true, true, maxWait);
+  }
+
   private void install(String namespace, boolean namespacesByDefault, boolean withPolicy) {
+    install(namespace, namespacesByDefault, withPolicy, null);
+  }
+
+  private void install(
+      String namespace, boolean namespacesByDefault, boolean withPolicy, Duration gateBound) {
     release = new Release("kuik", namespace);
     if (withPolicy) {
       world.cluster().install(release);
     } else {
       world.cluster().installWithoutThePolicy(release);
     }
+    SyncerSettings settings = syncerSettings(namespace, namespacesByDefault);
+    if (gateBound != null) {
+      world.cluster().enablePullSecretFirst(release);
+      settings = settings.withReleasesGates(true);
+    }
     syncer =
         new SyncerHost(
                 world.api(),
                 SyncerHost.podIdentity(namespace, release.syncerServiceAccount()),
-                syncerSettings(namespace, namespacesByDefault))
+                settings)
             .writingOnlyUnder(SyncerHost.Bounds.ofRelease(release.name()))
             .tryingCredentialsOn(world.cluster().registries());
     syncer.reportAvailability(
@@ -96,6 +115,9 @@ public final class Install {
             namespace,
             world.cluster().registries(),
             KuikWorld.WEBHOOK_TIMEOUT);
+    if (gateBound != null) {
+      webhook.pullSecretFirst(gateBound);
+    }
     webhook.reportAvailability(
         available(namespace, ComponentDeployments.webhook(release.fullname())));
     webhook.start();
@@ -188,6 +210,12 @@ public final class Install {
     world.cluster().install(new Release(namespace, namespace));
     // Its writes are not this world's syncer's: the every-scenario check must not count them.
     world.cluster().trace().alias(syncerIdentityOf(namespace), namespace + "-syncer");
+  }
+
+  /** The identity of the first release's webhook pod. */
+  public Identity webhookIdentity() {
+    Release installed = requireInstalled();
+    return SyncerHost.podIdentity(installed.namespace(), installed.webhookServiceAccount());
   }
 
   /** The identity of the syncer pod of the release installed in {@code namespace}. */

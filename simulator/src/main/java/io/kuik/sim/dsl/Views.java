@@ -150,6 +150,30 @@ public final class Views {
     return Json.text(pod(namespace, pod), "status", "phase");
   }
 
+  /** The names of the pod's scheduling gates, in order; empty when it has none. */
+  public List<String> podGates(String namespace, String pod) {
+    return io.kuik.sim.world.validation.PodValidation.gates(pod(namespace, pod));
+  }
+
+  /**
+   * The pod's condition {@code type} as {@code <status>/<reason>} (e.g. {@code
+   * False/SchedulingGated}), null when it has none.
+   */
+  public String podCondition(String namespace, String pod, String type) {
+    for (var condition : pod(namespace, pod).path("status").path("conditions")) {
+      if (type.equals(condition.path("type").asString(""))) {
+        return condition.path("status").asString("") + "/" + condition.path("reason").asString("");
+      }
+    }
+    return null;
+  }
+
+  /** Pods the webhook's bound on the pull-secret gate released (pull secret first). */
+  public long podsReleasedByTheBound() {
+    WebhookHost webhook = world.install().webhookIfInstalled();
+    return webhook == null ? 0 : webhook.releasedByTheBound();
+  }
+
   /** The pod's phase as the kubelet has it now, before its status write lands; null if unknown. */
   public String kubeletPhase(String namespace, String pod) {
     return world.cluster().kubelet().phase(namespace, pod);

@@ -2,6 +2,7 @@ package io.kuik.sim.dsl;
 
 import static io.kuik.sim.dsl.KuikWorld.ADMIN;
 
+import io.kuik.model.PullSecretGate;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RoutingKind;
 import io.kuik.model.SecretNames;
@@ -59,6 +60,14 @@ public final class Workloads {
       String restartPolicy) {
     rewrittenPod(
         ADMIN, namespace, pod, rewriter, image, others, ownPullSecrets, restartPolicy, true);
+  }
+
+  /**
+   * {@link #rewrittenPod(String, String, String, String)} as the webhook leaves it with pull secret
+   * first: gated by {@link io.kuik.model.PullSecretGate} too.
+   */
+  public void rewrittenPodGated(String namespace, String pod, String rewriter, String image) {
+    rewrittenPod(ADMIN, namespace, pod, rewriter, image, Map.of(), List.of(), null, true, true);
   }
 
   /**
@@ -126,6 +135,30 @@ public final class Workloads {
       List<String> ownPullSecrets,
       String restartPolicy,
       boolean labelled) {
+    rewrittenPod(
+        who,
+        namespace,
+        pod,
+        rewriter,
+        image,
+        others,
+        ownPullSecrets,
+        restartPolicy,
+        labelled,
+        false);
+  }
+
+  private void rewrittenPod(
+      Identity who,
+      String namespace,
+      String pod,
+      String rewriter,
+      String image,
+      Map<String, String> others,
+      List<String> ownPullSecrets,
+      String restartPolicy,
+      boolean labelled,
+      boolean gated) {
     String[] kindAndName = rewriter.split("/", 2);
     RoutingKind kind =
         "ImageMirror".equals(kindAndName[0])
@@ -169,6 +202,9 @@ public final class Workloads {
     pullSecrets.addObject().put("name", SecretNames.injected(kind.kind(), kindAndName[1]));
     if (restartPolicy != null) {
       spec.put("restartPolicy", restartPolicy);
+    }
+    if (gated) {
+      spec.putArray("schedulingGates").addObject().put("name", PullSecretGate.NAME);
     }
     world.api().create(who, object);
   }

@@ -3,6 +3,7 @@ package io.kuik.sim.hosts;
 import io.kuik.kube.syncer.InformerStores;
 import io.kuik.kube.syncer.Intake;
 import io.kuik.model.CredentialTrial;
+import io.kuik.model.PullSecretGate;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.TrialVerdict;
 import io.kuik.sim.client.Informer;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -41,6 +43,17 @@ import tools.jackson.databind.node.ObjectNode;
 final class SyncerProcess implements Effect.Executor {
 
   private static final Duration SYNC_POLL = Duration.ofMillis(100);
+
+  /** The production defaults of the leader election: its Lease, renewed every 2 s for 15 s. */
+  static final String LEASE_NAME = "kuik-secret-syncer";
+
+  static final Duration LEASE_RENEW = Duration.ofSeconds(2);
+  static final Duration LEASE_DURATION = Duration.ofSeconds(15);
+
+  /** A Lease's MicroTime. */
+  private static final java.time.format.DateTimeFormatter LEASE_TIME =
+      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX")
+          .withZone(java.time.ZoneOffset.UTC);
 
   /** How often the admission policy and its binding are read, as the production default. */
   static final Duration BOUNDS_PERIOD = Duration.ofSeconds(5);
@@ -115,6 +128,9 @@ final class SyncerProcess implements Effect.Executor {
 
   void start() {
     informers.forEach(Informer::start);
+    if (settings.releasesGates()) {
+      renewLease();
+    }
     if (boundsNames != null) {
       checkBounds();
     }
@@ -169,6 +185,55 @@ final class SyncerProcess implements Effect.Executor {
       }
     }
     api.loop().schedule(BOUNDS_PERIOD, name + " reads its admission policy", this::checkBounds);
+  }
+
+  /**
+   * The leader-election Lease the production syncer's leader renews every retry period (2 s, for 15
+   * s): the webhook gates pods only while it is fresh. The simulator runs one syncer, always the
+   * leader; a halted one stops renewing, and the Lease goes stale after its duration.
+   */
+  private void renewLease() {
+    if (!alive) {
+      return;
+    }
+    String renewed = LEASE_TIME.format(api.loop().now());
+    try {
+      try {
+        api.mergePatch(
+            identity,
+            ResourceType.LEASE,
+            settings.clusterResourceNamespace(),
+            LEASE_NAME,
+            Json.MAPPER.readTree(
+                "{\"spec\":{\"holderIdentity\":\""
+                    + name
+                    + "\",\"renewTime\":\""
+                    + renewed
+                    + "\"}}"),
+            "kuik-secret-syncer-lease");
+      } catch (ApiException missing) {
+        if (missing.code() != 404) {
+          throw missing;
+        }
+        ObjectNode lease = Json.object();
+        lease.put("apiVersion", "coordination.k8s.io/v1");
+        lease.put("kind", "Lease");
+        lease
+            .putObject("metadata")
+            .put("name", LEASE_NAME)
+            .put("namespace", settings.clusterResourceNamespace());
+        lease
+            .putObject("spec")
+            .put("holderIdentity", name)
+            .put("leaseDurationSeconds", LEASE_DURATION.toSeconds())
+            .put("acquireTime", renewed)
+            .put("renewTime", renewed);
+        api.create(identity, lease);
+      }
+    } catch (ApiException refused) {
+      // As fabric8's elector: a renewal that fails is tried again at the next period.
+    }
+    api.loop().schedule(LEASE_RENEW, name + " renews its lease", this::renewLease);
   }
 
   private WriteBounds.Observed read(ResourceType type, String objectName) {
@@ -309,6 +374,27 @@ final class SyncerProcess implements Effect.Executor {
     } catch (ApiException dropped) {
       // As the production recorder: an Event that cannot be recorded is dropped, never retried.
     }
+  }
+
+  @Override
+  public void release(Effect.ReleaseGate release) {
+    String target = "pods " + release.namespace() + "/" + release.name();
+    trace(Note.EffectKind.RELEASE, target, "gate " + release.index());
+    JsonNode patch =
+        Json.MAPPER.valueToTree(PullSecretGate.removal(release.uid(), release.index()));
+    roundTrip(
+        name + " releases the gate of " + release.namespace() + "/" + release.name(),
+        () ->
+            send(
+                () ->
+                    api.jsonPatch(
+                        identity,
+                        ResourceType.POD,
+                        release.namespace(),
+                        release.name(),
+                        patch,
+                        Effect.ApplySecret.FIELD_MANAGER)),
+        answer -> new Input.GateAnswered(release, answer));
   }
 
   @Override

@@ -2,12 +2,16 @@ package io.kuik.sim.hosts;
 
 import io.fabric8.zjsonpatch.JsonPatch;
 import io.kuik.model.ObservedNamespace;
+import io.kuik.model.PullSecretGate;
+import io.kuik.model.RewriteAnnotations;
 import io.kuik.routing.Router;
 import io.kuik.routing.RoutingDecision;
 import io.kuik.routing.RoutingIndex;
 import io.kuik.sim.client.Informer;
 import io.kuik.sim.trace.Note;
+import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.ApiServer;
+import io.kuik.sim.world.EventRecorder;
 import io.kuik.sim.world.api.AdmissionRequest;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.MutatingAdmission;
@@ -16,8 +20,12 @@ import io.kuik.sim.world.api.RequestAttributes;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.LabelSelector;
+import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.registry.Registries;
+import io.kuik.sim.world.validation.PodValidation;
 import io.kuik.webhook.AdmissionHandler;
+import io.kuik.webhook.GateBound;
+import io.kuik.webhook.SyncerLease;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,6 +80,13 @@ public final class WebhookHost {
   private boolean running;
   private Consumer<Boolean> availability = ready -> {};
   private int incarnations;
+
+  /** Pull secret first: the bound on the gate, null when off (the chart's default). */
+  private Duration maxWait;
+
+  private SyncerLease lease;
+  private GateBound bound;
+  private EventRecorder events;
   private final List<Admission> admissions = new ArrayList<>();
   // The request being admitted, for the decision listener (one admission at a time).
   private RequestAttributes admitting;
@@ -88,6 +103,21 @@ public final class WebhookHost {
     this.clusterResourceNamespace = clusterResourceNamespace;
     this.registries = registries;
     this.timeout = timeout;
+  }
+
+  /**
+   * From the next start on, pull secret first ({@code pullSecretFirst.enabled=true}, {@code
+   * pullSecretFirst.maxWait}): pods given a reference are gated while the syncer's Lease is fresh,
+   * and those still gated {@code maxWait} after their creation are released with a Warning Event.
+   */
+  public WebhookHost pullSecretFirst(Duration bound) {
+    this.maxWait = bound;
+    return this;
+  }
+
+  /** Pods released by the bound in the running incarnation. */
+  public long releasedByTheBound() {
+    return bound == null ? 0 : bound.released();
   }
 
   public void start() {
@@ -112,6 +142,25 @@ public final class WebhookHost {
             informer(fresh, "imagemirrors", ResourceType.IMAGE_MIRROR, null),
             informer(fresh, "namespaces", ResourceType.NAMESPACE, null),
             informer(fresh, "secrets", ResourceType.SECRET, clusterResourceNamespace));
+    if (maxWait != null) {
+      int incarnation = incarnations;
+      lease = new SyncerLease();
+      bound = new GateBound(maxWait, BOUND_RETRY);
+      events = new EventRecorder(api, api.loop());
+      List<Informer> all = new ArrayList<>(informers);
+      all.add(
+          HostInformers.feeding(
+              api,
+              identity,
+              "webhook/pods",
+              ResourceType.POD,
+              null,
+              LabelSelector.parse(RewriteAnnotations.REWRITTEN_SELECTOR),
+              (type, before, after) -> gatedPod(before, after)));
+      informers = List.copyOf(all);
+      readLease(incarnation);
+      tick(incarnation);
+    }
     informers.forEach(Informer::start);
     Router router = new Router(new SimulatedProber(registries), fresh::clusterSecret);
     handler =
@@ -119,7 +168,8 @@ public final class WebhookHost {
             router,
             () -> RoutingIndex.ofValidated(fresh.routingResources()),
             ns -> fresh.namespace(ns).map(ObservedNamespace::labels),
-            this::decided);
+            this::decided,
+            () -> lease != null && lease.fresh(api.loop().now()));
     api.mutatingAdmission()
         .register(
             new MutatingAdmission(
@@ -210,6 +260,94 @@ public final class WebhookHost {
     JsonNode operations = Json.MAPPER.readTree(Base64.getDecoder().decode(patch));
     ObjectNode patched = (ObjectNode) JsonPatch.apply(operations, request.object());
     return new MutatingAdmission.Response(true, patched, null, Duration.ZERO);
+  }
+
+  /** How often the syncer's Lease is read, and the bound's due pods looked for. */
+  static final Duration LEASE_PERIOD = Duration.ofSeconds(2);
+
+  static final Duration TICK = Duration.ofSeconds(1);
+  static final Duration BOUND_RETRY = Duration.ofSeconds(5);
+
+  private void readLease(int incarnation) {
+    if (!running || incarnation != incarnations) {
+      return;
+    }
+    try {
+      ObjectNode found =
+          api.get(identity, ResourceType.LEASE, clusterResourceNamespace, "kuik-secret-syncer");
+      String renewed = Json.text(found, "spec", "renewTime");
+      long seconds = found.path("spec").path("leaseDurationSeconds").asLong(0);
+      lease.observed(
+          renewed == null
+              ? null
+              : new SyncerLease.Observed(Instant.parse(renewed), Duration.ofSeconds(seconds)));
+    } catch (ApiException unreadable) {
+      lease.observed(null);
+    }
+    api.loop()
+        .schedule(LEASE_PERIOD, "webhook reads the syncer's lease", () -> readLease(incarnation));
+  }
+
+  private void gatedPod(ObjectNode before, ObjectNode after) {
+    ObjectNode any = after != null ? after : before;
+    GateBound.GatedPod pod = null;
+    if (after != null && !Meta.deleting(after)) {
+      int index = PullSecretGate.indexIn(PodValidation.gates(after));
+      if (index >= 0) {
+        pod =
+            new GateBound.GatedPod(
+                Meta.namespace(after),
+                Meta.name(after),
+                Meta.uid(after),
+                Instant.parse(Json.text(after, "metadata", "creationTimestamp")),
+                index);
+      }
+    }
+    bound.podChanged(Meta.namespace(any), Meta.name(any), pod);
+  }
+
+  /** Every second: the pods past the bound are released, each with a Warning Event. */
+  private void tick(int incarnation) {
+    if (!running || incarnation != incarnations) {
+      return;
+    }
+    for (GateBound.GatedPod pod : bound.due(api.loop().now())) {
+      int code;
+      try {
+        api.jsonPatch(
+            identity,
+            ResourceType.POD,
+            pod.namespace(),
+            pod.name(),
+            Json.MAPPER.valueToTree(PullSecretGate.removal(pod.uid(), pod.index())),
+            "kuik-webhook");
+        code = 200;
+      } catch (ApiException refused) {
+        code = refused.code();
+      }
+      if (bound.answered(pod, code, api.loop().now())) {
+        ObjectNode involved = Json.object();
+        involved.put("apiVersion", "v1");
+        involved.put("kind", "Pod");
+        involved
+            .putObject("metadata")
+            .put("name", pod.name())
+            .put("namespace", pod.namespace())
+            .put("uid", pod.uid());
+        try {
+          events.record(
+              identity,
+              "kuik-webhook",
+              involved,
+              EventRecorder.Type.WARNING,
+              GateBound.REASON,
+              bound.message());
+        } catch (ApiException dropped) {
+          // An Event that cannot be recorded is dropped.
+        }
+      }
+    }
+    api.loop().schedule(TICK, "webhook looks for gates past their bound", () -> tick(incarnation));
   }
 
   private Informer informer(TypedCaches into, String what, ResourceType type, String namespace) {

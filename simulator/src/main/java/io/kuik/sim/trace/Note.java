@@ -151,6 +151,7 @@ public sealed interface Note extends TraceRecord
     STATUS,
     EVENT,
     WAKE,
+    RELEASE,
     /** A credential's trial: the subject is the registry, the detail the paths (no credential). */
     TRIAL
   }

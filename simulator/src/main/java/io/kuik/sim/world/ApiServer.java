@@ -299,6 +299,23 @@ public final class ApiServer {
         () -> writes.applyStatus(identity, configuration, fieldManager, force));
   }
 
+  /** A JSON Patch (RFC 6902) of an existing object. */
+  public ObjectNode jsonPatch(
+      Identity identity,
+      ResourceType type,
+      String namespace,
+      String name,
+      JsonNode patch,
+      String fieldManager) {
+    String ns = Writes.ns(type, namespace);
+    return traced(
+        identity,
+        RequestKind.PATCH,
+        Target.object(resource(type), ns, name),
+        () -> writes.jsonPatch(identity, type, ns, name, patch, fieldManager),
+        written(RequestKind.PATCH));
+  }
+
   /** A JSON merge patch (RFC 7386) of an existing object. */
   public ObjectNode mergePatch(
       Identity identity,

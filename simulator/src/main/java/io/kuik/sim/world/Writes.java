@@ -14,6 +14,7 @@ import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.Kinds;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.object.Timestamps;
+import io.kuik.sim.world.validation.PodValidation;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -199,6 +200,37 @@ final class Writes {
     return updateDecoded(request, type, live, merged, manager, true);
   }
 
+  /**
+   * A JSON Patch (RFC 6902) of an existing object. An operation that does not apply (a {@code test}
+   * that fails, a path that is not there) is 422, as the API server's patcher answers it
+   * (https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go).
+   */
+  ObjectNode jsonPatch(
+      Identity identity,
+      ResourceType type,
+      String namespace,
+      String name,
+      JsonNode patch,
+      String manager) {
+    RequestAttributes request =
+        new RequestAttributes(identity, Verb.PATCH, type, ns(type, namespace), name, null);
+    pipeline.authorize(request);
+    ObjectNode live = existing(type, request);
+    JsonNode patched;
+    try {
+      patched = io.fabric8.zjsonpatch.JsonPatch.apply(patch, live);
+    } catch (RuntimeException doesNotApply) {
+      throw new ApiException(StatusReason.INVALID, String.valueOf(doesNotApply.getMessage()));
+    }
+    if (!(patched instanceof ObjectNode object)
+        || !Objects.equals(Meta.name(object), name)
+        || !Objects.equals(Meta.namespace(object), request.namespace())) {
+      throw new ApiException(
+          StatusReason.INVALID, "the patch may not change the object's name or namespace");
+    }
+    return updateDecoded(request, type, live, decode(type, object), manager, false);
+  }
+
   ObjectNode mergePatch(
       Identity identity,
       ResourceType type,
@@ -380,7 +412,19 @@ final class Writes {
       meta.put("generation", 1);
     }
     if (type.equals(ResourceType.POD)) {
-      object.putObject("status").put("phase", "Pending");
+      ObjectNode status = object.putObject("status");
+      status.put("phase", "Pending");
+      if (!PodValidation.gates(object).isEmpty()) {
+        // The pod registry's PrepareForCreate: a pod created with scheduling gates is Pending with
+        // PodScheduled=False, reason SchedulingGated, until its last gate goes
+        // (https://github.com/kubernetes/kubernetes/blob/master/pkg/registry/core/pod/strategy.go,
+        // applySchedulingGatedCondition).
+        ObjectNode condition = status.putArray("conditions").addObject();
+        condition.put("type", "PodScheduled");
+        condition.put("status", "False");
+        condition.put("reason", "SchedulingGated");
+        condition.put("message", "Scheduling is blocked due to non-empty scheduling gates");
+      }
     } else if (Kinds.hasStatusSubresource(type) && !type.equals(ResourceType.NAMESPACE)) {
       // A custom resource with the status subresource: "create cannot set status"
       // (apiextensions-apiserver customresource/strategy.go, PrepareForCreate).

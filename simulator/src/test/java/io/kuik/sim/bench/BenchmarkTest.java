@@ -66,6 +66,32 @@ class BenchmarkTest {
     assertEquals(10 * 10 + 10 * 20 + 12 * 20 + (10 + 9), replicator.writes());
   }
 
+  @Test
+  void withPullSecretFirstNoRewrittenPodIsSchedulableBeforeItsCredentialAndTheWaitIsBounded() {
+    SyncerSettings defaults = SyncerSettings.defaults(Workload.INSTALL_NAMESPACE);
+    RunResult first = kuik(defaults.withReleasesGates(true));
+    RunResult plain = kuik(defaults);
+
+    System.out.println(
+        "kuik-first at 20 namespaces: early "
+            + first.rewritesBeforeSecret()
+            + " of "
+            + first.rewrites()
+            + ", gate p50 "
+            + first.gateMedian()
+            + ", p99 "
+            + first.gateP99()
+            + "; kuik: early "
+            + plain.rewritesBeforeSecret());
+    assertTrue(plain.rewritesBeforeSecret() > 0, "the race the gate closes: " + plain);
+    assertEquals(0, first.rewritesBeforeSecret(), "early pods with the gate");
+    assertEquals(0, first.stillGated(), "every gate removed");
+    assertTrue(first.gateMedian().compareTo(Duration.ZERO) > 0, "pods were gated");
+    assertTrue(
+        first.gateP99().compareTo(KuikContender.MAX_WAIT) <= 0, "within the bound: " + first);
+    assertEquals(Duration.ZERO, plain.gateP99(), "no gate without the value");
+  }
+
   /** Whether a figure was reached (null: never within the hour) within {@code bound}. */
   private static boolean within(Duration figure, Duration bound) {
     return figure != null && figure.compareTo(bound) <= 0;

@@ -11,6 +11,7 @@ import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.registry.Availability;
 import io.kuik.sim.world.registry.Registries;
+import io.kuik.sim.world.validation.PodValidation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The kubelet of the one node {@value #NODE_NAME}, as far as image pulls go. It watches every pod
  * through a {@link PodFeed} (an informer) under its node identity (a pod counts as scheduled here
- * once it exists) and syncs each one:
+ * once it exists without scheduling gates, {@link #gated}) and syncs each one:
  *
  * <ul>
  *   <li>init containers one at a time, in order, each started only when the previous one has; then
@@ -92,11 +93,16 @@ public final class Kubelet {
         new PodFeed.Listener() {
           @Override
           public void added(ObjectNode pod) {
-            track(pod);
+            if (!gated(pod)) {
+              track(pod);
+            }
           }
 
           @Override
           public void updated(ObjectNode pod) {
+            if (gated(pod)) {
+              return;
+            }
             PodWork work = pods.get(Meta.key(pod));
             if (work == null || !work.uid.equals(Meta.uid(pod))) {
               track(pod);
@@ -219,6 +225,17 @@ public final class Kubelet {
   }
 
   // ---- syncing ------------------------------------------------------------------------------
+
+  /**
+   * A pod with scheduling gates is never bound to a node: the scheduler's SchedulingGates plugin
+   * keeps it out of the scheduling queue until its last gate is gone
+   * (https://github.com/kubernetes/kubernetes/blob/master/pkg/scheduler/framework/plugins/schedulinggates/scheduling_gates.go),
+   * so no kubelet syncs it, and none pulls its images. The one node takes it when the gates are
+   * gone, as if the scheduler bound it then.
+   */
+  static boolean gated(ObjectNode pod) {
+    return !PodValidation.gates(pod).isEmpty();
+  }
 
   private void track(ObjectNode pod) {
     if (Meta.deleting(pod)) {

@@ -121,6 +121,12 @@ public final class Registry {
     return this;
   }
 
+  /** From now on the registry refuses this credential (it was revoked, or rotated). */
+  public Registry revokeCredential(String username, String password) {
+    grants.removeIf(g -> g.username().equals(username) && g.password().equals(password));
+    return this;
+  }
+
   /**
    * From now on every image is available to anyone, with any credential or none: the registry of a
    * world that is told nothing about its registries but their outages ({@code kuik plan}).

@@ -1,6 +1,8 @@
 package io.kuik.sim.world.validation;
 
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -8,7 +10,15 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The Pod rules the simulated stories rely on: containers are required, named and have an image;
- * once created, a pod's spec may change only in its images, activeDeadlineSeconds and tolerations.
+ * once created, a pod's spec may change only in its images, activeDeadlineSeconds and tolerations,
+ * and its scheduling gates may only be removed.
+ *
+ * <p>Scheduling gates follow Kubernetes' pod validation
+ * (https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go,
+ * {@code validateSchedulingGates} and {@code validateOnlyDeletedSchedulingGates}): each names a
+ * gate once; a pod may carry them from its creation (by its author or a mutating webhook), and an
+ * update may remove any of them in any order but add none, "only deletion is allowed"
+ * (https://kubernetes.io/docs/concepts/scheduling-eviction/pod-scheduling-readiness/).
  */
 public final class PodValidation {
 
@@ -22,11 +32,36 @@ public final class PodValidation {
     }
     containers(pod.path("spec").path("containers"), "spec.containers", errors);
     containers(pod.path("spec").path("initContainers"), "spec.initContainers", errors);
+    Set<String> gates = new HashSet<>();
+    for (String gate : gates(pod)) {
+      if (gate.isEmpty()) {
+        errors.required("spec.schedulingGates.name", "");
+      } else if (!gates.add(gate)) {
+        errors.duplicate("spec.schedulingGates", gate);
+      }
+    }
     return errors;
+  }
+
+  /** The names of the pod's scheduling gates, in order; empty when it has none. */
+  public static List<String> gates(JsonNode pod) {
+    List<String> names = new ArrayList<>();
+    for (JsonNode gate : pod.path("spec").path("schedulingGates")) {
+      names.add(gate.path("name").asString(""));
+    }
+    return names;
   }
 
   public static FieldErrors validateUpdate(ObjectNode pod, ObjectNode old) {
     FieldErrors errors = validate(pod);
+    List<String> before = gates(old);
+    for (String gate : gates(pod)) {
+      if (!before.contains(gate)) {
+        errors.forbidden(
+            "spec.schedulingGates",
+            "only deletion is allowed, but found new scheduling gate '" + gate + "'");
+      }
+    }
     if (!mutableFieldsBlanked(pod).equals(mutableFieldsBlanked(old))) {
       errors.forbidden(
           "spec",
@@ -77,6 +112,7 @@ public final class PodValidation {
     copy.remove("activeDeadlineSeconds");
     copy.remove("tolerations");
     copy.remove("terminationGracePeriodSeconds");
+    copy.remove("schedulingGates");
     return copy;
   }
 }

@@ -39,6 +39,9 @@ class ChartValuesTest {
     "webhook.insecureRegistries={a.lan:5000}, webhook,      --insecure-registries=a.lan:5000",
     "webhook.shutdownDelay=20s,              webhook,       --shutdown-delay=20s",
     "logFormat=text,                         webhook,       --log-format=text",
+    "pullSecretFirst.enabled=true,           secret-syncer, --release-gates=true",
+    "pullSecretFirst.enabled=true,           webhook,       --pull-secret-first=true",
+    "pullSecretFirst.maxWait=45s,            webhook,       --gate-max-wait=45s",
   })
   void eachFlagFollowsItsValue(String set, String component, String expectedFlag) {
     ValueSet values = ValueSet.DEFAULTS.with(set);
@@ -75,7 +78,8 @@ class ChartValuesTest {
                     "--credential-trial-timeout=10s",
                     "--insecure-registries=",
                     "--log-format=json",
-                    "--log-level=info"),
+                    "--log-level=info",
+                    "--release-gates=false"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-secret-syncer"))),
         () ->
             assertEquals(
@@ -91,7 +95,9 @@ class ChartValuesTest {
                     "--insecure-registries=",
                     "--shutdown-delay=5s",
                     "--log-format=json",
-                    "--log-level=info"),
+                    "--log-level=info",
+                    "--pull-secret-first=false",
+                    "--gate-max-wait=30s"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-webhook"))),
         () ->
             assertEquals(

@@ -2,6 +2,7 @@ package io.kuik.sim.chart.helm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.chart.Release;
@@ -91,6 +92,34 @@ class SimulatorLoadsWhatHelmRendersTest {
         Renders.of(ValueSet.DEFAULTS).all().stream()
             .anyMatch(o -> RenderedManifests.name(o).equals(RenderedManifests.name(loaded.get(0)))),
         "rendered only when the value is set");
+  }
+
+  @org.junit.jupiter.api.Test
+  void withPullSecretFirstHelmRendersThePodGatesObjectsTheSimulatorLoadsAndTheFlags() {
+    ValueSet values =
+        ValueSet.DEFAULTS.with("pullSecretFirst.enabled=true").with("pullSecretFirst.maxWait=45s");
+    Release release = new Release(values.release(), values.namespace());
+    RenderedManifests manifests = Renders.of(values);
+
+    List<tools.jackson.databind.node.ObjectNode> loaded =
+        ChartFiles.at(Helm.chartDir()).load(ChartFiles.PULL_SECRET_FIRST, release);
+
+    assertEquals(8, loaded.size());
+    for (JsonNode object : loaded) {
+      assertEquals(
+          object,
+          manifests.one(RenderedManifests.kind(object), RenderedManifests.name(object)),
+          key(object) + " differs between Helm and the simulator");
+    }
+    assertFalse(
+        Renders.of(ValueSet.DEFAULTS).all().stream()
+            .anyMatch(o -> RenderedManifests.name(o).equals("kuik-pod-gates")),
+        "rendered only when the value is set");
+    String rendered = manifests.all().toString();
+    for (String flag :
+        List.of("--release-gates=true", "--pull-secret-first=true", "--gate-max-wait=45s")) {
+      assertTrue(rendered.contains(flag), flag + " among the Deployments' arguments");
+    }
   }
 
   private static String key(JsonNode object) {

@@ -1,0 +1,232 @@
+package io.kuik.kube.webhook;
+
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kuik.kube.PodGates;
+import io.kuik.model.PullSecretGate;
+import io.kuik.model.RewriteAnnotations;
+import io.kuik.webhook.GateBound;
+import io.kuik.webhook.SyncerLease;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Pull secret first, the webhook process's part (docs/decisions/pull-secret-first.md): reads the
+ * syncer's Lease every {@link #LEASE_PERIOD} for {@link SyncerLease}, which the admission asks
+ * whether to gate; watches the rewritten pods and, every {@link #TICK}, removes the gate of those
+ * past the bound ({@link GateBound}) with a Warning Event on each. One thread of its own runs all
+ * of it; the informer hands its changes to that thread.
+ */
+final class GateKeeper implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(GateKeeper.class.getName());
+
+  static final Duration LEASE_PERIOD = Duration.ofSeconds(2);
+  static final Duration TICK = Duration.ofSeconds(1);
+  static final Duration RETRY = Duration.ofSeconds(5);
+
+  private final KubernetesClient client;
+  private final String namespace;
+  private final String leaseName;
+  private final SyncerLease lease = new SyncerLease();
+  private final GateBound bound;
+  private final PodGates gates;
+  private final ScheduledExecutorService thread =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "kuik-gate-keeper");
+            t.setDaemon(true);
+            return t;
+          });
+  private volatile int gated;
+  private volatile long released;
+  private SharedIndexInformer<Pod> pods;
+
+  GateKeeper(KubernetesClient client, String namespace, String leaseName, Duration maxWait) {
+    this.client = client;
+    this.namespace = namespace;
+    this.leaseName = leaseName;
+    this.bound = new GateBound(maxWait, RETRY);
+    this.gates = new PodGates(client);
+  }
+
+  /** Whether to gate a pod admitted now: the syncer's Lease is fresh. Any thread. */
+  boolean gating() {
+    return lease.fresh(Instant.now());
+  }
+
+  long gatedPods() {
+    return gated;
+  }
+
+  long releasedByTheBound() {
+    return released;
+  }
+
+  void start() {
+    thread.scheduleWithFixedDelay(
+        this::readLease, 0, LEASE_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+    pods =
+        client
+            .pods()
+            .inAnyNamespace()
+            .withLabel(RewriteAnnotations.REWRITTEN_LABEL, RewriteAnnotations.REWRITTEN_LABEL_VALUE)
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(Pod pod) {
+                    changed(pod, false);
+                  }
+
+                  @Override
+                  public void onUpdate(Pod before, Pod pod) {
+                    changed(pod, false);
+                  }
+
+                  @Override
+                  public void onDelete(Pod pod, boolean unknown) {
+                    changed(pod, true);
+                  }
+                });
+    thread.scheduleWithFixedDelay(
+        this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void readLease() {
+    try {
+      Lease found = client.leases().inNamespace(namespace).withName(leaseName).get();
+      if (found == null
+          || found.getSpec() == null
+          || found.getSpec().getRenewTime() == null
+          || found.getSpec().getLeaseDurationSeconds() == null) {
+        lease.observed(null);
+        return;
+      }
+      lease.observed(
+          new SyncerLease.Observed(
+              found.getSpec().getRenewTime().toInstant(),
+              Duration.ofSeconds(found.getSpec().getLeaseDurationSeconds())));
+    } catch (RuntimeException unreadable) {
+      lease.observed(null);
+      LOG.log(Level.FINE, "the syncer's Lease could not be read: {0}", unreadable.toString());
+    }
+  }
+
+  private void changed(Pod pod, boolean deleted) {
+    String ns = pod.getMetadata().getNamespace();
+    String name = pod.getMetadata().getName();
+    GateBound.GatedPod gatedPod = deleted ? null : gated(pod);
+    try {
+      thread.execute(() -> bound.podChanged(ns, name, gatedPod));
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      // closing
+    }
+  }
+
+  private static GateBound.GatedPod gated(Pod pod) {
+    if (pod.getSpec() == null
+        || pod.getMetadata().getDeletionTimestamp() != null
+        || pod.getMetadata().getCreationTimestamp() == null
+        || pod.getMetadata().getUid() == null) {
+      return null;
+    }
+    int index =
+        PullSecretGate.indexIn(
+            pod.getSpec().getSchedulingGates().stream()
+                .map(g -> g == null ? "" : String.valueOf(g.getName()))
+                .toList());
+    if (index < 0) {
+      return null;
+    }
+    return new GateBound.GatedPod(
+        pod.getMetadata().getNamespace(),
+        pod.getMetadata().getName(),
+        pod.getMetadata().getUid(),
+        Instant.parse(pod.getMetadata().getCreationTimestamp()),
+        index);
+  }
+
+  private void tick() {
+    try {
+      Instant now = Instant.now();
+      for (GateBound.GatedPod pod : bound.due(now)) {
+        PodGates.Result result = gates.release(pod.namespace(), pod.name(), pod.uid(), pod.index());
+        if (bound.answered(pod, result.code(), Instant.now())) {
+          LOG.log(
+              Level.WARNING,
+              "pod {0}/{1}: pull secret not in place after {2}, gate removed by the bound",
+              new Object[] {pod.namespace(), pod.name(), bound.maxWait()});
+          warn(pod);
+        } else if (!result.released() && result.code() != 422 && result.code() != 404) {
+          LOG.log(
+              Level.WARNING,
+              "pod {0}/{1}: removing its gate was refused ({2} {3}), retry in {4}",
+              new Object[] {pod.namespace(), pod.name(), result.code(), result.reason(), RETRY});
+        }
+      }
+      gated = bound.gated();
+      released = bound.released();
+    } catch (RuntimeException bug) {
+      LOG.log(Level.SEVERE, "the gate keeper's tick failed", bug);
+    }
+  }
+
+  private void warn(GateBound.GatedPod pod) {
+    String now =
+        DateTimeFormatter.ISO_INSTANT.format(
+            Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    try {
+      client
+          .v1()
+          .events()
+          .inNamespace(pod.namespace())
+          .resource(
+              new EventBuilder()
+                  .withNewMetadata()
+                  .withGenerateName(pod.name() + ".")
+                  .withNamespace(pod.namespace())
+                  .endMetadata()
+                  .withInvolvedObject(
+                      new ObjectReferenceBuilder()
+                          .withApiVersion("v1")
+                          .withKind("Pod")
+                          .withNamespace(pod.namespace())
+                          .withName(pod.name())
+                          .withUid(pod.uid())
+                          .build())
+                  .withType("Warning")
+                  .withReason(GateBound.REASON)
+                  .withMessage(bound.message())
+                  .withNewSource()
+                  .withComponent("kuik-webhook")
+                  .endSource()
+                  .withFirstTimestamp(now)
+                  .withLastTimestamp(now)
+                  .withCount(1)
+                  .build())
+          .create();
+    } catch (KubernetesClientException dropped) {
+      LOG.log(Level.FINE, "Event on pod {0} dropped: {1}", new Object[] {pod.name(), dropped});
+    }
+  }
+
+  @Override
+  public void close() {
+    if (pods != null) {
+      pods.stop();
+    }
+    thread.shutdownNow();
+  }
+}

@@ -1,0 +1,221 @@
+package io.kuik.syncer;
+
+import io.kuik.model.RewrittenPod;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The rewritten pods that wait on the pull-secret gate (docs/decisions/pull-secret-first.md), and
+ * for each, the pairs whose Secrets must hold what it needs before it may be scheduled: those of
+ * every resource that rewrote one of its containers, in its namespace. A pair is <em>in sync</em>
+ * when a reconcile finds that the content this process last applied to it, and had taken, is the
+ * content the pair must hold now (with this pod among the pods it is decided for), or that there is
+ * nothing it will write; a pod whose pairs are all in sync is released with one {@link
+ * Effect.ReleaseGate}. A refused release is tried again after a backoff; a release that no longer
+ * applies (the pod was re-created, or its gate is gone) waits for the informer's news of the pod.
+ */
+final class Gates {
+
+  private static final System.Logger LOG = System.getLogger(Gates.class.getName());
+
+  /** One gated pod: what the informer shows of it, the pairs it waits on, and its release. */
+  private static final class Waiting {
+    RewrittenPod pod;
+    final Set<Pair> pending;
+    final Instant since;
+    boolean inFlight;
+
+    /** The refusals in a row so far, null before any. */
+    Retry retry;
+
+    /** A refused release is owed again at {@code retry.notBefore()}. */
+    boolean owed;
+
+    Waiting(RewrittenPod pod, Set<Pair> pending, Instant since) {
+      this.pod = pod;
+      this.pending = pending;
+      this.since = since;
+    }
+  }
+
+  private final SyncerSettings settings;
+  private final SyncerObserver observer;
+  private final Map<String, Waiting> waiting = new HashMap<>();
+
+  /**
+   * When each pod whose release is in flight was first seen gated: the informer's news of the pod
+   * without its gate may come before the answer, and forget the pod.
+   */
+  private final Map<String, Instant> releasing = new HashMap<>();
+
+  /** The gated pods of each namespace, by key: a pair's sync looks at its namespace only. */
+  private final Map<String, Set<String>> byNamespace = new HashMap<>();
+
+  Gates(SyncerSettings settings, SyncerObserver observer) {
+    this.settings = settings;
+    this.observer = observer;
+  }
+
+  /**
+   * A rewritten pod was added, changed or went: a gated one waits on its pairs from now (a pod the
+   * core already waits for keeps its progress, with the gate where the informer shows it now); any
+   * other is forgotten. A pod whose pairs were all in sync, but whose release did not apply, is
+   * released again with what the informer shows now.
+   */
+  void podChanged(RewrittenPod after, String key, Instant now, Effects out) {
+    if (after == null || !after.gated() || !settings.releasesGates() || after.uid() == null) {
+      forget(key);
+      return;
+    }
+    Waiting known = waiting.get(key);
+    if (known != null && known.pod.uid().equals(after.uid())) {
+      known.pod = after;
+      if (known.pending.isEmpty() && !known.inFlight && !known.owed) {
+        release(known, out, now);
+      }
+      return;
+    }
+    forget(key);
+    Set<Pair> pairs = new LinkedHashSet<>();
+    RewrittenPods.rewriters(after).forEach(id -> pairs.add(new Pair(id, after.namespace())));
+    Waiting pod = new Waiting(after, pairs, now);
+    waiting.put(key, pod);
+    byNamespace.computeIfAbsent(after.namespace(), ns -> new LinkedHashSet<>()).add(key);
+    if (pairs.isEmpty()) {
+      release(pod, out, now); // nothing it pulls with comes from kuik
+    }
+  }
+
+  /** Whether a gated pod waits on {@code pair}. */
+  boolean waitsOn(Pair pair) {
+    Set<String> keys = byNamespace.get(pair.namespace());
+    if (keys == null) {
+      return false;
+    }
+    for (String key : keys) {
+      if (waiting.get(key).pending.contains(pair)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The pair's Secret holds what it must hold now: the pods that waited on it alone go. */
+  void inSync(Pair pair, Instant now, Effects out) {
+    Set<String> keys = byNamespace.get(pair.namespace());
+    if (keys == null) {
+      return;
+    }
+    for (String key : List.copyOf(keys)) {
+      Waiting pod = waiting.get(key);
+      if (pod.pending.remove(pair) && pod.pending.isEmpty() && !pod.inFlight) {
+        release(pod, out, now);
+      }
+    }
+  }
+
+  /** The API server answered a release. */
+  void answered(Effect.ReleaseGate sent, Answer answer, Instant now) {
+    String key = sent.namespace() + "/" + sent.name();
+    Instant since = releasing.remove(key + "/" + sent.uid());
+    if (answer instanceof Answer.Applied && since != null) {
+      observer.gateReleased(Duration.between(since, now));
+    }
+    Waiting pod = waiting.get(key);
+    if (pod == null || !pod.pod.uid().equals(sent.uid())) {
+      return; // forgotten meanwhile: deleted, released by the bound, or its gate seen gone
+    }
+    pod.inFlight = false;
+    if (answer instanceof Answer.Applied) {
+      forget(key);
+      return;
+    }
+    Answer.Refused refused = (Answer.Refused) answer;
+    if (refused.code() == 404) {
+      forget(key);
+      return;
+    }
+    if (refused.code() == 422) {
+      // The patch's tests failed: another pod under this name, or the gate moved or went. The
+      // informer's news of the pod says which, and podChanged releases it again if need be.
+      return;
+    }
+    pod.retry = Retry.after(pod.retry, now, settings.retryBase(), settings.retryCap());
+    pod.owed = true;
+    LOG.log(
+        Level.WARNING,
+        "release of the gate of pod {0} refused ({1} {2}), retry in {3}: {4}",
+        key,
+        refused.code(),
+        refused.reason(),
+        Duration.between(now, pod.retry.notBefore()),
+        refused.message());
+  }
+
+  /** The releases whose retry is due at {@code now}. */
+  void retryDue(Instant now, Effects out) {
+    for (Waiting pod : List.copyOf(waiting.values())) {
+      if (pod.owed && !pod.retry.notBefore().isAfter(now)) {
+        release(pod, out, now);
+      }
+    }
+  }
+
+  /** The earliest retry owed, if any. */
+  Optional<Instant> nextRetry() {
+    Instant next = null;
+    for (Waiting pod : waiting.values()) {
+      if (pod.owed) {
+        Instant at = pod.retry.notBefore();
+        next = next == null || at.isBefore(next) ? at : next;
+      }
+    }
+    return Optional.ofNullable(next);
+  }
+
+  /** Gated pods the core waits for. */
+  int waiting() {
+    return waiting.size();
+  }
+
+  /** The keys of the gated pods of every namespace, for a test. */
+  List<String> waitingPods() {
+    return new ArrayList<>(new java.util.TreeSet<>(waiting.keySet()));
+  }
+
+  /**
+   * Sends the release; without {@code out} (writes are held: the policy that bounds them is away)
+   * it is owed from now, and goes with the first wake-up after the policy is back.
+   */
+  private void release(Waiting pod, Effects out, Instant now) {
+    if (out == null) {
+      pod.owed = true;
+      pod.retry = new Retry(pod.retry == null ? 1 : pod.retry.attempts(), now);
+      return;
+    }
+    pod.inFlight = true;
+    pod.owed = false;
+    RewrittenPod p = pod.pod;
+    releasing.put(p.namespace() + "/" + p.name() + "/" + p.uid(), pod.since);
+    out.add(new Effect.ReleaseGate(p.namespace(), p.name(), p.uid(), p.gate()));
+  }
+
+  private void forget(String key) {
+    Waiting gone = waiting.remove(key);
+    if (gone != null) {
+      Set<String> keys = byNamespace.get(gone.pod.namespace());
+      keys.remove(key);
+      if (keys.isEmpty()) {
+        byNamespace.remove(gone.pod.namespace());
+      }
+    }
+  }
+}

@@ -1,0 +1,232 @@
+package io.kuik.webhook;
+
+import static io.kuik.kube.ClusterFixtures.INSTALL_NAMESPACE;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kuik.kube.ClusterFixtures;
+import io.kuik.kube.MockCluster;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Pull secret first from the runnable {@code kuik webhook --pull-secret-first=true} against
+ * fabric8's mock API server: a pod given a pull-secret reference is gated while the syncer's Lease
+ * is fresh and not once it is stale, and a pod still gated past {@code --gate-max-wait} is released
+ * with a Warning Event PullSecretNotReady, the syncer nowhere
+ * (docs/decisions/pull-secret-first.md).
+ */
+class PullSecretFirstWebhookOnMockApiServerTest {
+
+  private static final Duration PATIENCE = Duration.ofSeconds(20);
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final MockCluster cluster = new MockCluster();
+  private final KubernetesClient client = cluster.client();
+  private final ClusterFixtures fixtures = new ClusterFixtures(client);
+  private InTestRegistry registry;
+  private RunningWebhook webhook;
+
+  @BeforeEach
+  void start(@TempDir Path tls) throws Exception {
+    registry = new InTestRegistry();
+    registry.serve("acme/app", "1.0", "alice", "password-of-alice");
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    fixtures.namespace("team-a", Map.of());
+    TestCertificates.Pair pair = TestCertificates.generate(tls, "webhook", "EC");
+    Path cert = tls.resolve("tls.crt");
+    Path key = tls.resolve("tls.key");
+    TestCertificates.write(cert, key, pair, TestCertificates.sec1Pem(pair.key()));
+    webhook =
+        new RunningWebhook(
+            TestCertificates.trusting(pair.certificate()),
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--tls-cert-file=" + cert,
+            "--tls-key-file=" + key,
+            "--insecure-registries=" + registry.host(),
+            "--shutdown-delay=0s",
+            "--log-format=text",
+            "--pull-secret-first=true",
+            "--gate-max-wait=3s");
+    await("ready").atMost(PATIENCE).until(() -> webhook.health("/readyz").statusCode() == 200);
+  }
+
+  @AfterEach
+  void stop() {
+    if (webhook != null) {
+      webhook.close();
+    }
+    if (registry != null) {
+      registry.close();
+    }
+    cluster.close();
+  }
+
+  @Test
+  void gatesAPodGivenAReferenceOnlyWhileTheSyncersLeaseIsFresh() {
+    putAlternative();
+    lease(Instant.now());
+
+    await("a gated pod")
+        .atMost(PATIENCE)
+        .until(() -> "[{\"name\":\"kuik.enix.io/pull-secret\"}]".equals(gates(review())));
+
+    lease(Instant.now().minusSeconds(60));
+    await("no gate once the Lease is stale")
+        .atMost(PATIENCE)
+        .until(() -> gates(review()).equals("null") && rewritten(review()));
+  }
+
+  @Test
+  void releasesAPodStillGatedPastTheBoundWithAWarningEvent() {
+    fixtures.gatedRewrittenPod("team-a", "old", Instant.now());
+
+    await("gated within the bound")
+        .during(Duration.ofSeconds(1))
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                fixtures
+                    .gates("team-a", "old")
+                    .equals(List.of("example.com/quota", "kuik.enix.io/pull-secret")));
+    await("the old pod released")
+        .atMost(PATIENCE)
+        .until(() -> fixtures.gates("team-a", "old").equals(List.of("example.com/quota")));
+    await("its Warning Event")
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                client.v1().events().inNamespace("team-a").list().getItems().stream()
+                    .anyMatch(this::pullSecretNotReadyOnOld));
+    String metrics = webhook.health("/metrics").body();
+    assertTrue(metrics.contains("kuik_webhook_gates_released_by_bound_total 1"), metrics);
+    assertTrue(metrics.contains("kuik_webhook_pods_gated 0"), metrics);
+  }
+
+  private boolean pullSecretNotReadyOnOld(Event event) {
+    return "PullSecretNotReady".equals(event.getReason())
+        && "Warning".equals(event.getType())
+        && "old".equals(event.getInvolvedObject().getName())
+        && event.getMessage().contains("3s after its creation");
+  }
+
+  private void lease(Instant renewed) {
+    client
+        .resource(
+            new LeaseBuilder()
+                .withNewMetadata()
+                .withName("kuik-secret-syncer")
+                .withNamespace(INSTALL_NAMESPACE)
+                .endMetadata()
+                .withNewSpec()
+                .withHolderIdentity("kuik-secret-syncer-0")
+                .withLeaseDurationSeconds(15)
+                .withRenewTime(ZonedDateTime.ofInstant(renewed, ZoneOffset.UTC))
+                .endSpec()
+                .build())
+        .createOr(existing -> existing.update());
+  }
+
+  private void putAlternative() {
+    String auth =
+        Base64.getEncoder()
+            .encodeToString("alice:password-of-alice".getBytes(StandardCharsets.UTF_8));
+    String config = "{\"auths\":{\"" + registry.host() + "\":{\"auth\":\"" + auth + "\"}}}";
+    client
+        .resource(
+            new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName("acme-pull")
+                .withNamespace(INSTALL_NAMESPACE)
+                .endMetadata()
+                .withType("kubernetes.io/dockerconfigjson")
+                .withData(
+                    Map.of(
+                        ".dockerconfigjson",
+                        Base64.getEncoder()
+                            .encodeToString(config.getBytes(StandardCharsets.UTF_8))))
+                .build())
+        .createOr(existing -> existing.update());
+    String yaml =
+        String.join(
+            "\n",
+            "apiVersion: kuik.enix.io/v1alpha1",
+            "kind: ImageAlternative",
+            "metadata:",
+            "  name: acme",
+            "spec:",
+            "  rewritePolicy: OnFailure",
+            "  alternatives:",
+            "  - repository: " + registry.host() + "/upstream/app",
+            "  - repository: " + registry.host() + "/acme/app",
+            "    auth:",
+            "      secretRef: {name: acme-pull}",
+            "");
+    client
+        .resource(
+            client
+                .getKubernetesSerialization()
+                .unmarshal(yaml, io.kuik.model.crd.ImageAlternative.class))
+        .createOr(existing -> existing.update());
+  }
+
+  /** The webhook's patch for a pod of team-a, as JSON text ("[]" when it gave none). */
+  private JsonNode review() {
+    String pod =
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"generateName\":\"web-\","
+            + "\"namespace\":\"team-a\"},\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\""
+            + registry.host()
+            + "/upstream/app:1.0\"}]}}";
+    String review =
+        "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{"
+            + "\"uid\":\"uid-1\",\"kind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},"
+            + "\"resource\":{\"group\":\"\",\"version\":\"v1\",\"resource\":\"pods\"},"
+            + "\"namespace\":\"team-a\",\"operation\":\"CREATE\",\"object\":"
+            + pod
+            + "}}";
+    HttpResponse<String> response = webhook.post(WebhookServer.MUTATE_PODS, review);
+    assertEquals(200, response.statusCode(), response.body());
+    String patch = JSON.readTree(response.body()).at("/response/patch").asString("");
+    return JSON.readTree(
+        patch.isEmpty()
+            ? "[]"
+            : new String(Base64.getDecoder().decode(patch), StandardCharsets.UTF_8));
+  }
+
+  private static boolean rewritten(JsonNode patch) {
+    for (JsonNode op : patch) {
+      if (op.path("path").asString().equals("/spec/imagePullSecrets")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The value the patch gives {@code /spec/schedulingGates}, "null" when it gives none. */
+  private static String gates(JsonNode patch) {
+    for (JsonNode op : patch) {
+      if (op.path("path").asString().equals("/spec/schedulingGates")) {
+        return op.path("value").toString();
+      }
+    }
+    return "null";
+  }
+}
