@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The scheduling gate that holds a rewritten pod until its pull secret is in place
- * (docs/decisions/pull-secret-first.md): the webhook adds it when the pod is created, and the
+ * (docs/decisions/0052-pull-secret-first.md): the webhook adds it when the pod is created, and the
  * syncer, or the webhook's bound, removes it. Kubernetes lets a gate be set only at creation and
  * only be removed afterwards, and never schedules a pod that still has one
  * (https://kubernetes.io/docs/concepts/scheduling-eviction/pod-scheduling-readiness/).

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The rewritten pods that wait on the pull-secret gate (docs/decisions/pull-secret-first.md), and
+ * The rewritten pods that wait on the pull-secret gate (docs/decisions/0052-pull-secret-first.md), and
  * for each, the pairs whose Secrets must hold what it needs before it may be scheduled: those of
  * every resource that rewrote one of its containers, in its namespace. A pair is <em>in sync</em>
  * when a reconcile finds that the content this process last applied to it, and had taken, is the

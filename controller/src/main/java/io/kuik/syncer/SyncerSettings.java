@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  *     limit, not the API server's round trip, the bound on throughput
  *     (docs/decisions/0034-applies-in-flight.md)
  * @param releasesGates remove the pull-secret gate of a rewritten pod once its Secrets hold what it
- *     needs (the chart's {@code pullSecretFirst.enabled}, docs/decisions/pull-secret-first.md)
+ *     needs (the chart's {@code pullSecretFirst.enabled}, docs/decisions/0052-pull-secret-first.md)
  */
 public record SyncerSettings(
     String clusterResourceNamespace,

@@ -83,7 +83,7 @@ public final class AdmissionHandler {
 
   /**
    * A handler that also gates the pods it gives a pull-secret reference while {@code gating} says
-   * so (pull secret first, docs/decisions/pull-secret-first.md).
+   * so (pull secret first, docs/decisions/0052-pull-secret-first.md).
    *
    * @param gating asked once per pod given a reference; must not block
    */

@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The bound on the pull-secret gate (docs/decisions/pull-secret-first.md): a pod still gated {@link
+ * The bound on the pull-secret gate (docs/decisions/0052-pull-secret-first.md): a pod still gated {@link
  * #maxWait} after its creation is released anyway, by the webhook's process and not the syncer's,
  * so that a syncer that is down strands no pod. Pure: the driver tells it of every gated pod its
  * informer shows and of those that went, asks it which are {@link #due} and when the next one is,

@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * Whether the syncer's leader is alive, as its leader-election Lease says: the webhook gates a pod
- * only while it is (docs/decisions/pull-secret-first.md), so that a syncer that is down stops
+ * only while it is (docs/decisions/0052-pull-secret-first.md), so that a syncer that is down stops
  * gating new pods within one lease duration. The driver reads the Lease by name from time to time
  * and hands it to {@link #observed}; {@link #fresh} is decided on the admission's thread without a
  * request. Thread-safe.

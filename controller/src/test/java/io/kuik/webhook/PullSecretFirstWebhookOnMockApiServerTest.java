@@ -32,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  * fabric8's mock API server: a pod given a pull-secret reference is gated while the syncer's Lease
  * is fresh and not once it is stale, and a pod still gated past {@code --gate-max-wait} is released
  * with a Warning Event PullSecretNotReady, the syncer nowhere
- * (docs/decisions/pull-secret-first.md).
+ * (docs/decisions/0052-pull-secret-first.md).
  */
 class PullSecretFirstWebhookOnMockApiServerTest {
 

@@ -26,7 +26,7 @@ public record WebhookRuntimeSettings(
     PullSecretFirst pullSecretFirst) {
 
   /**
-   * Pull secret first, the webhook's part (docs/decisions/pull-secret-first.md).
+   * Pull secret first, the webhook's part (docs/decisions/0052-pull-secret-first.md).
    *
    * @param lease the syncer's leader-election Lease in the cluster resource namespace: pods are
    *     gated only while it is fresh

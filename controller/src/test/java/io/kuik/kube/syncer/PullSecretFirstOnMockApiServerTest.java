@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * Pull secret first from the runnable command, against fabric8's mock API server held to the
  * chart's RBAC with pullSecretFirst.enabled: {@code kuik syncer --release-gates=true} removes the
  * gate kuik.enix.io/pull-secret of a rewritten pod once it applied the pod's Secret, and keeps the
- * pod's other gate (docs/decisions/pull-secret-first.md).
+ * pod's other gate (docs/decisions/0052-pull-secret-first.md).
  */
 class PullSecretFirstOnMockApiServerTest {
 
