@@ -10,7 +10,7 @@ Feature: Pull secret first
   admission policy lets the syncer and the webhook remove that gate from a pod, and change nothing
   else of it.
   (https://kubernetes.io/docs/concepts/scheduling-eviction/pod-scheduling-readiness/;
-  docs/decisions/pull-secret-first.md)
+  docs/decisions/0052-pull-secret-first.md)
 
   In this project: docs/behaviour.md#pull-secret-first
 

@@ -1,6 +1,8 @@
 package io.kuik.syncer;
 
+import io.kuik.model.ObservedNamespace;
 import io.kuik.model.RewrittenPod;
+import io.kuik.ports.InformerView;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,12 +15,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The rewritten pods that wait on the pull-secret gate (docs/decisions/0052-pull-secret-first.md), and
- * for each, the pairs whose Secrets must hold what it needs before it may be scheduled: those of
- * every resource that rewrote one of its containers, in its namespace. A pair is <em>in sync</em>
- * when a reconcile finds that the content this process last applied to it, and had taken, is the
- * content the pair must hold now (with this pod among the pods it is decided for), or that there is
- * nothing it will write; a pod whose pairs are all in sync is released with one {@link
+ * The rewritten pods that wait on the pull-secret gate (docs/decisions/0052-pull-secret-first.md),
+ * and for each, the pairs whose Secrets must hold what it needs before it may be scheduled: those
+ * of every resource that rewrote one of its containers, in its namespace. A pair is <em>in
+ * sync</em> when a reconcile finds that the content this process last applied to it, and had taken,
+ * is the content the pair must hold now (with this pod among the pods it is decided for), or that
+ * there is nothing it will write; a pod whose pairs are all in sync is released with one {@link
  * Effect.ReleaseGate}. A refused release is tried again after a backoff; a release that no longer
  * applies (the pod was re-created, or its gate is gone) waits for the informer's news of the pod.
  */
@@ -47,6 +49,7 @@ final class Gates {
   }
 
   private final SyncerSettings settings;
+  private final InformerView view;
   private final SyncerObserver observer;
   private final Map<String, Waiting> waiting = new HashMap<>();
 
@@ -59,9 +62,49 @@ final class Gates {
   /** The gated pods of each namespace, by key: a pair's sync looks at its namespace only. */
   private final Map<String, Set<String>> byNamespace = new HashMap<>();
 
-  Gates(SyncerSettings settings, SyncerObserver observer) {
+  Gates(SyncerSettings settings, InformerView view, SyncerObserver observer) {
     this.settings = settings;
+    this.view = view;
     this.observer = observer;
+  }
+
+  /**
+   * The pods a previous incarnation left gated: each waits on its pairs, and is released once this
+   * process applied them.
+   */
+  void started(Instant now, Effects out) {
+    if (!settings.releasesGates()) {
+      return;
+    }
+    for (ObservedNamespace ns : view.namespaces()) {
+      if (settings.targeting().serves(ns.labels())) {
+        for (RewrittenPod pod : view.pods(ns.name())) {
+          if (pod.gated()) {
+            podChanged(pod, key(pod), now, out);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The informer's news of a rewritten pod. Another instance serves the pods of a namespace this
+   * one does not: theirs to release, so such a pod is forgotten here. {@code out} is null while the
+   * writes are held: nothing is released then.
+   */
+  void podNoticed(RewrittenPod before, RewrittenPod after, Instant now, Effects out) {
+    RewrittenPod any = after != null ? after : before;
+    podChanged(served(any) ? after : null, key(any), now, out);
+  }
+
+  private boolean served(RewrittenPod pod) {
+    return view.namespace(pod.namespace())
+        .filter(ns -> settings.targeting().serves(ns.labels()))
+        .isPresent();
+  }
+
+  private static String key(RewrittenPod pod) {
+    return pod.namespace() + "/" + pod.name();
   }
 
   /**
@@ -70,7 +113,7 @@ final class Gates {
    * other is forgotten. A pod whose pairs were all in sync, but whose release did not apply, is
    * released again with what the informer shows now.
    */
-  void podChanged(RewrittenPod after, String key, Instant now, Effects out) {
+  private void podChanged(RewrittenPod after, String key, Instant now, Effects out) {
     if (after == null || !after.gated() || !settings.releasesGates() || after.uid() == null) {
       forget(key);
       return;

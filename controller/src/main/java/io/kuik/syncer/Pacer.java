@@ -261,11 +261,11 @@ final class Pacer {
   /**
    * A timer for the next work that can go, when it is earlier than the one waited for: the next due
    * pair with a token for it (while as many applies as allowed fly, queued pairs wait for an
-   * answer, which asks again), a status due, the next resync pass, the next credential trial (not a
-   * write to the API server: it waits for no token).
+   * answer, which asks again), a status or a gate's release due, the next resync pass, the next
+   * credential trial (not a write to the API server: it waits for no token).
    */
   Optional<Effect.WakeAt> wake(
-      Instant now, Optional<Instant> statusDue, Optional<Instant> trialDue) {
+      Instant now, Optional<Instant> writeDue, Optional<Instant> trialDue) {
     boolean full = inFlight.isFull();
     Instant resync =
         full
@@ -279,7 +279,7 @@ final class Pacer {
             ? null
             : earlier(
                 queue.nextDue(Lane.EVENT).orElse(null), queue.nextDue(Lane.START).orElse(null));
-    Instant write = earlier(resync, earlier(queued, statusDue.orElse(null)));
+    Instant write = earlier(resync, earlier(queued, writeDue.orElse(null)));
     if (write != null && !budget.hasToken(now)) {
       write = later(write, budget.nextTokenAt(now));
     }

@@ -11,12 +11,14 @@ import io.kuik.syncer.ProblemReports.Problem;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The secret-syncer's core (docs/architecture.md#the-sans-io-core): a function of its inputs.
@@ -64,7 +66,7 @@ public final class SecretSyncer {
     this.view = Objects.requireNonNull(view, "view");
     this.pacer = new Pacer(settings);
     this.memory = new PairMemory(hashes);
-    this.gates = new Gates(settings, observer);
+    this.gates = new Gates(settings, view, observer);
     this.reconciler =
         new Reconciler(
             settings,
@@ -111,9 +113,7 @@ public final class SecretSyncer {
       gates.retryDue(now, out);
     } else if (input instanceof Input.PodChanged pod) {
       podChanged(pod.before(), pod.after(), now);
-      RewrittenPod any = pod.after() != null ? pod.after() : pod.before();
-      // Another instance serves the pods of a namespace this one does not: theirs to release.
-      gates.podChanged(served(any) ? pod.after() : null, key(any), now, held ? null : out);
+      gates.podNoticed(pod.before(), pod.after(), now, held ? null : out);
     } else if (input instanceof Input.ResourceChanged changed) {
       reconciler.forgetCredentials(changed.id());
       view.routingResource(changed.id()).ifPresent(r -> reportValidity(r, out));
@@ -155,9 +155,11 @@ public final class SecretSyncer {
     }
     if (!held) {
       trials.due(now, out);
-      pacer
-          .wake(now, earlier(statuses.nextDue(), gates.nextRetry()), trials.nextDue(now))
-          .ifPresent(out::add);
+      Optional<Instant> writeDue =
+          Stream.of(statuses.nextDue(), gates.nextRetry())
+              .flatMap(Optional::stream)
+              .min(Comparator.naturalOrder());
+      pacer.wake(now, writeDue, trials.nextDue(now)).ifPresent(out::add);
     }
     return out.list();
   }
@@ -175,37 +177,7 @@ public final class SecretSyncer {
         pacer.enqueue(new Pair(resource.id(), ns.name()), due, Lane.START);
       }
     }
-    if (settings.releasesGates()) {
-      // The pods a previous incarnation left gated: released once this one applied their pairs.
-      for (ObservedNamespace ns : view.namespaces()) {
-        for (RewrittenPod pod : view.pods(ns.name())) {
-          if (pod.gated() && settings.targeting().serves(ns.labels())) {
-            gates.podChanged(pod, key(pod), now, out);
-          }
-        }
-      }
-    }
-  }
-
-  /** Whether this instance serves the pod's namespace. */
-  private boolean served(RewrittenPod pod) {
-    return view.namespace(pod.namespace())
-        .filter(ns -> settings.targeting().serves(ns.labels()))
-        .isPresent();
-  }
-
-  private static String key(RewrittenPod pod) {
-    return pod.namespace() + "/" + pod.name();
-  }
-
-  private static Optional<Instant> earlier(Optional<Instant> a, Optional<Instant> b) {
-    if (a.isEmpty()) {
-      return b;
-    }
-    if (b.isEmpty()) {
-      return a;
-    }
-    return a.get().isBefore(b.get()) ? a : b;
+    gates.started(now, out);
   }
 
   /** Its Secrets go with it through their ownerReference: the garbage collector's job. */

@@ -10,13 +10,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The bound on the pull-secret gate (docs/decisions/0052-pull-secret-first.md): a pod still gated {@link
- * #maxWait} after its creation is released anyway, by the webhook's process and not the syncer's,
- * so that a syncer that is down strands no pod. Pure: the driver tells it of every gated pod its
- * informer shows and of those that went, asks it which are {@link #due} and when the next one is,
- * carries out the releases and hands each answer back. A released pod is reported with a Warning
- * Event; a release that does not apply (the syncer released it first, or the pod is another one
- * now) is not. Not thread-safe: one caller at a time.
+ * The bound on the pull-secret gate (docs/decisions/0052-pull-secret-first.md): a pod still gated
+ * {@link #maxWait} after its creation is released anyway, by the webhook's process and not the
+ * syncer's, so that a syncer that is down strands no pod. Pure: the driver tells it of every gated
+ * pod its informer shows and of those that went, asks it which are {@link #due} and when the next
+ * one is, carries out the releases and hands each answer back. A released pod is reported with a
+ * Warning Event; a release that does not apply (the syncer released it first, or the pod is another
+ * one now) is not. Not thread-safe: one caller at a time.
  */
 public final class GateBound {
 

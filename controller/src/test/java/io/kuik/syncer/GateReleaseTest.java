@@ -22,9 +22,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The core's release of the pull-secret gate (docs/decisions/0052-pull-secret-first.md): a gated pod is
- * released only once each Secret it pulls with was applied, and taken, with the content it must
- * hold now, the pod included; a refusal is retried; without the setting nothing is released.
+ * The core's release of the pull-secret gate (docs/decisions/0052-pull-secret-first.md): a gated
+ * pod is released only once each Secret it pulls with was applied, and taken, with the content it
+ * must hold now, the pod included; a refusal is retried; without the setting nothing is released.
  */
 class GateReleaseTest {
 

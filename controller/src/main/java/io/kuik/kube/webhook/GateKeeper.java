@@ -23,8 +23,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Pull secret first, the webhook process's part (docs/decisions/0052-pull-secret-first.md): reads the
- * syncer's Lease every {@link #LEASE_PERIOD} for {@link SyncerLease}, which the admission asks
+ * Pull secret first, the webhook process's part (docs/decisions/0052-pull-secret-first.md): reads
+ * the syncer's Lease every {@link #LEASE_PERIOD} for {@link SyncerLease}, which the admission asks
  * whether to gate; watches the rewritten pods and, every {@link #TICK}, removes the gate of those
  * past the bound ({@link GateBound}) with a Warning Event on each. One thread of its own runs all
  * of it; the informer hands its changes to that thread.
