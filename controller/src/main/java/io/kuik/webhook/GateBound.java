@@ -1,8 +1,10 @@
 package io.kuik.webhook;
 
+import io.kuik.model.PullSecretGate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +80,7 @@ public final class GateBound {
         notBefore.put(pod.key(), Instant.MAX); // in flight
       }
     }
-    due.sort(java.util.Comparator.comparing(GatedPod::created).thenComparing(GatedPod::key));
+    due.sort(Comparator.comparing(GatedPod::created).thenComparing(GatedPod::key));
     return due;
   }
 
@@ -118,7 +120,7 @@ public final class GateBound {
     return "the pod's pull secret was not in place "
         + maxWait.toSeconds()
         + "s after its creation (is the secret-syncer running?): its scheduling gate "
-        + io.kuik.model.PullSecretGate.NAME
+        + PullSecretGate.NAME
         + " was removed so that it starts anyway, and its first pull may fail and be retried";
   }
 
