@@ -3,7 +3,6 @@ package io.kuik.registry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kuik.model.CredentialTrial;
 import io.kuik.model.RegistryCredential;
@@ -17,7 +16,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The credential trial against the real {@code docker-registry} (Debian's, CNCF distribution 2.8):
  * with htpasswd Basic auth (accepted, refused, down) and behind a token realm that it trusts
- * (accepted, refused at the realm). Skipped, saying which script installs it, when the registry is
- * not installed.
+ * (accepted, refused at the realm). Each test is skipped, saying which script installs it, when the
+ * registry is not installed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TokenFlowTest {
@@ -39,9 +38,21 @@ class TokenFlowTest {
   private LocalRegistry token;
   private TestTokenRealm realm;
 
-  @BeforeAll
-  void startRegistries(@TempDir Path basicDir, @TempDir Path tokenDir) throws Exception {
-    assumeTrue(LocalRegistry.installed(), LocalRegistry.INSTALL_HINT);
+  /** The registries' data, one directory each for the whole class. */
+  @TempDir static Path basicDir;
+
+  @TempDir static Path tokenDir;
+
+  /**
+   * Started by the first test that runs, shared by the others. The assumption sits here, not in
+   * {@code @BeforeAll}, so that Surefire counts each test as skipped rather than none at all.
+   */
+  @BeforeEach
+  void startRegistries() throws Exception {
+    LocalRegistry.assumeInstalled();
+    if (basic != null) {
+      return;
+    }
     basic = LocalRegistry.start(basicDir, "alice", "s3cret");
     realm = new TestTokenRealm(tokenDir);
     token =
