@@ -80,35 +80,7 @@ public record SyncerSettings(
     }
   }
 
-  /** Without releasing gates. */
-  public SyncerSettings(
-      String clusterResourceNamespace,
-      Duration grace,
-      Duration debounce,
-      Duration retryBase,
-      Duration retryCap,
-      Targeting targeting,
-      double writeQps,
-      int writeBurst,
-      Duration resyncPeriod,
-      double resyncShare,
-      int maxInFlight) {
-    this(
-        clusterResourceNamespace,
-        grace,
-        debounce,
-        retryBase,
-        retryCap,
-        targeting,
-        writeQps,
-        writeBurst,
-        resyncPeriod,
-        resyncShare,
-        maxInFlight,
-        false);
-  }
-
-  /** The default write limit, resync and applies in flight. */
+  /** The default write limit, resync and applies in flight; no gate released. */
   public SyncerSettings(
       String clusterResourceNamespace,
       Duration grace,
@@ -127,7 +99,8 @@ public record SyncerSettings(
         DEFAULT_WRITE_BURST,
         DEFAULT_RESYNC_PERIOD,
         DEFAULT_RESYNC_SHARE,
-        DEFAULT_MAX_IN_FLIGHT);
+        DEFAULT_MAX_IN_FLIGHT,
+        false);
   }
 
   /** The defaults, for an instance installed in {@code clusterResourceNamespace}. */

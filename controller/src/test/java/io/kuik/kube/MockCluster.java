@@ -87,6 +87,11 @@ public final class MockCluster implements AutoCloseable {
    * but the syncer writes only while they exist.
    */
   public void installAdmissionPolicy() {
+    installAdmissionPolicy(client);
+  }
+
+  /** The same, on any API server the client reaches (the scale harness's own mock). */
+  public static void installAdmissionPolicy(KubernetesClient client) {
     client
         .admissionRegistration()
         .v1()

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.kuik.kube.MockCluster;
 import io.kuik.kube.ServerSideApplyDispatcher;
 import io.kuik.model.crd.ImageAlternative;
 import java.io.IOException;
@@ -27,9 +28,8 @@ final class ScaleCluster implements AutoCloseable {
   private static final String SYNCER_TOKEN = "syncer-under-test";
 
   /** The chart's admission policy and binding for the release kuik, which the syncer reads. */
-  private static final String POLICY = "kuik-pull-secrets";
-
   private final KubernetesMockServer server;
+
   private final ApiLedger ledger;
   private final KubernetesClient client;
   private final Path kubeconfig;
@@ -122,34 +122,7 @@ final class ScaleCluster implements AutoCloseable {
                 .build())
         .create();
     // The chart's admission policy and binding: the syncer writes only while they exist.
-    client
-        .admissionRegistration()
-        .v1()
-        .validatingAdmissionPolicies()
-        .resource(
-            new io.fabric8.kubernetes.api.model.admissionregistration.v1
-                    .ValidatingAdmissionPolicyBuilder()
-                .withNewMetadata()
-                .withName(POLICY)
-                .endMetadata()
-                .build())
-        .create();
-    client
-        .admissionRegistration()
-        .v1()
-        .validatingAdmissionPolicyBindings()
-        .resource(
-            new io.fabric8.kubernetes.api.model.admissionregistration.v1
-                    .ValidatingAdmissionPolicyBindingBuilder()
-                .withNewMetadata()
-                .withName(POLICY)
-                .endMetadata()
-                .withNewSpec()
-                .withPolicyName(POLICY)
-                .withValidationActions("Deny")
-                .endSpec()
-                .build())
-        .create();
+    MockCluster.installAdmissionPolicy(client);
     for (int a = 0; a < ScaleWorkload.ALWAYS; a++) {
       put(client, ScaleWorkload.routingResource("always-" + a, true));
     }

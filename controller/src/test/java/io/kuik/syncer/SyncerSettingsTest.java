@@ -31,7 +31,8 @@ class SyncerSettingsTest {
         burst,
         Duration.ofMillis(spreadMs),
         SyncerSettings.DEFAULT_RESYNC_SHARE,
-        SyncerSettings.DEFAULT_MAX_IN_FLIGHT);
+        SyncerSettings.DEFAULT_MAX_IN_FLIGHT,
+        false);
   }
 
   @Test
