@@ -136,6 +136,12 @@ public sealed interface Effect {
       return new RecordEvent(new OnPod(namespace, name), uid, type, reason, message);
     }
 
+    /** The same Event, its message without any form of the redactor's credentials. */
+    public RecordEvent redacted(io.kuik.model.Redactor redactor) {
+      String shown = redactor.redact(message);
+      return shown.equals(message) ? this : new RecordEvent(target, uid, type, reason, shown);
+    }
+
     /** The routing resource the Event is about; null for a pod's. */
     public ResourceId resource() {
       return target instanceof OnResource on ? on.resource() : null;

@@ -107,7 +107,8 @@ final class ResourceStatuses {
         forget(id);
         continue;
       }
-      RoutingStatus status = desired(resource.get(), now);
+      // Redacted before it is compared: what was written is what the writer was let through.
+      RoutingStatus status = out.redacted(desired(resource.get(), now));
       if (status.sameAs(written.get(id))) {
         due.remove(id); // nothing to write: no longer due until it changes again
         continue;

@@ -1,5 +1,6 @@
 package io.kuik.syncer;
 
+import io.kuik.model.Redactor;
 import io.kuik.model.ResourceId;
 import io.kuik.model.crd.ImageAlternative;
 import io.kuik.model.crd.RoutingResourceStatus;
@@ -150,6 +151,44 @@ public record RoutingStatus(
     body.put("metadata", Map.of("name", resource.name()));
     body.put("status", fields);
     return body;
+  }
+
+  /** The same status, every text of it without any form of the redactor's credentials. */
+  public RoutingStatus redacted(Redactor redactor) {
+    if (redactor.isEmpty()) {
+      return this;
+    }
+    Credentials shown = credentials;
+    if (credentials != null) {
+      List<Tried> entries = new ArrayList<>();
+      for (Tried tried : credentials.entries()) {
+        entries.add(
+            new Tried(
+                tried.entry(),
+                tried.registry(),
+                tried.outcome(),
+                redactor.redact(tried.answer()),
+                tried.lastTryTime()));
+      }
+      shown =
+          new Credentials(
+              credentials.status(),
+              credentials.reason(),
+              redactor.redact(credentials.message()),
+              credentials.lastTransitionTime(),
+              entries);
+    }
+    RoutingStatus redacted =
+        new RoutingStatus(
+            resource,
+            observedGeneration,
+            valid,
+            reason,
+            redactor.redact(message),
+            secretNamespaces,
+            lastTransitionTime,
+            shown);
+    return redacted.equals(this) ? this : redacted;
   }
 
   /** The same status but for the transition time: whether writing it would change anything. */

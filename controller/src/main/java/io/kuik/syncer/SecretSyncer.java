@@ -94,7 +94,7 @@ public final class SecretSyncer {
   public List<Effect> handle(Input input, Instant now) {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(now, "now");
-    Effects out = new Effects(pacer, now);
+    Effects out = new Effects(pacer, now, trials::redactor);
     if (input instanceof Input.Started) {
       if (started) {
         return List.of();
