@@ -8,7 +8,7 @@ import java.util.logging.Logger;
 /**
  * Sends every log event of the process (kuik's own through java.util.logging and System.Logger,
  * fabric8's through slf4j-jdk14) to standard error, one line per event, at the level asked and
- * above.
+ * above, each through the process's redactor ({@link RedactingFormatter}).
  */
 final class LogSetup {
 
@@ -24,7 +24,8 @@ final class LogSetup {
     }
     ConsoleHandler handler = new ConsoleHandler();
     handler.setLevel(Level.ALL);
-    handler.setFormatter(format.formatter());
+    // Whatever the format, no line leaves with a form of a credential the process knows.
+    handler.setFormatter(new RedactingFormatter(format.formatter()));
     root.addHandler(handler);
     root.setLevel(level.julLevel());
     // fabric8 warns at every start that v1alpha1 is an unstable version: it is kuik's own CRD

@@ -325,6 +325,14 @@ public final class SecretSyncer {
     return pacer.waiting();
   }
 
+  /**
+   * Takes every form of the credentials the core tries (or tried within the period) out of a text:
+   * for the process's other writers, its log lines.
+   */
+  public io.kuik.model.Redactor redactor() {
+    return trials.redactor();
+  }
+
   /** Rewritten pods that wait on the pull-secret gate, as this process knows them. */
   public int podsGated() {
     return gates.waiting();

@@ -1,5 +1,6 @@
 package io.kuik.kube.syncer;
 
+import io.kuik.kube.LogRedaction;
 import io.kuik.kube.PodGates;
 import io.kuik.ports.Clock;
 import io.kuik.registry.CredentialTrier;
@@ -235,5 +236,6 @@ final class SyncerDriver implements Effect.Executor {
             core.resyncPeriod()));
     metrics.podsGated(core.podsGated());
     metrics.publishLanes(core.queueStats(clock.now()));
+    LogRedaction.use(core.redactor());
   }
 }
