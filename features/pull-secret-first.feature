@@ -85,6 +85,25 @@ Feature: Pull secret first
     Then the pod web-1 in team-a must run docker.io/acme/app:1.0
     And the pod web-1 in team-a must not be gated
 
+  Scenario: A pod that names its node should be rewritten and created ungated, as Kubernetes refuses a node and a gate together
+    Given the namespace team-a
+    And the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And the registry docker.io is down
+    And 2 seconds pass
+    When a pod debugger using docker.io/acme/app:1.0 on the node node-1 is created in team-a
+    Then the pod debugger in team-a must run quay.io/acme/app:1.0
+    And the pod debugger in team-a must not be gated
+    And the pod debugger in team-a must be Running within 3 seconds
+
   Scenario: With the syncer down, a gated pod should go on at the bound with a Warning Event, and new pods should not be gated once its Lease is stale
     Given the ImageAlternative quay:
       """yaml

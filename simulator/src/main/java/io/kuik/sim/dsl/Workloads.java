@@ -230,6 +230,25 @@ public final class Workloads {
       Map<String, String> annotations,
       List<String> pullSecrets,
       String serviceAccount) {
+    submitPod(namespace, pod, containers, annotations, pullSecrets, serviceAccount, null);
+  }
+
+  /**
+   * A pod placed on {@code node} by its author ({@code spec.nodeName}, as {@code kubectl debug
+   * node/…} and controllers that place their pods themselves create them), not by a scheduler.
+   */
+  public void submitPodOnNode(String namespace, String pod, String image, String node) {
+    submitPod(namespace, pod, Map.of("app", image), Map.of(), List.of(), null, node);
+  }
+
+  private void submitPod(
+      String namespace,
+      String pod,
+      Map<String, String> containers,
+      Map<String, String> annotations,
+      List<String> pullSecrets,
+      String serviceAccount,
+      String node) {
     ObjectNode object = Json.object();
     object.put("apiVersion", "v1");
     object.put("kind", "Pod");
@@ -252,6 +271,9 @@ public final class Workloads {
     }
     if (serviceAccount != null) {
       spec.put("serviceAccountName", serviceAccount);
+    }
+    if (node != null) {
+      spec.put("nodeName", node);
     }
     world.api().create(ADMIN, object);
   }
