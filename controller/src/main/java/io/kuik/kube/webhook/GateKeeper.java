@@ -9,33 +9,41 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kuik.kube.PodGates;
-import io.kuik.model.PullSecretGate;
-import io.kuik.model.RewriteAnnotations;
 import io.kuik.webhook.GateBound;
 import io.kuik.webhook.SyncerLease;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Pull secret first, the webhook process's part (docs/decisions/0052-pull-secret-first.md): reads
  * the syncer's Lease every {@link #LEASE_PERIOD} for {@link SyncerLease}, which the admission asks
- * whether to gate; watches the rewritten pods and, every {@link #TICK}, removes the gate of those
- * past the bound ({@link GateBound}) with a Warning Event on each. One thread of its own runs all
- * of it; the informer hands its changes to that thread.
+ * whether to gate; watches the rewritten pods no node runs yet, keeping a slim record of each
+ * ({@link WatchedPods}), and every {@link #TICK} removes the gate of those past the bound ({@link
+ * GateBound}) with a Warning Event on each. One thread of its own keeps the bound; the releases go
+ * out on {@link #RELEASES_IN_FLIGHT} threads of their own, taken in turn from each namespace, so
+ * that neither reading the Lease nor another namespace's flood of due pods holds one back
+ * (docs/decisions/0062-gate-releases-paced-concurrent-fair.md).
  */
 final class GateKeeper implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(GateKeeper.class.getName());
 
   static final Duration LEASE_PERIOD = Duration.ofSeconds(2);
-  static final Duration TICK = Duration.ofSeconds(1);
+  static final Duration TICK = Duration.ofMillis(200);
   static final Duration RETRY = Duration.ofSeconds(5);
+
+  /** Releases sent and not yet answered, at most, each on a thread of its own. */
+  static final int RELEASES_IN_FLIGHT = 8;
 
   private final KubernetesClient client;
   private final String namespace;
@@ -50,6 +58,33 @@ final class GateKeeper implements AutoCloseable {
             t.setDaemon(true);
             return t;
           });
+
+  /** Reads the Lease, so that a slow API server delays no tick of the bound. */
+  private final ScheduledExecutorService leaseReader =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "kuik-lease-reader");
+            t.setDaemon(true);
+            return t;
+          });
+
+  private final ExecutorService releasers =
+      Executors.newFixedThreadPool(
+          RELEASES_IN_FLIGHT,
+          new ThreadFactory() {
+            private final AtomicInteger count = new AtomicInteger();
+
+            @Override
+            public Thread newThread(Runnable r) {
+              Thread t = new Thread(r, "kuik-gate-release-" + count.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            }
+          });
+
+  /** Releases in flight; the keeper's thread only. */
+  private int inFlight;
+
   private volatile int gated;
   private volatile long released;
   private SharedIndexInformer<Pod> pods;
@@ -76,30 +111,27 @@ final class GateKeeper implements AutoCloseable {
   }
 
   void start() {
-    thread.scheduleWithFixedDelay(
+    leaseReader.scheduleWithFixedDelay(
         this::readLease, 0, LEASE_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
-    pods =
-        client
-            .pods()
-            .inAnyNamespace()
-            .withLabel(RewriteAnnotations.REWRITTEN_LABEL, RewriteAnnotations.REWRITTEN_LABEL_VALUE)
-            .inform(
-                new ResourceEventHandler<>() {
-                  @Override
-                  public void onAdd(Pod pod) {
-                    changed(pod, false);
-                  }
+    pods = WatchedPods.informer(client);
+    pods.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(Pod pod) {
+            changed(pod, false);
+          }
 
-                  @Override
-                  public void onUpdate(Pod before, Pod pod) {
-                    changed(pod, false);
-                  }
+          @Override
+          public void onUpdate(Pod before, Pod pod) {
+            changed(pod, false);
+          }
 
-                  @Override
-                  public void onDelete(Pod pod, boolean unknown) {
-                    changed(pod, true);
-                  }
-                });
+          @Override
+          public void onDelete(Pod pod, boolean unknown) {
+            changed(pod, true);
+          }
+        });
+    pods.start();
     thread.scheduleWithFixedDelay(
         this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -124,62 +156,54 @@ final class GateKeeper implements AutoCloseable {
     }
   }
 
+  /** On the informer's thread: the record goes to the keeper's, the pod object nowhere. */
   private void changed(Pod pod, boolean deleted) {
-    String ns = pod.getMetadata().getNamespace();
-    String name = pod.getMetadata().getName();
-    GateBound.GatedPod gatedPod = deleted ? null : gated(pod);
+    WatchedPods.Watched record = WatchedPods.record(pod);
+    GateBound.GatedPod gatedPod = deleted ? null : record.gated();
     try {
-      thread.execute(() -> bound.podChanged(ns, name, gatedPod));
-    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      thread.execute(() -> bound.podChanged(record.namespace(), record.name(), gatedPod));
+    } catch (RejectedExecutionException closing) {
       // closing
     }
   }
 
-  private static GateBound.GatedPod gated(Pod pod) {
-    if (pod.getSpec() == null
-        || pod.getMetadata().getDeletionTimestamp() != null
-        || pod.getMetadata().getCreationTimestamp() == null
-        || pod.getMetadata().getUid() == null) {
-      return null;
-    }
-    int index =
-        PullSecretGate.indexIn(
-            pod.getSpec().getSchedulingGates().stream()
-                .map(g -> g == null ? "" : String.valueOf(g.getName()))
-                .toList());
-    if (index < 0) {
-      return null;
-    }
-    return new GateBound.GatedPod(
-        pod.getMetadata().getNamespace(),
-        pod.getMetadata().getName(),
-        pod.getMetadata().getUid(),
-        Instant.parse(pod.getMetadata().getCreationTimestamp()),
-        index);
-  }
-
+  /** The due pods, as many as may fly, each released on a thread of its own. */
   private void tick() {
     try {
-      Instant now = Instant.now();
-      for (GateBound.GatedPod pod : bound.due(now)) {
-        PodGates.Result result = gates.release(pod.namespace(), pod.name(), pod.uid(), pod.index());
-        if (bound.answered(pod, result.code(), Instant.now())) {
-          LOG.log(
-              Level.WARNING,
-              "pod {0}/{1}: pull secret not in place after {2}, gate removed by the bound",
-              new Object[] {pod.namespace(), pod.name(), bound.maxWait()});
-          warn(pod);
-        } else if (!result.released() && result.code() != 422 && result.code() != 404) {
-          LOG.log(
-              Level.WARNING,
-              "pod {0}/{1}: removing its gate was refused ({2} {3}), retry in {4}",
-              new Object[] {pod.namespace(), pod.name(), result.code(), result.reason(), RETRY});
-        }
+      for (GateBound.GatedPod pod : bound.due(Instant.now(), RELEASES_IN_FLIGHT - inFlight)) {
+        inFlight++;
+        releasers.execute(
+            () -> {
+              PodGates.Result result =
+                  gates.release(pod.namespace(), pod.name(), pod.uid(), pod.index());
+              thread.execute(() -> answered(pod, result));
+            });
       }
       gated = bound.gated();
       released = bound.released();
+    } catch (RejectedExecutionException closing) {
+      // closing
     } catch (RuntimeException bug) {
       LOG.log(Level.SEVERE, "the gate keeper's tick failed", bug);
+    }
+  }
+
+  private void answered(GateBound.GatedPod pod, PodGates.Result result) {
+    inFlight--;
+    if (bound.answered(pod, result.code(), Instant.now())) {
+      LOG.log(
+          Level.WARNING,
+          "pod {0}/{1}: pull secret not in place after {2}, gate removed by the bound",
+          new Object[] {pod.namespace(), pod.name(), bound.maxWait()});
+      releasers.execute(() -> warn(pod));
+    } else if (!result.released() && result.code() != 422 && result.code() != 404) {
+      LOG.log(
+          Level.WARNING,
+          "pod {0}/{1}: removing its gate was refused ({2} {3}), retry in {4}",
+          new Object[] {pod.namespace(), pod.name(), result.code(), result.reason(), RETRY});
+    }
+    if (inFlight < RELEASES_IN_FLIGHT) {
+      tick(); // the next due pods go now, not at the next tick
     }
   }
 
@@ -227,6 +251,8 @@ final class GateKeeper implements AutoCloseable {
     if (pods != null) {
       pods.stop();
     }
+    leaseReader.shutdownNow();
     thread.shutdownNow();
+    releasers.shutdownNow();
   }
 }
