@@ -111,18 +111,24 @@ final class Reconciler {
    * Reconciles the pairs due at {@code now}. When a pair needs a write and none may go (no token,
    * or as many applies in flight as allowed), it goes back to the queue and the rest stay there:
    * the next wake-up comes with the next token, or with the next answer. A reconcile that needs no
-   * write costs no token, so only writes are paced. Then the statuses due, with what the Secrets
-   * left of the budget (a status may wait; a credential should not).
+   * write costs no token, so only writes are paced. The gates' releases go after the event work and
+   * before the resync and the start's pass. Then the statuses due, with what the Secrets left of
+   * the budget (a status may wait; a credential should not).
    */
   void runDue(Instant now, Effects out) {
     Function<RoutingResource, EntryCredentials> credentials = this::credentialsOf;
     boolean paused = false;
+    boolean released = false;
     while (!paused) {
       Optional<WorkQueue.Item> item = pacer.next(now);
       if (item.isEmpty()) {
         break;
       }
       Lane lane = item.get().lane();
+      if (!released && lane != Lane.EVENT) {
+        released = true;
+        gates.send(now, out); // the pods that wait go before the resync and the start's pass
+      }
       observer.reconcileStarted(lane);
       try {
         Outcome outcome = reconcile(item.get(), now, credentials, out);

@@ -66,7 +66,7 @@ public final class SecretSyncer {
     this.view = Objects.requireNonNull(view, "view");
     this.pacer = new Pacer(settings);
     this.memory = new PairMemory(hashes);
-    this.gates = new Gates(settings, view, observer);
+    this.gates = new Gates(settings, view, observer, pacer);
     this.reconciler =
         new Reconciler(
             settings,
@@ -154,9 +154,10 @@ public final class SecretSyncer {
       throw new AssertionError("an input of no known kind: " + input);
     }
     if (!held) {
+      gates.send(now, out);
       trials.due(now, out);
       Optional<Instant> writeDue =
-          Stream.of(statuses.nextDue(), gates.nextRetry())
+          Stream.of(statuses.nextDue(), gates.nextRelease(now))
               .flatMap(Optional::stream)
               .min(Comparator.naturalOrder());
       pacer.wake(now, writeDue, trials.nextDue(now)).ifPresent(out::add);
@@ -256,31 +257,15 @@ public final class SecretSyncer {
    */
   private void resync(Instant now) {
     reconciler.forgetCredentials();
-    pacer.resyncing(now, memory.writtenCount() + pacer.startPassLeft(this::mayHoldASecret));
+    pacer.resyncing(
+        now,
+        memory.writtenCount() + pacer.startPassLeft(p -> RewrittenPods.mayHoldASecret(view, p)));
     Instant from = afterDebounce(now);
     for (Validated resource : view.routingResources()) {
       for (ObservedNamespace ns : view.namespaces()) {
         pacer.oweResync(new Pair(resource.id(), ns.name()), from);
       }
     }
-  }
-
-  /**
-   * Whether the start's pass will apply the pair: an Always resource's, or an OnFailure resource's
-   * in a namespace where a pod it rewrote lives. Counting every pair the start's pass has left
-   * would stretch a resync that comes during it for the pairs that never hold a Secret (three in
-   * four at the scale harness's size).
-   */
-  private boolean mayHoldASecret(Pair pair) {
-    Optional<Validated> found = view.routingResource(pair.resource());
-    if (found.isEmpty() || !(found.get() instanceof Validated.Valid valid)) {
-      return false;
-    }
-    if (valid.resource().rewritePolicy() == RewritePolicy.ALWAYS) {
-      return true;
-    }
-    return view.pods(pair.namespace()).stream()
-        .anyMatch(pod -> RewrittenPods.rewriters(pod).contains(pair.resource()));
   }
 
   private void reportValidity(Validated validated, Effects out) {

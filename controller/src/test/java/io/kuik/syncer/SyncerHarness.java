@@ -99,6 +99,7 @@ final class SyncerHarness implements InformerView, Effect.Executor {
   private Duration trialLatency = Duration.ZERO;
   private boolean statusTaken = true;
   private Function<Secret, Answer> server = secret -> Answer.APPLIED;
+  private final List<Instant> releasedAt = new ArrayList<>();
   private Duration applyLatency = Duration.ZERO;
   private int wakeupsAsked;
   private int sourceReads;
@@ -352,9 +353,15 @@ final class SyncerHarness implements InformerView, Effect.Executor {
     releaseAnswer = answer;
   }
 
+  /** When each release of {@link #releases()} was sent. */
+  List<Instant> releasedAt() {
+    return releasedAt;
+  }
+
   @Override
   public void release(Effect.ReleaseGate release) {
     releases.add(release);
+    releasedAt.add(now);
     answers
         .computeIfAbsent(now.plus(applyLatency), at -> new ArrayList<>())
         .add(new Input.GateAnswered(release, releaseAnswer));

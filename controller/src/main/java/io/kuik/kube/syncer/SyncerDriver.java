@@ -22,9 +22,10 @@ import java.util.logging.Logger;
  * {@link SecretSyncer} on the {@link CoreLoop}, where every input is handled, and carries each
  * effect out without blocking that thread. Informer notifications reach the loop and go through the
  * {@link Intake}; applies go out on the sender threads (as many as the core lets fly, {@code
- * --max-applies-in-flight}), statuses and Events on a thread of their own, credential trials on the
- * {@link CredentialTrier}'s, and every answer comes back as an input on the loop; a wake-up is a
- * one-shot timer on the loop. The production twin of the simulator's {@code SyncerProcess}.
+ * --max-applies-in-flight}), gate releases on as many threads of their own, statuses and Events on
+ * a thread of their own, credential trials on the {@link CredentialTrier}'s, and every answer comes
+ * back as an input on the loop; a wake-up is a one-shot timer on the loop. The production twin of
+ * the simulator's {@code SyncerProcess}.
  *
  * <p>Before {@link #startSyncing()} (informers synced and, with leader election, the lease held)
  * notifications only fill the caches; the core is built then and reconciles everything once.
@@ -44,6 +45,7 @@ final class SyncerDriver implements Effect.Executor {
   private final PodGates gates;
   private final WriteFence fence;
   private final Executor senders;
+  private final Executor releasers;
   private final Executor notes;
   private final SyncerMetrics metrics;
   private final CredentialTrier trier;
@@ -51,6 +53,7 @@ final class SyncerDriver implements Effect.Executor {
 
   /**
    * @param senders the threads that send applies (fabric8's apply blocks for its round trip)
+   * @param releasers the threads that send gate releases, as many as the core lets fly
    * @param notes the thread that sends status writes and records Events
    * @param trier tries credentials on their registries, on threads of its own
    */
@@ -65,6 +68,7 @@ final class SyncerDriver implements Effect.Executor {
       PodGates gates,
       WriteFence fence,
       Executor senders,
+      Executor releasers,
       Executor notes,
       SyncerMetrics metrics,
       CredentialTrier trier) {
@@ -79,6 +83,7 @@ final class SyncerDriver implements Effect.Executor {
     this.gates = gates;
     this.fence = fence;
     this.senders = senders;
+    this.releasers = releasers;
     this.notes = notes;
     this.metrics = metrics;
     this.trier = trier;
@@ -161,11 +166,14 @@ final class SyncerDriver implements Effect.Executor {
     }
   }
 
-  /** On the notes' thread, behind the write fence, as a status write. */
+  /**
+   * On a releaser thread, behind the write fence: several at once, none waiting behind a status or
+   * an Event (the core paces them with the other writes).
+   */
   @Override
   public void release(Effect.ReleaseGate release) {
     send(
-        notes,
+        releasers,
         "release of the gate of " + release.namespace() + "/" + release.name(),
         () -> {
           Answer.Refused closed = fence.refusal();

@@ -42,6 +42,8 @@ public final class SyncerRuntime implements ProcessRuntime {
   private final CoreLoop loop = new CoreLoop("kuik-syncer-core");
   // The applies in flight, one thread each: fabric8's server-side apply blocks for its round trip.
   private final ExecutorService senders;
+  // The gates' releases, as many at once as applies: a pod patch blocks for its round trip.
+  private final ExecutorService releasers;
   // Status writes and Events, one at a time, so that neither waits behind the other's applies.
   private final ExecutorService notes;
   // Credential trials, on threads of their own: a registry may take its timeout to answer.
@@ -61,6 +63,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     String namespace = settings.syncer().clusterResourceNamespace();
     Clock clock = java.time.Clock.systemUTC()::instant;
     senders = threads("kuik-syncer-apply-", settings.syncer().maxInFlight());
+    releasers = threads("kuik-syncer-release-", settings.syncer().maxInFlight());
     notes = threads("kuik-syncer-notes-", 1);
     trier =
         new CredentialTrier(settings.trials().timeout(), settings.trials().insecureRegistries());
@@ -78,6 +81,7 @@ public final class SyncerRuntime implements ProcessRuntime {
             new PodGates(client),
             fence,
             senders,
+            releasers,
             notes,
             metrics,
             trier);
@@ -174,6 +178,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     requestExit(ExitReason.SHUTDOWN);
     fence.closeForShutdown();
     senders.shutdownNow(); // an apply not sent yet is dropped; one on the wire ends
+    releasers.shutdownNow();
     notes.shutdownNow();
     trier.close();
     loop.close();
