@@ -24,6 +24,9 @@ public final class Redactor {
   /** What a form is replaced with. */
   public static final String MARK = "<redacted>";
 
+  /** The shortest form looked for. */
+  public static final int SHORTEST = 4;
+
   /** A form cut at the end of a text is taken out from this many characters on. */
   static final int CUT_PREFIX = 4;
 
@@ -115,13 +118,13 @@ public final class Redactor {
     if (credential.registryToken() != null) {
       forms.addAll(encodings(credential.registryToken()));
     }
-    forms.remove("");
+    forms.removeIf(form -> form.length() < SHORTEST);
     return forms;
   }
 
   private static Redactor of(Set<String> forms) {
     List<String> sorted = new ArrayList<>(forms);
-    sorted.removeIf(String::isEmpty);
+    sorted.removeIf(form -> form.length() < SHORTEST);
     sorted.sort(Comparator.comparingInt(String::length).reversed().thenComparing(s -> s));
     return sorted.isEmpty() ? NONE : new Redactor(List.copyOf(sorted));
   }
