@@ -31,6 +31,11 @@ public final class Faults {
     world.cluster().outages().apiServerUnavailable(window);
   }
 
+  /** Every request about objects named {@code name} answered 503 for {@code window}, from now. */
+  public void apiServerUnavailableFor(String name, Duration window) {
+    world.cluster().outages().unavailableFor(name, window);
+  }
+
   public void registryDown(String host) {
     world.cluster().registryOutages().down(host);
   }
