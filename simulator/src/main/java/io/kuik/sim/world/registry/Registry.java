@@ -69,6 +69,7 @@ public final class Registry {
   private final List<Grant> grants = new ArrayList<>();
   private final Set<String> downRepositories = new TreeSet<>();
   private boolean servesEverything;
+  private boolean echoes;
   private boolean down;
   // A timed outage ends by itself: reachability is decided by the clock, so nothing is cancelled.
   private Instant downUntil;
@@ -131,6 +132,16 @@ public final class Registry {
    * From now on every image is available to anyone, with any credential or none: the registry of a
    * world that is told nothing about its registries but their outages ({@code kuik plan}).
    */
+  /**
+   * From now on a refused login's answer quotes what it was sent, as some registries' error pages
+   * do: the {@code Authorization} header's {@code Basic} pair and the password URL-encoded. A
+   * hostile registry for kuik's redaction.
+   */
+  public Registry echoWhatItRefuses() {
+    echoes = true;
+    return this;
+  }
+
   public Registry serveEverything() {
     servesEverything = true;
     return this;
@@ -260,7 +271,8 @@ public final class Registry {
     } else {
       answer =
           new Login(
-              Login.Outcome.REFUSED, "GET /v2/ answered 401 UNAUTHORIZED: authentication required");
+              Login.Outcome.REFUSED,
+              "GET /v2/ answered 401 UNAUTHORIZED: authentication required" + echo(credential));
     }
     note(
         RegistryEvent.LOGIN,
@@ -276,6 +288,18 @@ public final class Registry {
       REFUSED,
       UNREACHABLE
     }
+  }
+
+  private String echo(RegistryCredential credential) {
+    if (!echoes || credential == null || credential.password() == null) {
+      return "";
+    }
+    String pair = credential.username() + ":" + credential.password();
+    return ", bad credentials in header Basic "
+        + java.util.Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8))
+        + " (password="
+        + java.net.URLEncoder.encode(credential.password(), StandardCharsets.UTF_8)
+        + ")";
   }
 
   static String who(RegistryCredential credential) {
