@@ -141,4 +141,19 @@ public class RedactorTest {
         "echo Bearer " + Redactor.MARK,
         redactor.redact("echo Bearer eyJhbGciOiJSUzI1NiJ9.payload.sig"));
   }
+
+  @Test
+  void theFormsOfAUserAndPasswordAreEveryEncodingOfEach() {
+    RegistryCredential alice = RegistryCredential.basic("alice", "x>?~");
+
+    assertEquals(
+        java.util.Set.of(
+            "x>?~",
+            "x%3E%3F%7E",
+            "YWxpY2U6eD4/fg==",
+            "YWxpY2U6eD4/fg",
+            "YWxpY2U6eD4_fg==",
+            "YWxpY2U6eD4_fg"),
+        Redactor.formsOf(alice));
+  }
 }

@@ -297,5 +297,10 @@ class CredentialTrialsTest {
     assertTrue(credentials.entries().get(0).answer().contains("<redacted>"), credentials::toString);
     String event = cluster.events(CredentialTrials.REFUSED_EVENT).get(0).message();
     assertFalse(forms.shows(event), event);
+    String basic =
+        java.util.Base64.getEncoder()
+            .encodeToString("alice:wr/ong p+ss".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertFalse(credentials.toString().contains(basic.substring(0, 8)), credentials::toString);
+    assertFalse(event.contains(basic.substring(0, 8)), event);
   }
 }
