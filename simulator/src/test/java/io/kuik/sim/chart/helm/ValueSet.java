@@ -63,6 +63,7 @@ record ValueSet(String label, String release, String namespace, List<String> set
               "syncer.extraArgs[0]=--lease-duration=30s",
               "networkPolicy.enabled=true",
               "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.name=monitoring",
+              "networkPolicy.apiServer.cidrs[0]=10.0.0.10/32",
               "extraObjects[0].apiVersion=v1",
               "extraObjects[0].kind=ConfigMap",
               "extraObjects[0].metadata.name=registry-hosts",
@@ -84,7 +85,8 @@ record ValueSet(String label, String release, String namespace, List<String> set
               "metrics.serviceMonitor.enabled=true",
               "monitoring.prometheusRule.enabled=true",
               "monitoring.grafanaDashboard.enabled=true",
-              "networkPolicy.enabled=true"));
+              "networkPolicy.enabled=true",
+              "networkPolicy.apiServer.ciliumEntity=true"));
 
   /** The webhook's certificate from a Secret the user brings, and no CRDs. */
   static final ValueSet OWN_TLS_NO_CRDS =
