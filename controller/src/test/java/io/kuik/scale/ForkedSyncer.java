@@ -66,11 +66,25 @@ final class ForkedSyncer implements AutoCloseable {
 
   static ForkedSyncer start(Path jar, List<String> flags, Path kubeconfig, Path log)
       throws IOException {
+    return start(jar, "syncer", CHART_JVM_OPTIONS, flags, kubeconfig, log);
+  }
+
+  /**
+   * Any {@code kuik <subcommand>} of the jar, with these JVM options (the gate-flood's webhook).
+   */
+  static ForkedSyncer start(
+      Path jar,
+      String subcommand,
+      List<String> jvmOptions,
+      List<String> flags,
+      Path kubeconfig,
+      Path log)
+      throws IOException {
     int healthPort = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(CHART_JVM_OPTIONS);
-    command.addAll(List.of("-jar", jar.toString(), "syncer"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-jar", jar.toString(), subcommand));
     command.addAll(flags);
     command.add("--health-port=" + healthPort);
     ProcessBuilder builder =
