@@ -119,12 +119,12 @@ public final class GateFloodHarness {
 
   private void webhookUnderTheFlood(ScaleCluster cluster, Path work) throws Exception {
     Path tls = Files.createDirectories(work.resolve("tls"));
-    TestCertificates.Pair pair = TestCertificates.generate(tls, "webhook", "EC");
+    TestCertificates.Pair pair = TestCertificates.generate(tls, "webhook", "RSA");
     TestCertificates.write(
         tls.resolve("tls.crt"),
         tls.resolve("tls.key"),
         pair,
-        TestCertificates.pkcs8Pem(pair.key()));
+        TestCertificates.pkcs1Pem(pair.key()));
     List<String> flags =
         List.of(
             "--port=" + ForkedSyncer.freePort(),

@@ -14,11 +14,13 @@ import io.kuik.webhook.SyncerLease;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
@@ -30,8 +32,9 @@ import java.util.logging.Logger;
  * whether to gate; watches the rewritten pods no node runs yet, keeping a slim record of each
  * ({@link WatchedPods}), and every {@link #TICK} removes the gate of those past the bound ({@link
  * GateBound}) with a Warning Event on each. One thread of its own keeps the bound; the releases go
- * out on {@link #RELEASES_IN_FLIGHT} threads of their own, taken in turn from each namespace, so
- * that neither reading the Lease nor another namespace's flood of due pods holds one back
+ * out on {@link #RELEASES_IN_FLIGHT} threads of their own, taken in turn from each namespace, and
+ * the Events on one more, so that neither reading the Lease, nor recording Events, nor another
+ * namespace's flood of due pods holds one back
  * (docs/decisions/0062-gate-releases-paced-concurrent-fair.md).
  */
 final class GateKeeper implements AutoCloseable {
@@ -43,7 +46,10 @@ final class GateKeeper implements AutoCloseable {
   static final Duration RETRY = Duration.ofSeconds(5);
 
   /** Releases sent and not yet answered, at most, each on a thread of its own. */
-  static final int RELEASES_IN_FLIGHT = 8;
+  static final int RELEASES_IN_FLIGHT = 16;
+
+  /** Warning Events waiting to be recorded, at most; beyond, one is dropped (and logged). */
+  static final int EVENTS_QUEUED = 1_000;
 
   private final KubernetesClient client;
   private final String namespace;
@@ -81,6 +87,24 @@ final class GateKeeper implements AutoCloseable {
               return t;
             }
           });
+
+  /**
+   * Records the Warning Events, one at a time, apart from the releases: under a flood they must not
+   * halve the releases' pace. A full queue drops the Event, never the release.
+   */
+  private final ThreadPoolExecutor events =
+      new ThreadPoolExecutor(
+          1,
+          1,
+          30,
+          TimeUnit.SECONDS,
+          new ArrayBlockingQueue<>(EVENTS_QUEUED),
+          r -> {
+            Thread t = new Thread(r, "kuik-gate-events");
+            t.setDaemon(true);
+            return t;
+          },
+          (dropped, pool) -> LOG.fine("a PullSecretNotReady Event dropped: too many queued"));
 
   /** Releases in flight; the keeper's thread only. */
   private int inFlight;
@@ -195,7 +219,7 @@ final class GateKeeper implements AutoCloseable {
           Level.WARNING,
           "pod {0}/{1}: pull secret not in place after {2}, gate removed by the bound",
           new Object[] {pod.namespace(), pod.name(), bound.maxWait()});
-      releasers.execute(() -> warn(pod));
+      events.execute(() -> warn(pod));
     } else if (!result.released() && result.code() != 422 && result.code() != 404) {
       LOG.log(
           Level.WARNING,
@@ -254,5 +278,6 @@ final class GateKeeper implements AutoCloseable {
     leaseReader.shutdownNow();
     thread.shutdownNow();
     releasers.shutdownNow();
+    events.shutdownNow();
   }
 }
