@@ -152,6 +152,20 @@ public final class HostileServer implements AutoCloseable {
     };
   }
 
+  /**
+   * A 401 with {@code challenge} to a request without an {@code Authorization} header, and {@code
+   * then} to one with it: a registry that asks, then does something with what it was sent.
+   */
+  public static Answer challengeThen(String challenge, Answer then) {
+    return (exchange, body) -> {
+      if (exchange.getRequestHeaders().getFirst("Authorization") == null) {
+        challenge(challenge).answer(exchange, body);
+      } else {
+        then.answer(exchange, body);
+      }
+    };
+  }
+
   /** A token, as a realm gives one. */
   public static Answer token(String token) {
     return (exchange, body) -> send(exchange, 200, "{\"token\":\"" + token + "\"}");

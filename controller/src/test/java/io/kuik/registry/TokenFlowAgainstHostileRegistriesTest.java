@@ -1,6 +1,7 @@
 package io.kuik.registry;
 
 import static io.kuik.registry.HostileServer.challenge;
+import static io.kuik.registry.HostileServer.challengeThen;
 import static io.kuik.registry.HostileServer.echo;
 import static io.kuik.registry.HostileServer.redirect;
 import static io.kuik.registry.HostileServer.status;
@@ -96,16 +97,7 @@ class TokenFlowAgainstHostileRegistriesTest {
 
   @Test
   void aRegistryThatRedirectsOnlyOnceTheCredentialComesGivesNoVerdict() {
-    registry.on("/v2/", challenge("Basic realm=\"r\""));
-    registry.on(
-        "/v2/",
-        (exchange, body) -> {
-          if (exchange.getRequestHeaders().getFirst("Authorization") == null) {
-            challenge("Basic realm=\"r\"").answer(exchange, body);
-          } else {
-            redirect(307, elsewhere.url("/v2/")).answer(exchange, body);
-          }
-        });
+    registry.on("/v2/", challengeThen("Basic realm=\"r\"", redirect(307, elsewhere.url("/v2/"))));
 
     TrialVerdict verdict = trial(registry, ALICE);
 
@@ -147,16 +139,7 @@ class TokenFlowAgainstHostileRegistriesTest {
 
   @Test
   void aRegistryThatEchoesTheCredentialLeavesNoFormOfItInTheVerdict() {
-    registry.on("/v2/", challenge("Basic realm=\"r\""));
-    registry.on(
-        "/v2/",
-        (exchange, body) -> {
-          if (exchange.getRequestHeaders().getFirst("Authorization") == null) {
-            challenge("Basic realm=\"r\"").answer(exchange, body);
-          } else {
-            echo(401).answer(exchange, body);
-          }
-        });
+    registry.on("/v2/", challengeThen("Basic realm=\"r\"", echo(401)));
 
     TrialVerdict verdict = trial(registry, ALICE);
 
@@ -167,16 +150,8 @@ class TokenFlowAgainstHostileRegistriesTest {
 
   @Test
   void aRealmThatEchoesTheRefreshTokenAndARegistryThatEchoesTheBearerLeaveNeither() {
-    registry.on("/v2/", challenge("Bearer realm=\"" + registry.url("/token") + "\""));
     registry.on(
-        "/v2/",
-        (exchange, body) -> {
-          if (exchange.getRequestHeaders().getFirst("Authorization") == null) {
-            challenge("Bearer realm=\"" + registry.url("/token") + "\"").answer(exchange, body);
-          } else {
-            echo(403).answer(exchange, body);
-          }
-        });
+        "/v2/", challengeThen("Bearer realm=\"" + registry.url("/token") + "\"", echo(403)));
     registry.on("/token", token("the-bearer-token-of-the-realm"));
 
     TrialVerdict bearer = trial(registry, IDENTITY);

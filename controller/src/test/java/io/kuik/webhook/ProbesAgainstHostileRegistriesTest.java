@@ -1,6 +1,7 @@
 package io.kuik.webhook;
 
 import static io.kuik.registry.HostileServer.challenge;
+import static io.kuik.registry.HostileServer.challengeThen;
 import static io.kuik.registry.HostileServer.redirect;
 import static io.kuik.registry.HostileServer.status;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -73,15 +74,7 @@ class ProbesAgainstHostileRegistriesTest {
   @ValueSource(ints = {301, 302, 307, 308})
   void aManifestRedirectedToAnotherHostThatChallenges(int code) throws Exception {
     registry.on("/v2/", redirect(code, elsewhere.url("/v2/acme/app/manifests/1.0")));
-    elsewhere.on(
-        "/v2/",
-        (exchange, body) -> {
-          if (exchange.getRequestHeaders().getFirst("Authorization") == null) {
-            challenge("Basic realm=\"elsewhere\"").answer(exchange, body);
-          } else {
-            status(200, "{}").answer(exchange, body);
-          }
-        });
+    elsewhere.on("/v2/", challengeThen("Basic realm=\"elsewhere\"", status(200, "{}")));
 
     Availability availability = probe(ALICE);
 
@@ -92,14 +85,7 @@ class ProbesAgainstHostileRegistriesTest {
   @Test
   void aManifestThatRedirectsOnceAuthenticatedGetsThereWithoutTheCredential() throws Exception {
     registry.on(
-        "/v2/",
-        (exchange, body) -> {
-          if (exchange.getRequestHeaders().getFirst("Authorization") == null) {
-            challenge("Basic realm=\"r\"").answer(exchange, body);
-          } else {
-            redirect(307, elsewhere.url("/blobs/signed")).answer(exchange, body);
-          }
-        });
+        "/v2/", challengeThen("Basic realm=\"r\"", redirect(307, elsewhere.url("/blobs/signed"))));
     elsewhere.on("/blobs/", status(200, "{}"));
 
     Availability availability = probe(ALICE);

@@ -58,35 +58,14 @@ final class GateKeeper implements AutoCloseable {
   private final GateBound bound;
   private final PodGates gates;
   private final ScheduledExecutorService thread =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "kuik-gate-keeper");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(daemons("kuik-gate-keeper"));
 
   /** Reads the Lease, so that a slow API server delays no tick of the bound. */
   private final ScheduledExecutorService leaseReader =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "kuik-lease-reader");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(daemons("kuik-lease-reader"));
 
   private final ExecutorService releasers =
-      Executors.newFixedThreadPool(
-          RELEASES_IN_FLIGHT,
-          new ThreadFactory() {
-            private final AtomicInteger count = new AtomicInteger();
-
-            @Override
-            public Thread newThread(Runnable r) {
-              Thread t = new Thread(r, "kuik-gate-release-" + count.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            }
-          });
+      Executors.newFixedThreadPool(RELEASES_IN_FLIGHT, daemons("kuik-gate-release"));
 
   /**
    * Records the Warning Events, one at a time, apart from the releases: under a flood they must not
@@ -99,11 +78,7 @@ final class GateKeeper implements AutoCloseable {
           30,
           TimeUnit.SECONDS,
           new ArrayBlockingQueue<>(EVENTS_QUEUED),
-          r -> {
-            Thread t = new Thread(r, "kuik-gate-events");
-            t.setDaemon(true);
-            return t;
-          },
+          daemons("kuik-gate-events"),
           (dropped, pool) -> LOG.fine("a PullSecretNotReady Event dropped: too many queued"));
 
   /** Releases in flight; the keeper's thread only. */
@@ -279,5 +254,15 @@ final class GateKeeper implements AutoCloseable {
     thread.shutdownNow();
     releasers.shutdownNow();
     events.shutdownNow();
+  }
+
+  /** Daemon threads named {@code prefix-1}, {@code prefix-2}, … */
+  private static ThreadFactory daemons(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + count.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 }

@@ -2,6 +2,7 @@ package io.kuik.kube.syncer;
 
 import static io.kuik.kube.ClusterFixtures.INSTALL_NAMESPACE;
 import static io.kuik.registry.HostileServer.challenge;
+import static io.kuik.registry.HostileServer.challengeThen;
 import static io.kuik.registry.HostileServer.echo;
 import static io.kuik.registry.HostileServer.redirect;
 import static io.kuik.registry.HostileServer.status;
@@ -10,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kuik.kube.ClusterFixtures;
 import io.kuik.kube.ForkedKuik;
@@ -94,14 +94,7 @@ class HostileRegistriesOnMockApiServerTest {
     realmRedirects.on("/token", redirect(302, elsewhere.url("/token")));
     HostileServer v2Redirects = server("127.0.0.1");
     v2Redirects.on(
-        "/v2/",
-        (exchange, body) -> {
-          if (exchange.getRequestHeaders().getFirst("Authorization") == null) {
-            challenge("Basic realm=\"r\"").answer(exchange, body);
-          } else {
-            redirect(307, elsewhere.url("/v2/")).answer(exchange, body);
-          }
-        });
+        "/v2/", challengeThen("Basic realm=\"r\"", redirect(307, elsewhere.url("/v2/"))));
     RegistryCredential alice = RegistryCredential.basic("alice", "s3cret-of-alice");
     source("realm-pull", realmRedirects.host() + "/acme", alice);
     source("v2-pull", v2Redirects.host() + "/acme", alice);
@@ -126,15 +119,7 @@ class HostileRegistriesOnMockApiServerTest {
   void registriesEchoingGeneratedCredentialsLeaveNoFormOfThemInAnythingKuikWrites()
       throws Exception {
     HostileServer echoing = server("127.0.0.1");
-    echoing.on(
-        "/v2/",
-        (exchange, body) -> {
-          if (exchange.getRequestHeaders().getFirst("Authorization") == null) {
-            challenge("Basic realm=\"r\"").answer(exchange, body);
-          } else {
-            echo(401).answer(exchange, body);
-          }
-        });
+    echoing.on("/v2/", challengeThen("Basic realm=\"r\"", echo(401)));
     HostileServer echoingRealm = server("127.0.0.1");
     echoingRealm.on(
         "/v2/", challenge("Bearer realm=\"" + echoingRealm.url("/token") + "\",service=r"));
@@ -190,59 +175,21 @@ class HostileRegistriesOnMockApiServerTest {
   }
 
   private void source(String name, String registryPath, RegistryCredential credential) {
-    String entry =
+    String pair = credential.username() + ":" + credential.password();
+    fixtures.dockerConfigSource(
+        name,
+        registryPath,
         credential.identityToken() != null
             ? "\"username\":\"<token>\",\"password\":\"\",\"identitytoken\":\""
-                + json(credential.identityToken())
+                + credential.identityToken().replace("\\", "\\\\").replace("\"", "\\\"")
                 + "\""
             : "\"auth\":\""
-                + Base64.getEncoder()
-                    .encodeToString(
-                        (credential.username() + ":" + credential.password())
-                            .getBytes(StandardCharsets.UTF_8))
-                + "\"";
-    String config = "{\"auths\":{\"" + registryPath + "\":{" + entry + "}}}";
-    client
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(INSTALL_NAMESPACE)
-                .endMetadata()
-                .withType("kubernetes.io/dockerconfigjson")
-                .withData(
-                    Map.of(
-                        ".dockerconfigjson",
-                        Base64.getEncoder()
-                            .encodeToString(config.getBytes(StandardCharsets.UTF_8))))
-                .build())
-        .create();
-  }
-
-  private static String json(String text) {
-    return text.replace("\\", "\\\\").replace("\"", "\\\"");
+                + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8))
+                + "\"");
   }
 
   private void alternative(String name, String repository, String secret) {
-    String yaml =
-        String.join(
-            "\n",
-            "apiVersion: kuik.enix.io/v1alpha1",
-            "kind: ImageAlternative",
-            "metadata:",
-            "  name: " + name,
-            "spec:",
-            "  alternatives:",
-            "  - repository: " + repository,
-            "    auth:",
-            "      secretRef: {name: " + secret + "}",
-            "");
-    client
-        .resource(
-            client
-                .getKubernetesSerialization()
-                .unmarshal(yaml, io.kuik.model.crd.ImageAlternative.class))
-        .create();
+    fixtures.injectingAlternative(name, repository, secret);
   }
 
   /**
