@@ -22,13 +22,15 @@ import java.util.concurrent.TimeUnit;
  * chart's JVM options and flags.
  *
  * <ol>
- *   <li>The syncer ({@code --release-gates=true}): {@code kuik.flood.pods} gated pods created at
- *       once in one namespace, whose Secret is there, so that all their releases are due together;
- *       meanwhile a probe pod is created every 2 s in another namespace, and each probe's wait from
- *       its creation (its Secret is already there: Always) to its release is timed.
- *   <li>The webhook alone ({@code --pull-secret-first=true --gate-max-wait=30s}, no syncer): as
- *       many gated pods created in another namespace, and probes in others every second meanwhile;
- *       each pod's lateness past its bound (release − creation − 30 s) is timed.
+ *   <li>The webhook alone ({@code --pull-secret-first=true --gate-max-wait=30s}, no syncer), ready
+ *       before the flood: {@code kuik.flood.pods} gated pods created as fast as the mock takes them
+ *       in one namespace, and a probe in another every second meanwhile; each pod's lateness past
+ *       its bound (release − creation − 30 s) is timed.
+ *   <li>The syncer ({@code --release-gates=true}): as many gated pods created at once in another
+ *       namespace, whose Secret is there, so that all their releases are due together; meanwhile a
+ *       probe pod is created every 2 s in other namespaces, and each probe's wait from its creation
+ *       (its Secret is already there: Always) to its release is timed. The syncer stops after.
+ *   <li>A webhook started while the syncer's flood is still gated: how long until it knows them.
  * </ol>
  *
  * Run by {@code ./mvnw -B -ntp -pl controller -am verify -Pgate-flood}; the argument is the
@@ -71,14 +73,16 @@ public final class GateFloodHarness {
             + "\n");
     Path work = Files.createTempDirectory(out, "run-");
     try (ScaleCluster cluster = new ScaleCluster(new ScaleWorkload(200), work, true)) {
-      syncerUnderTheFlood(cluster, work);
+      // The webhook first: its flood ends released, and leaves the syncer's phase alone.
       webhookUnderTheFlood(cluster, work);
+      int stillGated = syncerUnderTheFlood(cluster, work);
+      webhookStartedDuringTheFlood(cluster, work, stillGated);
     }
     print("load at the end " + ScaleHarness.loadAverages() + "\n");
     Files.writeString(out.resolve("report.txt"), report, StandardCharsets.UTF_8);
   }
 
-  private void syncerUnderTheFlood(ScaleCluster cluster, Path work) throws Exception {
+  private int syncerUnderTheFlood(ScaleCluster cluster, Path work) throws Exception {
     try (ForkedSyncer syncer =
         ForkedSyncer.start(
             jar,
@@ -114,17 +118,55 @@ public final class GateFloodHarness {
               flood,
               seconds,
               floodReleased / seconds));
+      return (int) (flood - floodReleased);
     }
   }
 
-  private void webhookUnderTheFlood(ScaleCluster cluster, Path work) throws Exception {
-    Path tls = Files.createDirectories(work.resolve("tls"));
-    TestCertificates.Pair pair = TestCertificates.generate(tls, "webhook", "RSA");
-    TestCertificates.write(
-        tls.resolve("tls.crt"),
-        tls.resolve("tls.key"),
-        pair,
-        TestCertificates.pkcs1Pem(pair.key()));
+  /**
+   * A webhook that starts while the syncer's flood is still gated (the syncer stopped): how long
+   * until it knows every one of them, listed in its pages, and so enforces their bound.
+   */
+  private void webhookStartedDuringTheFlood(ScaleCluster cluster, Path work, int gated)
+      throws Exception {
+    long started = System.nanoTime();
+    try (ForkedSyncer webhook = startWebhook(cluster, work, "webhook-2.log")) {
+      awaitReady(webhook);
+      long deadline = System.nanoTime() + Duration.ofSeconds(600).toNanos();
+      double known = 0;
+      while (System.nanoTime() < deadline
+          && (known = metric(webhook.metrics(), "kuik_webhook_pods_gated")) < gated * 0.99) {
+        Thread.sleep(500);
+      }
+      print(
+          String.format(
+              Locale.ROOT,
+              "a webhook started with %d pods gated knew %.0f of them %.1f s after its start%n",
+              gated,
+              known,
+              (System.nanoTime() - started) / 1e9));
+    }
+  }
+
+  private static double metric(String exposition, String name) {
+    return exposition
+        .lines()
+        .filter(l -> l.startsWith(name + " "))
+        .mapToDouble(l -> Double.parseDouble(l.substring(name.length() + 1).trim()))
+        .findFirst()
+        .orElse(0);
+  }
+
+  private ForkedSyncer startWebhook(ScaleCluster cluster, Path work, String log) throws Exception {
+    Path tls = work.resolve("tls");
+    if (!Files.exists(tls.resolve("tls.crt"))) {
+      Files.createDirectories(tls);
+      TestCertificates.Pair pair = TestCertificates.generate(tls, "webhook", "RSA");
+      TestCertificates.write(
+          tls.resolve("tls.crt"),
+          tls.resolve("tls.key"),
+          pair,
+          TestCertificates.pkcs1Pem(pair.key()));
+    }
     List<String> flags =
         List.of(
             "--port=" + ForkedSyncer.freePort(),
@@ -135,15 +177,19 @@ public final class GateFloodHarness {
             "--pull-secret-first=true",
             "--gate-max-wait=" + MAX_WAIT.toSeconds() + "s",
             "--log-format=json");
-    try (ForkedSyncer webhook =
-        ForkedSyncer.start(
-            jar,
-            "webhook",
-            ChartJvmOptions.of("webhook"),
-            flags,
-            cluster.kubeconfig(),
-            work.resolve("webhook.log"))) {
+    return ForkedSyncer.start(
+        jar,
+        "webhook",
+        ChartJvmOptions.of("webhook"),
+        flags,
+        cluster.kubeconfig(),
+        work.resolve(log));
+  }
+
+  private void webhookUnderTheFlood(ScaleCluster cluster, Path work) throws Exception {
+    try (ForkedSyncer webhook = startWebhook(cluster, work, "webhook.log")) {
       awaitReady(webhook);
+      Thread.sleep(5_000); // its informer of gated pods listed (none yet) and watches
       Map<String, Long> probes = new ConcurrentHashMap<>();
       Thread prober =
           new Thread(

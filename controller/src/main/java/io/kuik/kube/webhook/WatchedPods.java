@@ -30,7 +30,7 @@ final class WatchedPods {
    * Pods a list page holds at most: a tenant's pod may weigh over a megabyte, and a page is read
    * whole before its pods become records.
    */
-  static final long PAGE = 10;
+  static final long PAGE = 20;
 
   /** A pod as the bound reads it; {@code gate} is the index of kuik's gate, -1 without it. */
   record Watched(
