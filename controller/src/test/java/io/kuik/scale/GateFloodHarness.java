@@ -205,6 +205,7 @@ public final class GateFloodHarness {
                   }
                 }
               });
+      cluster.ledger().mark();
       prober.start();
       long started = System.nanoTime();
       Map<String, Long> created = createFlood(cluster, ScaleWorkload.namespace(19), "held-");
@@ -213,18 +214,24 @@ public final class GateFloodHarness {
       Duration patience = MAX_WAIT.plusSeconds(120);
       List<Long> floodLate = releasedAfter(cluster, created, MAX_WAIT, patience);
       List<Long> probesLate = releasedAfter(cluster, probes, MAX_WAIT, patience);
+      double releasing = (System.nanoTime() - started) / 1e9 - MAX_WAIT.toSeconds();
+      ApiLedger.Window window = cluster.ledger().mark();
       print(
           String.format(
               Locale.ROOT,
-              "webhook alone, --gate-max-wait=%ds: %d flood pods created in %.1f s; lateness"
-                  + " past the bound (release - creation - %ds) p50/p99/max, flood %s s,"
-                  + " probes of other namespaces %s s%n",
+              "webhook alone, --gate-max-wait=%ds: %d flood pods created in %.1f s (%.0f a"
+                  + " second); lateness past the bound (release - creation - %ds) p50/p99/max,"
+                  + " flood %s s, probes of other namespaces %s s; about %.0f releases a second,"
+                  + " the mock's store %.1f ms a pod patch%n",
               MAX_WAIT.toSeconds(),
               flood,
               creating,
+              flood / creating,
               MAX_WAIT.toSeconds(),
               triple(floodLate),
-              triple(probesLate)));
+              triple(probesLate),
+              flood / releasing,
+              window.meanMillis("patch pods")));
     }
   }
 
