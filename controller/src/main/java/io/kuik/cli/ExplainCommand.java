@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kuik.explain.Explain;
 import io.kuik.explain.Explanation;
 import io.kuik.model.Dns1123;
+import io.kuik.model.ServedNamespaces;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
 import io.kuik.webhook.OciRegistryProber;
@@ -84,6 +85,17 @@ public final class ExplainCommand implements KuikSubcommand {
     boolean namespacesByDefault;
 
     @Option(
+        names = "--excluded-namespaces",
+        paramLabel = "<namespace,...>",
+        defaultValue = "${env:KUIK_EXCLUDED_NAMESPACES:-}",
+        description = {
+          "As the syncer's flag: namespaces kuik never serves beside kube-system and the cluster"
+              + " resource namespace (the chart's webhook.excludedNamespaces), comma-separated.",
+          "Env: KUIK_EXCLUDED_NAMESPACES. Default: none."
+        })
+    String excludedNamespaces;
+
+    @Option(
         names = "--probe",
         description = {
           "Ask the registries (an OCI HEAD of each candidate's manifest, with the entry's"
@@ -152,7 +164,11 @@ public final class ExplainCommand implements KuikSubcommand {
       }
       SyncerSettings settings =
           SyncerSettings.defaults(clusterResourceNamespace)
-              .withTargeting(new Targeting(clusterResourceNamespace, namespacesByDefault));
+              .withTargeting(
+                  new Targeting(
+                      clusterResourceNamespace,
+                      namespacesByDefault,
+                      served(clusterResourceNamespace, excludedNamespaces)));
       PrintWriter err = spec.commandLine().getErr();
       ClusterConnection connection;
       try {
@@ -196,6 +212,14 @@ public final class ExplainCommand implements KuikSubcommand {
       } catch (Explain.NothingToExplain nothing) {
         err.println("kuik explain: " + nothing.getMessage() + " (" + connection.describe() + ")");
         return 1;
+      }
+    }
+
+    private ServedNamespaces served(String namespace, String excluded) {
+      try {
+        return ServedNamespaces.parse(namespace, excluded);
+      } catch (IllegalArgumentException invalid) {
+        throw bad("Invalid --excluded-namespaces: " + invalid.getMessage());
       }
     }
 

@@ -8,6 +8,8 @@ import io.kuik.kube.syncer.LeaseSettings;
 import io.kuik.kube.syncer.SyncerRuntime;
 import io.kuik.kube.syncer.SyncerRuntimeSettings;
 import io.kuik.model.Dns1123;
+import io.kuik.model.ServedNamespaces;
+import io.kuik.model.WriteBounds;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
 import java.io.IOException;
@@ -196,9 +198,10 @@ public final class SyncerCommand implements KuikSubcommand {
           "${env:KUIK_ADMISSION_POLICY:-" + SyncerRuntimeSettings.Bounds.DEFAULT_NAME + "}",
       description = {
         "The ValidatingAdmissionPolicy that bounds the syncer's Secret writes (the chart's"
-            + " <release>-pull-secrets). The syncer writes nothing while it or its binding is"
+            + " <fullname>-pull-secrets). The syncer writes nothing while it or its binding is"
             + " missing: /readyz fails, a log line and kuik_syncer_admission_policy_in_place say"
-            + " so. Read by name with get; the syncer needs nothing else of it.",
+            + " so. Watched by name (list and watch with the field selector metadata.name); the"
+            + " syncer needs nothing else of it.",
         "Env: KUIK_ADMISSION_POLICY. Default: ${DEFAULT-VALUE}."
       })
   String admissionPolicy;
@@ -213,6 +216,41 @@ public final class SyncerCommand implements KuikSubcommand {
         "Env: KUIK_ADMISSION_POLICY_BINDING. Default: ${DEFAULT-VALUE}."
       })
   String admissionPolicyBinding;
+
+  @Option(
+      names = "--pod-gates-policy",
+      paramLabel = "<name>",
+      defaultValue = "${env:KUIK_POD_GATES_POLICY:-" + SyncerRuntimeSettings.Bounds.POD_GATES + "}",
+      description = {
+        "With --release-gates: the ValidatingAdmissionPolicy that bounds the syncer's pod patches"
+            + " (the chart's <fullname>-pod-gates). Like --admission-policy, the syncer writes"
+            + " nothing while it or its binding is missing.",
+        "Env: KUIK_POD_GATES_POLICY. Default: ${DEFAULT-VALUE}."
+      })
+  String podGatesPolicy;
+
+  @Option(
+      names = "--pod-gates-policy-binding",
+      paramLabel = "<name>",
+      defaultValue =
+          "${env:KUIK_POD_GATES_POLICY_BINDING:-" + SyncerRuntimeSettings.Bounds.POD_GATES + "}",
+      description = {
+        "The ValidatingAdmissionPolicyBinding of --pod-gates-policy, which must bind it with Deny.",
+        "Env: KUIK_POD_GATES_POLICY_BINDING. Default: ${DEFAULT-VALUE}."
+      })
+  String podGatesPolicyBinding;
+
+  @Option(
+      names = "--excluded-namespaces",
+      paramLabel = "<namespace,...>",
+      defaultValue = "${env:KUIK_EXCLUDED_NAMESPACES:-}",
+      description = {
+        "Namespaces kuik never serves, beside kube-system and the cluster resource namespace:"
+            + " the webhook's (the chart's webhook.excludedNamespaces). No claim of a rewrite"
+            + " counts there and no Secret is written there, comma-separated.",
+        "Env: KUIK_EXCLUDED_NAMESPACES. Default: none."
+      })
+  String excludedNamespaces;
 
   @Option(
       names = "--log-format",
@@ -234,35 +272,52 @@ public final class SyncerCommand implements KuikSubcommand {
       })
   LogLevel logLevel;
 
-  // Leader-election timings: client-go's defaults suit every cluster; tests shorten them.
   @Option(
       names = "--lease-name",
-      hidden = true,
-      defaultValue = "${env:KUIK_LEASE_NAME:-" + LeaseSettings.DEFAULT_NAME + "}")
+      paramLabel = "<name>",
+      defaultValue = "${env:KUIK_LEASE_NAME:-" + LeaseSettings.DEFAULT_NAME + "}",
+      description = {
+        "With --leader-elect: the Lease the replicas elect their leader on, in the cluster"
+            + " resource namespace (the chart's <fullname>-secret-syncer, one per release).",
+        "Env: KUIK_LEASE_NAME. Default: ${DEFAULT-VALUE}."
+      })
   String leaseName;
 
+  // Leader-election timings: client-go's defaults suit every cluster.
   @Option(
       names = "--lease-duration",
-      hidden = true,
+      paramLabel = "<duration>",
       converter = DurationConverter.class,
-      defaultValue = "${env:KUIK_LEASE_DURATION:-15s}")
+      defaultValue = "${env:KUIK_LEASE_DURATION:-15s}",
+      description = {
+        "How long a standby waits after the leader's last renewal before it takes over; longer"
+            + " than --lease-renew-deadline.",
+        "Env: KUIK_LEASE_DURATION. Default: ${DEFAULT-VALUE}."
+      })
   Duration leaseDuration;
 
   @Option(
       names = "--lease-renew-deadline",
-      hidden = true,
+      paramLabel = "<duration>",
       converter = DurationConverter.class,
-      defaultValue = "${env:KUIK_LEASE_RENEW_DEADLINE:-10s}")
+      defaultValue = "${env:KUIK_LEASE_RENEW_DEADLINE:-10s}",
+      description = {
+        "How long the leader keeps trying to renew before it stops writing and exits.",
+        "Env: KUIK_LEASE_RENEW_DEADLINE. Default: ${DEFAULT-VALUE}."
+      })
   Duration leaseRenewDeadline;
 
   @Option(
       names = "--lease-retry-period",
-      hidden = true,
+      paramLabel = "<duration>",
       converter = DurationConverter.class,
-      defaultValue = "${env:KUIK_LEASE_RETRY_PERIOD:-2s}")
+      defaultValue = "${env:KUIK_LEASE_RETRY_PERIOD:-2s}",
+      description = {
+        "How often candidates try to take the Lease and the leader renews it.",
+        "Env: KUIK_LEASE_RETRY_PERIOD. Default: ${DEFAULT-VALUE}."
+      })
   Duration leaseRetryPeriod;
 
-  // How often the admission policy and its binding are read: 5 s suits every cluster.
   @Option(
       names = "--credential-trial-timeout",
       paramLabel = "<duration>",
@@ -288,13 +343,6 @@ public final class SyncerCommand implements KuikSubcommand {
         "Env: KUIK_INSECURE_REGISTRIES. Default: none."
       })
   String insecureRegistries;
-
-  @Option(
-      names = "--admission-policy-check-period",
-      hidden = true,
-      converter = DurationConverter.class,
-      defaultValue = "${env:KUIK_ADMISSION_POLICY_CHECK_PERIOD:-5s}")
-  Duration admissionPolicyCheckPeriod;
 
   private final UntilExit<SyncerRuntime> process = new UntilExit<>();
 
@@ -339,7 +387,11 @@ public final class SyncerCommand implements KuikSubcommand {
     return process.running();
   }
 
-  SyncerRuntimeSettings settings() {
+  /**
+   * What the parsed command line tells the process (the simulator runs it from the chart's own
+   * arguments).
+   */
+  public SyncerRuntimeSettings settings() {
     String namespace =
         ClusterResourceNamespace.resolve(
                 clusterResourceNamespace, ClusterResourceNamespace.SERVICE_ACCOUNT_NAMESPACE)
@@ -384,7 +436,10 @@ public final class SyncerCommand implements KuikSubcommand {
     for (String[] name :
         new String[][] {
           {"--admission-policy", admissionPolicy},
-          {"--admission-policy-binding", admissionPolicyBinding}
+          {"--admission-policy-binding", admissionPolicyBinding},
+          {"--pod-gates-policy", podGatesPolicy},
+          {"--pod-gates-policy-binding", podGatesPolicyBinding},
+          {"--lease-name", leaseName}
         }) {
       if (!Dns1123.isSubdomain(name[1])) {
         throw new ParameterException(
@@ -405,7 +460,10 @@ public final class SyncerCommand implements KuikSubcommand {
                   debounce,
                   defaults.retryBase(),
                   defaults.retryCap(),
-                  new Targeting(namespace, namespacesByDefault))
+                  new Targeting(
+                      namespace,
+                      namespacesByDefault,
+                      ServedNamespaces.parse(namespace, excludedNamespaces)))
               // The core paces every write at the API rate and spreads each resync over its
               // period, so a restart or resync of many pairs never bursts (the benchmark's case).
               .withWriteLimit(apiQps, apiBurst)
@@ -419,7 +477,8 @@ public final class SyncerCommand implements KuikSubcommand {
               leaderElect, leaseName, leaseDuration, leaseRenewDeadline, leaseRetryPeriod),
           healthPort,
           new SyncerRuntimeSettings.Bounds(
-              admissionPolicy, admissionPolicyBinding, admissionPolicyCheckPeriod),
+              new WriteBounds.Policy(admissionPolicy, admissionPolicyBinding),
+              releaseGates ? new WriteBounds.Policy(podGatesPolicy, podGatesPolicyBinding) : null),
           new SyncerRuntimeSettings.Trials(credentialTrialTimeout, insecureRegistries()));
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), "Invalid setting: " + invalid.getMessage());
@@ -466,9 +525,9 @@ public final class SyncerCommand implements KuikSubcommand {
         + (s.lease().enabled() ? "on (lease " + s.lease().name() + ")" : "off")
         + ", health port "
         + s.healthPort()
-        + ", writes bounded by the admission policy "
-        + s.bounds().policy()
-        + " and its binding "
-        + s.bounds().binding();
+        + ", excluded namespaces "
+        + s.syncer().targeting().served().neverServed()
+        + ", writes bounded by "
+        + s.bounds().policies();
   }
 }

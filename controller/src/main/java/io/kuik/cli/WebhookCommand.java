@@ -7,6 +7,8 @@ import io.kuik.kube.ExitReason;
 import io.kuik.kube.webhook.WebhookRuntime;
 import io.kuik.kube.webhook.WebhookRuntimeSettings;
 import io.kuik.model.Dns1123;
+import io.kuik.model.ServedNamespaces;
+import io.kuik.model.WriteBounds;
 import io.kuik.webhook.ProberSettings;
 import io.kuik.webhook.WebhookServer;
 import java.io.IOException;
@@ -173,10 +175,45 @@ public final class WebhookCommand implements KuikSubcommand {
       defaultValue = "${env:KUIK_SYNCER_LEASE:-kuik-secret-syncer}",
       description = {
         "With --pull-secret-first: the syncer's leader-election Lease in the cluster resource"
-            + " namespace (the syncer's --lease-name).",
+            + " namespace (the syncer's --lease-name; the chart's <fullname>-secret-syncer).",
         "Env: KUIK_SYNCER_LEASE. Default: ${DEFAULT-VALUE}."
       })
   String syncerLease;
+
+  @Option(
+      names = "--pod-gates-policy",
+      paramLabel = "<name>",
+      defaultValue = "${env:KUIK_POD_GATES_POLICY:-kuik-pod-gates}",
+      description = {
+        "With --pull-secret-first: the ValidatingAdmissionPolicy that bounds the webhook's pod"
+            + " patches (the chart's <fullname>-pod-gates). No pod is gated, and no gate removed,"
+            + " while it or its binding is missing.",
+        "Env: KUIK_POD_GATES_POLICY. Default: ${DEFAULT-VALUE}."
+      })
+  String podGatesPolicy;
+
+  @Option(
+      names = "--pod-gates-policy-binding",
+      paramLabel = "<name>",
+      defaultValue = "${env:KUIK_POD_GATES_POLICY_BINDING:-kuik-pod-gates}",
+      description = {
+        "The ValidatingAdmissionPolicyBinding of --pod-gates-policy, which must bind it with Deny.",
+        "Env: KUIK_POD_GATES_POLICY_BINDING. Default: ${DEFAULT-VALUE}."
+      })
+  String podGatesPolicyBinding;
+
+  @Option(
+      names = "--excluded-namespaces",
+      paramLabel = "<namespace,...>",
+      defaultValue = "${env:KUIK_EXCLUDED_NAMESPACES:-}",
+      description = {
+        "Namespaces whose pods are never routed, beside kube-system and the cluster resource"
+            + " namespace, comma-separated: those the webhook configuration's namespaceSelector"
+            + " leaves out (the chart's webhook.excludedNamespaces), and the syncer's"
+            + " --excluded-namespaces.",
+        "Env: KUIK_EXCLUDED_NAMESPACES. Default: none."
+      })
+  String excludedNamespaces;
 
   @Option(
       names = "--shutdown-delay",
@@ -254,6 +291,14 @@ public final class WebhookCommand implements KuikSubcommand {
   }
 
   WebhookRuntimeSettings settings() {
+    return settings(true);
+  }
+
+  /**
+   * What the parsed command line tells the process; {@code filesChecked} false leaves the TLS files
+   * unread (the simulator runs the webhook without TLS, from the chart's own arguments).
+   */
+  public WebhookRuntimeSettings settings(boolean filesChecked) {
     String namespace =
         ClusterResourceNamespace.resolve(
                 clusterResourceNamespace, ClusterResourceNamespace.SERVICE_ACCOUNT_NAMESPACE)
@@ -266,11 +311,15 @@ public final class WebhookCommand implements KuikSubcommand {
     if (!Dns1123.isLabel(namespace)) {
       throw bad("Invalid cluster resource namespace '" + namespace + "': not a namespace name");
     }
-    if (pullSecretFirst && !Dns1123.isSubdomain(syncerLease)) {
-      throw bad(
-          "Invalid --syncer-lease '"
-              + syncerLease
-              + "': not an object name, e.g. kuik-secret-syncer");
+    for (String[] name :
+        new String[][] {
+          {"--syncer-lease", syncerLease},
+          {"--pod-gates-policy", podGatesPolicy},
+          {"--pod-gates-policy-binding", podGatesPolicyBinding}
+        }) {
+      if (pullSecretFirst && !Dns1123.isSubdomain(name[1])) {
+        throw bad("Invalid " + name[0] + " '" + name[1] + "': not an object name");
+      }
     }
     if (pullSecretFirst && (gateMaxWait.isZero() || gateMaxWait.isNegative())) {
       throw bad("Invalid --gate-max-wait " + gateMaxWait + ": give a positive duration, e.g. 30s");
@@ -280,8 +329,8 @@ public final class WebhookCommand implements KuikSubcommand {
     if (port != 0 && port == healthPort) {
       throw bad("--port and --health-port are both " + port + ": give them different ports");
     }
-    Path cert = readableFile("--tls-cert-file", "KUIK_TLS_CERT_FILE", tlsCertFile);
-    Path key = readableFile("--tls-key-file", "KUIK_TLS_KEY_FILE", tlsKeyFile);
+    Path cert = readableFile("--tls-cert-file", "KUIK_TLS_CERT_FILE", tlsCertFile, filesChecked);
+    Path key = readableFile("--tls-key-file", "KUIK_TLS_KEY_FILE", tlsKeyFile, filesChecked);
     try {
       ProberSettings prober =
           new ProberSettings(
@@ -296,8 +345,12 @@ public final class WebhookCommand implements KuikSubcommand {
           prober,
           shutdownDelay,
           pullSecretFirst
-              ? new WebhookRuntimeSettings.PullSecretFirst(syncerLease, gateMaxWait)
-              : null);
+              ? new WebhookRuntimeSettings.PullSecretFirst(
+                  syncerLease,
+                  gateMaxWait,
+                  new WriteBounds.Policy(podGatesPolicy, podGatesPolicyBinding))
+              : null,
+          ServedNamespaces.parse(namespace, excludedNamespaces));
     } catch (IllegalArgumentException invalid) {
       throw bad("Invalid setting: " + invalid.getMessage());
     }
@@ -317,11 +370,11 @@ public final class WebhookCommand implements KuikSubcommand {
     }
   }
 
-  private Path readableFile(String flag, String env, Path file) {
+  private Path readableFile(String flag, String env, Path file, boolean checked) {
     if (file == null || file.toString().isBlank()) {
       throw bad("Missing " + flag + ": pass " + flag + "=<PEM file> or set " + env);
     }
-    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+    if (checked && (!Files.isRegularFile(file) || !Files.isReadable(file))) {
       throw bad("Invalid " + flag + " " + file + ": no readable file there");
     }
     return file;

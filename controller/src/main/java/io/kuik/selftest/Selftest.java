@@ -113,7 +113,8 @@ public final class Selftest {
   }
 
   private CheckResult binding() {
-    String name = settings.policyName();
+    String name = settings.policyBindingName();
+    String policy = settings.policyName();
     Read<ValidatingAdmissionPolicyBinding> read = cluster.admissionPolicyBinding(name);
     if (read.isMissing()) {
       return CheckResult.fail(
@@ -133,7 +134,7 @@ public final class Selftest {
     }
     var spec = read.object().getSpec();
     String policyName = spec == null ? null : spec.getPolicyName();
-    if (!name.equals(policyName)) {
+    if (!policy.equals(policyName)) {
       return CheckResult.fail(
           POLICY_BINDING,
           "ValidatingAdmissionPolicyBinding "
@@ -141,7 +142,7 @@ public final class Selftest {
               + " binds policy "
               + policyName
               + ", not "
-              + name);
+              + policy);
     }
     List<String> actions = spec.getValidationActions();
     if (actions == null || !actions.contains("Deny")) {
@@ -155,7 +156,7 @@ public final class Selftest {
     }
     return CheckResult.pass(
         POLICY_BINDING,
-        "ValidatingAdmissionPolicyBinding " + name + " binds " + name + " with Deny");
+        "ValidatingAdmissionPolicyBinding " + name + " binds " + policy + " with Deny");
   }
 
   /**

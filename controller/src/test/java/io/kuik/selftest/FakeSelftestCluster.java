@@ -44,7 +44,7 @@ final class FakeSelftestCluster implements SelftestCluster {
     return new SelftestSettings(
         RELEASE,
         NAMESPACE,
-        RELEASE,
+        SelftestSettings.Names.of(RELEASE),
         URI.create("http://kuik-secret-syncer-metrics.kuik-system.svc:8080/readyz"),
         URI.create("http://kuik-webhook-metrics.kuik-system.svc:8080/readyz"),
         null);

@@ -35,7 +35,7 @@ class SelftestTest {
         new SelftestSettings(
             plain.release(),
             plain.namespace(),
-            plain.fullname(),
+            plain.names(),
             plain.syncerReadyz(),
             plain.webhookReadyz(),
             new SelftestSettings.PodCheck("team-a", "quay.io/acme/app:1")));

@@ -17,8 +17,8 @@ import java.util.logging.Logger;
  * namespace). The core paid its write token.
  *
  * <p>Never throws: an Event that cannot be created is logged and dropped. Only the leader records
- * (a standby's core does not run, and a deposed leader's fence is closed). It blocks for the round
- * trip, on the executor's thread for statuses and Events.
+ * (a standby's core does not run, and a deposed leader's {@link io.kuik.syncer.WriteGate} is
+ * closed). It blocks for the round trip, on the executor's thread for statuses and Events.
  */
 final class ApiEventRecorder {
 
@@ -35,13 +35,11 @@ final class ApiEventRecorder {
   private static final Logger LOG = Logger.getLogger(ApiEventRecorder.class.getName());
 
   private final KubernetesClient client;
-  private final WriteFence fence;
   private final Clock clock;
   private final String instance;
 
-  ApiEventRecorder(KubernetesClient client, WriteFence fence, Clock clock, String instance) {
+  ApiEventRecorder(KubernetesClient client, Clock clock, String instance) {
     this.client = client;
-    this.fence = fence;
     this.clock = clock;
     this.instance = instance;
   }
@@ -90,9 +88,6 @@ final class ApiEventRecorder {
   }
 
   private void create(String on, Event event) {
-    if (!fence.isOpen()) {
-      return;
-    }
     try {
       client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
     } catch (KubernetesClientException e) {

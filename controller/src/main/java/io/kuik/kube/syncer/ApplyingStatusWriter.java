@@ -14,26 +14,28 @@ import java.util.logging.Logger;
 /**
  * One {@link Effect.WriteStatus} on fabric8: a server-side apply of the status alone on the
  * resource's status subresource, as {@code kuik-secret-syncer-status} with force, behind the same
- * write fence as the Secrets (the core paced it with them). The ServiceAccount may patch {@code
- * imagealternatives/status} and {@code imagemirrors/status}, nothing else of them. It blocks for
- * the round trip, on the driver's thread for statuses and Events.
+ * {@link io.kuik.syncer.WriteGate} as the Secrets (the core paced it with them). The ServiceAccount
+ * may patch {@code imagealternatives/status} and {@code imagemirrors/status}, nothing else of them.
+ * It blocks for the round trip, on the driver's thread for statuses and Events.
  */
 final class ApplyingStatusWriter {
 
   private static final Logger LOG = Logger.getLogger(ApplyingStatusWriter.class.getName());
 
   private final KubernetesClient client;
-  private final WriteFence fence;
   private final SyncerMetrics metrics;
 
-  ApplyingStatusWriter(KubernetesClient client, WriteFence fence, SyncerMetrics metrics) {
+  ApplyingStatusWriter(KubernetesClient client, SyncerMetrics metrics) {
     this.client = client;
-    this.fence = fence;
     this.metrics = metrics;
   }
 
   Answer apply(RoutingStatus status) {
-    Answer answer = send(status);
+    return send(status);
+  }
+
+  /** Counts the answer, the gate's refusal included, in the metrics; returns it. */
+  Answer counted(RoutingStatus status, Answer answer) {
     if (answer instanceof Answer.Refused refused) {
       metrics.statusWritten(refused.reason());
       if (refused.code() != 0) {
@@ -49,10 +51,6 @@ final class ApplyingStatusWriter {
   }
 
   private Answer send(RoutingStatus status) {
-    Answer.Refused closed = fence.refusal();
-    if (closed != null) {
-      return closed;
-    }
     try {
       // With the object in hand, fabric8 sends the apply alone: no read first.
       client

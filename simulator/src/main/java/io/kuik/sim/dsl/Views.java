@@ -217,7 +217,8 @@ public final class Views {
    * does not change), as the checkers judge it.
    */
   public WorldView adminView(String installNamespace) {
-    return WorldView.read(world.api().state(), installNamespace, world.now());
+    return WorldView.read(
+        world.api().state(), installNamespace, world.install().excludedNamespaces(), world.now());
   }
 
   /** Every trace record as one fixed-column line. */
