@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kuik.explain.Explain;
 import io.kuik.explain.Explanation;
 import io.kuik.model.Dns1123;
-import io.kuik.model.ServedNamespaces;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
 import io.kuik.webhook.OciRegistryProber;
@@ -84,16 +83,7 @@ public final class ExplainCommand implements KuikSubcommand {
         })
     boolean namespacesByDefault;
 
-    @Option(
-        names = "--excluded-namespaces",
-        paramLabel = "<namespace,...>",
-        defaultValue = "${env:KUIK_EXCLUDED_NAMESPACES:-}",
-        description = {
-          "As the syncer's flag: namespaces kuik never serves beside kube-system and the cluster"
-              + " resource namespace (the chart's webhook.excludedNamespaces), comma-separated.",
-          "Env: KUIK_EXCLUDED_NAMESPACES. Default: none."
-        })
-    String excludedNamespaces;
+    @Mixin ExcludedNamespacesOption excluded;
 
     @Option(
         names = "--probe",
@@ -168,7 +158,7 @@ public final class ExplainCommand implements KuikSubcommand {
                   new Targeting(
                       clusterResourceNamespace,
                       namespacesByDefault,
-                      served(clusterResourceNamespace, excludedNamespaces)));
+                      excluded.served(clusterResourceNamespace, spec)));
       PrintWriter err = spec.commandLine().getErr();
       ClusterConnection connection;
       try {
@@ -212,14 +202,6 @@ public final class ExplainCommand implements KuikSubcommand {
       } catch (Explain.NothingToExplain nothing) {
         err.println("kuik explain: " + nothing.getMessage() + " (" + connection.describe() + ")");
         return 1;
-      }
-    }
-
-    private ServedNamespaces served(String namespace, String excluded) {
-      try {
-        return ServedNamespaces.parse(namespace, excluded);
-      } catch (IllegalArgumentException invalid) {
-        throw bad("Invalid --excluded-namespaces: " + invalid.getMessage());
       }
     }
 

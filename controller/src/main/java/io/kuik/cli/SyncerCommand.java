@@ -4,11 +4,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kuik.kube.ApiClientMetrics;
 import io.kuik.kube.ExitReason;
-import io.kuik.kube.syncer.LeaseSettings;
 import io.kuik.kube.syncer.SyncerRuntime;
 import io.kuik.kube.syncer.SyncerRuntimeSettings;
 import io.kuik.model.Dns1123;
-import io.kuik.model.ServedNamespaces;
 import io.kuik.model.WriteBounds;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
@@ -16,6 +14,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.logging.Logger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -217,40 +216,11 @@ public final class SyncerCommand implements KuikSubcommand {
       })
   String admissionPolicyBinding;
 
-  @Option(
-      names = "--pod-gates-policy",
-      paramLabel = "<name>",
-      defaultValue = "${env:KUIK_POD_GATES_POLICY:-" + SyncerRuntimeSettings.Bounds.POD_GATES + "}",
-      description = {
-        "With --release-gates: the ValidatingAdmissionPolicy that bounds the syncer's pod patches"
-            + " (the chart's <fullname>-pod-gates). Like --admission-policy, the syncer writes"
-            + " nothing while it or its binding is missing.",
-        "Env: KUIK_POD_GATES_POLICY. Default: ${DEFAULT-VALUE}."
-      })
-  String podGatesPolicy;
+  @Mixin PodGatesPolicyOptions podGates;
 
-  @Option(
-      names = "--pod-gates-policy-binding",
-      paramLabel = "<name>",
-      defaultValue =
-          "${env:KUIK_POD_GATES_POLICY_BINDING:-" + SyncerRuntimeSettings.Bounds.POD_GATES + "}",
-      description = {
-        "The ValidatingAdmissionPolicyBinding of --pod-gates-policy, which must bind it with Deny.",
-        "Env: KUIK_POD_GATES_POLICY_BINDING. Default: ${DEFAULT-VALUE}."
-      })
-  String podGatesPolicyBinding;
+  @Mixin ExcludedNamespacesOption excluded;
 
-  @Option(
-      names = "--excluded-namespaces",
-      paramLabel = "<namespace,...>",
-      defaultValue = "${env:KUIK_EXCLUDED_NAMESPACES:-}",
-      description = {
-        "Namespaces kuik never serves, beside kube-system and the cluster resource namespace:"
-            + " the webhook's (the chart's webhook.excludedNamespaces). No claim of a rewrite"
-            + " counts there and no Secret is written there, comma-separated.",
-        "Env: KUIK_EXCLUDED_NAMESPACES. Default: none."
-      })
-  String excludedNamespaces;
+  @Mixin LeaseOptions lease;
 
   @Option(
       names = "--log-format",
@@ -271,52 +241,6 @@ public final class SyncerCommand implements KuikSubcommand {
         "Env: KUIK_LOG_LEVEL. Default: ${DEFAULT-VALUE}."
       })
   LogLevel logLevel;
-
-  @Option(
-      names = "--lease-name",
-      paramLabel = "<name>",
-      defaultValue = "${env:KUIK_LEASE_NAME:-" + LeaseSettings.DEFAULT_NAME + "}",
-      description = {
-        "With --leader-elect: the Lease the replicas elect their leader on, in the cluster"
-            + " resource namespace (the chart's <fullname>-secret-syncer, one per release).",
-        "Env: KUIK_LEASE_NAME. Default: ${DEFAULT-VALUE}."
-      })
-  String leaseName;
-
-  // Leader-election timings: client-go's defaults suit every cluster.
-  @Option(
-      names = "--lease-duration",
-      paramLabel = "<duration>",
-      converter = DurationConverter.class,
-      defaultValue = "${env:KUIK_LEASE_DURATION:-15s}",
-      description = {
-        "How long a standby waits after the leader's last renewal before it takes over; longer"
-            + " than --lease-renew-deadline.",
-        "Env: KUIK_LEASE_DURATION. Default: ${DEFAULT-VALUE}."
-      })
-  Duration leaseDuration;
-
-  @Option(
-      names = "--lease-renew-deadline",
-      paramLabel = "<duration>",
-      converter = DurationConverter.class,
-      defaultValue = "${env:KUIK_LEASE_RENEW_DEADLINE:-10s}",
-      description = {
-        "How long the leader keeps trying to renew before it stops writing and exits.",
-        "Env: KUIK_LEASE_RENEW_DEADLINE. Default: ${DEFAULT-VALUE}."
-      })
-  Duration leaseRenewDeadline;
-
-  @Option(
-      names = "--lease-retry-period",
-      paramLabel = "<duration>",
-      converter = DurationConverter.class,
-      defaultValue = "${env:KUIK_LEASE_RETRY_PERIOD:-2s}",
-      description = {
-        "How often candidates try to take the Lease and the leader renews it.",
-        "Env: KUIK_LEASE_RETRY_PERIOD. Default: ${DEFAULT-VALUE}."
-      })
-  Duration leaseRetryPeriod;
 
   @Option(
       names = "--credential-trial-timeout",
@@ -436,10 +360,7 @@ public final class SyncerCommand implements KuikSubcommand {
     for (String[] name :
         new String[][] {
           {"--admission-policy", admissionPolicy},
-          {"--admission-policy-binding", admissionPolicyBinding},
-          {"--pod-gates-policy", podGatesPolicy},
-          {"--pod-gates-policy-binding", podGatesPolicyBinding},
-          {"--lease-name", leaseName}
+          {"--admission-policy-binding", admissionPolicyBinding}
         }) {
       if (!Dns1123.isSubdomain(name[1])) {
         throw new ParameterException(
@@ -460,10 +381,7 @@ public final class SyncerCommand implements KuikSubcommand {
                   debounce,
                   defaults.retryBase(),
                   defaults.retryCap(),
-                  new Targeting(
-                      namespace,
-                      namespacesByDefault,
-                      ServedNamespaces.parse(namespace, excludedNamespaces)))
+                  new Targeting(namespace, namespacesByDefault, excluded.served(namespace, spec)))
               // The core paces every write at the API rate and spreads each resync over its
               // period, so a restart or resync of many pairs never bursts (the benchmark's case).
               .withWriteLimit(apiQps, apiBurst)
@@ -473,12 +391,11 @@ public final class SyncerCommand implements KuikSubcommand {
               .withReleasesGates(releaseGates);
       return new SyncerRuntimeSettings(
           syncer,
-          new LeaseSettings(
-              leaderElect, leaseName, leaseDuration, leaseRenewDeadline, leaseRetryPeriod),
+          lease.settings(leaderElect, spec),
           healthPort,
           new SyncerRuntimeSettings.Bounds(
               new WriteBounds.Policy(admissionPolicy, admissionPolicyBinding),
-              releaseGates ? new WriteBounds.Policy(podGatesPolicy, podGatesPolicyBinding) : null),
+              releaseGates ? podGates.policy(spec) : null),
           new SyncerRuntimeSettings.Trials(credentialTrialTimeout, insecureRegistries()));
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), "Invalid setting: " + invalid.getMessage());

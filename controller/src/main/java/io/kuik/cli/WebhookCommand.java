@@ -7,8 +7,6 @@ import io.kuik.kube.ExitReason;
 import io.kuik.kube.webhook.WebhookRuntime;
 import io.kuik.kube.webhook.WebhookRuntimeSettings;
 import io.kuik.model.Dns1123;
-import io.kuik.model.ServedNamespaces;
-import io.kuik.model.WriteBounds;
 import io.kuik.webhook.ProberSettings;
 import io.kuik.webhook.WebhookServer;
 import java.io.IOException;
@@ -20,6 +18,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.logging.Logger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -180,40 +179,9 @@ public final class WebhookCommand implements KuikSubcommand {
       })
   String syncerLease;
 
-  @Option(
-      names = "--pod-gates-policy",
-      paramLabel = "<name>",
-      defaultValue = "${env:KUIK_POD_GATES_POLICY:-kuik-pod-gates}",
-      description = {
-        "With --pull-secret-first: the ValidatingAdmissionPolicy that bounds the webhook's pod"
-            + " patches (the chart's <fullname>-pod-gates). No pod is gated, and no gate removed,"
-            + " while it or its binding is missing.",
-        "Env: KUIK_POD_GATES_POLICY. Default: ${DEFAULT-VALUE}."
-      })
-  String podGatesPolicy;
+  @Mixin PodGatesPolicyOptions podGates;
 
-  @Option(
-      names = "--pod-gates-policy-binding",
-      paramLabel = "<name>",
-      defaultValue = "${env:KUIK_POD_GATES_POLICY_BINDING:-kuik-pod-gates}",
-      description = {
-        "The ValidatingAdmissionPolicyBinding of --pod-gates-policy, which must bind it with Deny.",
-        "Env: KUIK_POD_GATES_POLICY_BINDING. Default: ${DEFAULT-VALUE}."
-      })
-  String podGatesPolicyBinding;
-
-  @Option(
-      names = "--excluded-namespaces",
-      paramLabel = "<namespace,...>",
-      defaultValue = "${env:KUIK_EXCLUDED_NAMESPACES:-}",
-      description = {
-        "Namespaces whose pods are never routed, beside kube-system and the cluster resource"
-            + " namespace, comma-separated: those the webhook configuration's namespaceSelector"
-            + " leaves out (the chart's webhook.excludedNamespaces), and the syncer's"
-            + " --excluded-namespaces.",
-        "Env: KUIK_EXCLUDED_NAMESPACES. Default: none."
-      })
-  String excludedNamespaces;
+  @Mixin ExcludedNamespacesOption excluded;
 
   @Option(
       names = "--shutdown-delay",
@@ -311,15 +279,8 @@ public final class WebhookCommand implements KuikSubcommand {
     if (!Dns1123.isLabel(namespace)) {
       throw bad("Invalid cluster resource namespace '" + namespace + "': not a namespace name");
     }
-    for (String[] name :
-        new String[][] {
-          {"--syncer-lease", syncerLease},
-          {"--pod-gates-policy", podGatesPolicy},
-          {"--pod-gates-policy-binding", podGatesPolicyBinding}
-        }) {
-      if (pullSecretFirst && !Dns1123.isSubdomain(name[1])) {
-        throw bad("Invalid " + name[0] + " '" + name[1] + "': not an object name");
-      }
+    if (pullSecretFirst && !Dns1123.isSubdomain(syncerLease)) {
+      throw bad("Invalid --syncer-lease '" + syncerLease + "': not an object name");
     }
     if (pullSecretFirst && (gateMaxWait.isZero() || gateMaxWait.isNegative())) {
       throw bad("Invalid --gate-max-wait " + gateMaxWait + ": give a positive duration, e.g. 30s");
@@ -346,11 +307,9 @@ public final class WebhookCommand implements KuikSubcommand {
           shutdownDelay,
           pullSecretFirst
               ? new WebhookRuntimeSettings.PullSecretFirst(
-                  syncerLease,
-                  gateMaxWait,
-                  new WriteBounds.Policy(podGatesPolicy, podGatesPolicyBinding))
+                  syncerLease, gateMaxWait, podGates.policy(spec))
               : null,
-          ServedNamespaces.parse(namespace, excludedNamespaces));
+          excluded.served(namespace, spec));
     } catch (IllegalArgumentException invalid) {
       throw bad("Invalid setting: " + invalid.getMessage());
     }

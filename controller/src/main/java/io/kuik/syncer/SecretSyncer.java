@@ -113,7 +113,7 @@ public final class SecretSyncer {
         return List.of(); // stale, or held: the policy's return runs what is due
       }
       if (pacer.resyncDue(now)) {
-        resync(now);
+        reconciler.resync(now);
       }
       reconciler.runDue(now, out);
       gates.retryDue(now, out);
@@ -188,7 +188,7 @@ public final class SecretSyncer {
     held = null;
     Effects out = new Effects(pacer, now, null);
     kept.stream().limit(HELD_EVENTS).forEach(out::add);
-    resync(now);
+    reconciler.resync(now);
     reconciler.runDue(now, out);
     gates.retryDue(now, out);
     return finish(out, now);
@@ -276,41 +276,6 @@ public final class SecretSyncer {
       }
     }
     propagations.changed(now, queued);
-  }
-
-  /**
-   * The periodic resync: every pair owes a forced apply at its slot in the window, which bypasses
-   * the hash and so restores a Secret someone else deleted; unchanged content is a no-op on the API
-   * server. The window stretches when the pairs that hold a Secret (and those the start's pass has
-   * still to apply) cannot all be applied in it at the resync's share of the write budget.
-   */
-  private void resync(Instant now) {
-    reconciler.forgetCredentials();
-    pacer.resyncing(now, memory.writtenCount() + pacer.startPassLeft(this::mayHoldASecret));
-    Instant from = afterDebounce(now);
-    for (Validated resource : view.routingResources()) {
-      for (ObservedNamespace ns : view.namespaces()) {
-        pacer.oweResync(new Pair(resource.id(), ns.name()), from);
-      }
-    }
-  }
-
-  /**
-   * Whether the start's pass will apply the pair: an Always resource's, or an OnFailure resource's
-   * in a namespace where a pod it rewrote lives. Counting every pair the start's pass has left
-   * would stretch a resync that comes during it for the pairs that never hold a Secret (three in
-   * four at the scale harness's size).
-   */
-  private boolean mayHoldASecret(Pair pair) {
-    Optional<Validated> found = view.routingResource(pair.resource());
-    if (found.isEmpty() || !(found.get() instanceof Validated.Valid valid)) {
-      return false;
-    }
-    if (valid.resource().rewritePolicy() == RewritePolicy.ALWAYS) {
-      return true;
-    }
-    return view.pods(pair.namespace()).stream()
-        .anyMatch(pod -> RewrittenPods.rewriters(pod).contains(pair.resource()));
   }
 
   private void reportValidity(Validated validated, Effects out) {

@@ -109,6 +109,38 @@ public record Release(
         List.of());
   }
 
+  /**
+   * {@code helm install <name> --namespace <namespace>} with these {@code --set key=value}: the
+   * ones that name objects ({@code fullnameOverride}, {@code nameOverride}, the ServiceAccounts'
+   * names) read into the release's fields, the others kept as they are.
+   */
+  public static Release of(String name, String namespace, List<String> values) {
+    Map<String, String> named = new TreeMap<>();
+    List<String> others = new ArrayList<>();
+    for (String value : values) {
+      String key = value.substring(0, Math.max(0, value.indexOf('=')));
+      switch (key) {
+        case "fullnameOverride",
+            "nameOverride",
+            "syncer.serviceAccount.name",
+            "webhook.serviceAccount.name" ->
+            named.put(key, value.substring(key.length() + 1));
+        default -> others.add(value);
+      }
+    }
+    String fullname = named.getOrDefault("fullnameOverride", name);
+    return new Release(
+        name,
+        namespace,
+        named.getOrDefault("syncer.serviceAccount.name", fullname + "-secret-syncer"),
+        named.getOrDefault("webhook.serviceAccount.name", fullname + "-webhook"),
+        List.of(),
+        fullname,
+        named.getOrDefault("nameOverride", CHART_NAME),
+        Map.of(),
+        others);
+  }
+
   /** The same release listing {@code more} in {@code syncer.peers}, after the peers it has. */
   public Release withPeers(List<Peer> more) {
     List<Peer> all = new ArrayList<>(peers);

@@ -1,22 +1,16 @@
 package io.kuik.sim.dsl;
 
 import io.kuik.kube.syncer.SyncerRuntimeSettings;
-import io.kuik.selftest.SelftestCluster.Readyz;
 import io.kuik.selftest.SelftestReport;
 import io.kuik.selftest.SelftestSettings;
-import io.kuik.sim.Cluster;
 import io.kuik.sim.chart.Release;
 import io.kuik.sim.chart.RenderedRelease;
 import io.kuik.sim.faults.PolicyFailure;
-import io.kuik.sim.hosts.SelftestPod;
-import io.kuik.sim.hosts.SimulatedSelftestCluster;
 import io.kuik.sim.hosts.SyncerHost;
 import io.kuik.sim.hosts.Told;
 import io.kuik.sim.hosts.WebhookHost;
-import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
-import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
@@ -25,8 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The DSL's cluster setup, part one: kuik's releases as {@code helm install} leaves them, the
@@ -99,6 +91,23 @@ public final class Install {
   }
 
   /**
+   * {@code helm install <release> --namespace <namespace>} with these {@code --set key=value} (and
+   * the world's resync period), as the first release.
+   */
+  public void install(String release, String namespace, List<String> values) {
+    List<String> all = new ArrayList<>(worldValues(true));
+    all.addAll(values);
+    installRelease(Release.of(release, namespace, all), true);
+  }
+
+  /** {@code helm install} of one more release with these values, beside the first. */
+  public void installBeside(String release, String namespace, List<String> values) {
+    List<String> all = new ArrayList<>(worldValues(true));
+    all.addAll(values);
+    installBeside(Release.of(release, namespace, all));
+  }
+
+  /**
    * {@code helm install} of {@code release} as the first release: Helm renders the chart for its
    * values, the cluster holds what the render holds (the policies created last, or not at all when
    * {@code withPolicy} is false), and the syncer and the webhook start with the command lines the
@@ -164,14 +173,11 @@ public final class Install {
   /** The syncer as the render's Deployment runs it, reporting to that Deployment. */
   private SyncerHost syncerOf(Release installed, RenderedRelease rendered) {
     SyncerRuntimeSettings told = Told.syncer(rendered.args("syncer"));
+    tools.jackson.databind.node.ObjectNode deployment = rendered.runner("syncer").orElseThrow();
     SyncerHost host =
-        SyncerHost.told(
-                world.api(),
-                SyncerHost.podIdentity(installed.namespace(), installed.syncerServiceAccount()),
-                told)
+        SyncerHost.told(world.api(), runsAs(installed, deployment), told)
             .tryingCredentialsOn(world.cluster().registries());
-    host.reportAvailability(
-        available(installed.namespace(), Meta.name(rendered.runner("syncer").orElseThrow())));
+    host.reportAvailability(available(installed.namespace(), Meta.name(deployment)));
     return host;
   }
 
@@ -180,7 +186,7 @@ public final class Install {
     WebhookHost host =
         WebhookHost.told(
             world.api(),
-            webhookIdentityOf(installed),
+            runsAs(installed, rendered.runner("webhook").orElseThrow()),
             Told.webhook(rendered.args("webhook")),
             (tools.jackson.databind.node.ObjectNode)
                 rendered
@@ -194,6 +200,19 @@ public final class Install {
     host.reportAvailability(
         available(installed.namespace(), Meta.name(rendered.runner("webhook").orElseThrow())));
     return host;
+  }
+
+  /** The identity of the Deployment's pod: the ServiceAccount it names, by a pod-bound token. */
+  private static Identity runsAs(
+      Release installed, tools.jackson.databind.node.ObjectNode deployment) {
+    return SyncerHost.podIdentity(
+        installed.namespace(),
+        deployment
+            .path("spec")
+            .path("template")
+            .path("spec")
+            .path("serviceAccountName")
+            .asString());
   }
 
   private static Identity webhookIdentityOf(Release installed) {
@@ -348,86 +367,7 @@ public final class Install {
    * @return the report the test pod prints
    */
   public SelftestReport helmTest(SelftestSettings.PodCheck podCheck) {
-    Release installed = requireInstalled();
-    Release tested =
-        podCheck == null
-            ? installed
-            : installed.withValues(
-                "selftest.podCheck.namespace=" + podCheck.namespace(),
-                "selftest.podCheck.image=" + podCheck.image());
-    RenderedRelease rendered = world.cluster().chart().render(tested);
-    ObjectNode pod = rendered.runner("selftest").orElseThrow();
-    String namespace = installed.namespace();
-    Identity test =
-        Identity.serviceAccountInPod(
-            namespace,
-            pod.path("spec").path("serviceAccountName").asString(),
-            Meta.name(pod),
-            "pod-uid-" + Meta.name(pod));
-    world.cluster().trace().alias(test, "selftest");
-    List<ObjectNode> hooks =
-        rendered.hooks().stream().filter(h -> !"Pod".equals(Json.text(h, "kind"))).toList();
-    List<ObjectNode> created = new ArrayList<>();
-    try {
-      for (ObjectNode hook : hooks) {
-        created.add(world.api().create(Cluster.ADMIN, hook));
-      }
-      SelftestSettings settings = Told.selftest(rendered.args("selftest"));
-      return SelftestPod.run(world.api(), test, settings, readyzByService(rendered, settings));
-    } finally {
-      for (int i = created.size() - 1; i >= 0; i--) {
-        ObjectNode hook = created.get(i);
-        try {
-          world
-              .api()
-              .delete(
-                  Cluster.ADMIN,
-                  ResourceType.ofKind(
-                          hook.path("apiVersion").asString(), hook.path("kind").asString())
-                      .orElseThrow(),
-                  Meta.namespace(hook),
-                  Meta.name(hook));
-        } catch (ApiException gone) {
-          // Helm ignores a hook that is already gone when it deletes it.
-        }
-      }
-    }
-  }
-
-  /**
-   * Each /readyz URL the selftest is told, answered by the component whose pods the named Service
-   * of the render selects (its {@code app.kubernetes.io/component}); a URL naming no Service of the
-   * render answers nothing, as on a cluster.
-   */
-  private Map<String, Supplier<Readyz>> readyzByService(
-      RenderedRelease rendered, SelftestSettings settings) {
-    Map<String, Supplier<Readyz>> services = new LinkedHashMap<>();
-    for (java.net.URI url :
-        java.util.Arrays.asList(settings.syncerReadyz(), settings.webhookReadyz())) {
-      if (url == null) {
-        continue;
-      }
-      String[] host = url.getHost().split("[.]");
-      rendered
-          .find("Service", host[0])
-          .filter(service -> host.length > 1 && host[1].equals(Meta.namespace(service)))
-          .map(
-              service ->
-                  service
-                      .path("spec")
-                      .path("selector")
-                      .path("app.kubernetes.io/component")
-                      .asString(""))
-          .ifPresent(
-              component -> {
-                if (component.equals("secret-syncer")) {
-                  services.put(url.getHost(), SimulatedSelftestCluster.readyz(syncer()));
-                } else if (component.equals("webhook")) {
-                  services.put(url.getHost(), SimulatedSelftestCluster.readyz(webhook()));
-                }
-              });
-    }
-    return services;
+    return HelmTest.run(world, requireInstalled(), podCheck, syncer(), webhook());
   }
 
   // ---- the processes ------------------------------------------------------------------------
@@ -445,6 +385,18 @@ public final class Install {
     SyncerHost host = otherInstances.get(namespace);
     if (host == null) {
       throw new IllegalArgumentException("no kuik instance is installed in " + namespace);
+    }
+    return host;
+  }
+
+  /** The syncer of the release named {@code release}: the first, or one installed beside it. */
+  public SyncerHost syncerOfRelease(String release) {
+    if (requireInstalled().name().equals(release)) {
+      return syncer;
+    }
+    SyncerHost host = otherInstances.get(release);
+    if (host == null) {
+      throw new IllegalArgumentException("no release " + release + " is installed");
     }
     return host;
   }

@@ -47,16 +47,6 @@ final class SyncerProcess implements Effect.Executor {
 
   private static final Duration SYNC_POLL = Duration.ofMillis(100);
 
-  /** The production defaults of the leader election: the Lease renewed every 2 s for 15 s. */
-  static final Duration LEASE_RENEW = Duration.ofSeconds(2);
-
-  static final Duration LEASE_DURATION = Duration.ofSeconds(15);
-
-  /** A Lease's MicroTime. */
-  private static final java.time.format.DateTimeFormatter LEASE_TIME =
-      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX")
-          .withZone(java.time.ZoneOffset.UTC);
-
   /**
    * The default round trip of a write: it reaches the API server after half of it and its answer
    * comes back after the other half, so that writes are in flight for a while, as over a network.
@@ -144,7 +134,9 @@ final class SyncerProcess implements Effect.Executor {
   void start() {
     informers.forEach(Informer::start);
     if (settings.releasesGates()) {
-      renewLease();
+      new LeaseRenewal(
+              api, identity, settings.clusterResourceNamespace(), leaseName, name, () -> alive)
+          .renew();
     }
     if (policyWatch != null) {
       policyWatch.start();
@@ -183,55 +175,6 @@ final class SyncerProcess implements Effect.Executor {
     if (syncer != null) {
       readiness.accept(ready());
     }
-  }
-
-  /**
-   * The leader-election Lease the production syncer's leader renews every retry period (2 s, for 15
-   * s): the webhook gates pods only while it is fresh. The simulator runs one syncer, always the
-   * leader; a halted one stops renewing, and the Lease goes stale after its duration.
-   */
-  private void renewLease() {
-    if (!alive) {
-      return;
-    }
-    String renewed = LEASE_TIME.format(api.loop().now());
-    try {
-      try {
-        api.mergePatch(
-            identity,
-            ResourceType.LEASE,
-            settings.clusterResourceNamespace(),
-            leaseName,
-            Json.MAPPER.readTree(
-                "{\"spec\":{\"holderIdentity\":\""
-                    + name
-                    + "\",\"renewTime\":\""
-                    + renewed
-                    + "\"}}"),
-            "kuik-secret-syncer-lease");
-      } catch (ApiException missing) {
-        if (missing.code() != 404) {
-          throw missing;
-        }
-        ObjectNode lease = Json.object();
-        lease.put("apiVersion", "coordination.k8s.io/v1");
-        lease.put("kind", "Lease");
-        lease
-            .putObject("metadata")
-            .put("name", leaseName)
-            .put("namespace", settings.clusterResourceNamespace());
-        lease
-            .putObject("spec")
-            .put("holderIdentity", name)
-            .put("leaseDurationSeconds", LEASE_DURATION.toSeconds())
-            .put("acquireTime", renewed)
-            .put("renewTime", renewed);
-        api.create(identity, lease);
-      }
-    } catch (ApiException refused) {
-      // As fabric8's elector: a renewal that fails is tried again at the next period.
-    }
-    api.loop().schedule(LEASE_RENEW, name + " renews its lease", this::renewLease);
   }
 
   void halt() {
