@@ -148,6 +148,14 @@ final class FakeSelftestCluster implements SelftestCluster {
     return readyz;
   }
 
+  /** What the pods of a Deployment answer on /readyz: none by default. */
+  Read<List<PodReadyz>> pods = Read.found(List.of());
+
+  @Override
+  public Read<List<PodReadyz>> podsReadyz(String namespace, Deployment deployment) {
+    return pods;
+  }
+
   @Override
   public Read<List<GenericKubernetesResource>> routingResources() {
     return routing;

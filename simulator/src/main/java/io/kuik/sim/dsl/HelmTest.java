@@ -64,7 +64,15 @@ final class HelmTest {
       }
       SelftestSettings settings = Told.selftest(rendered.args("selftest"));
       return SelftestPod.run(
-          world.api(), test, settings, readyzByService(rendered, settings, syncer, webhook));
+          world.api(),
+          test,
+          settings,
+          readyzByService(rendered, settings, syncer, webhook),
+          Map.of(
+              settings.syncerDeployment(),
+              SimulatedSelftestCluster.readyz(syncer),
+              settings.webhookDeployment(),
+              SimulatedSelftestCluster.readyz(webhook)));
     } finally {
       for (int i = created.size() - 1; i >= 0; i--) {
         ObjectNode hook = created.get(i);
