@@ -37,7 +37,9 @@ final class Effects {
       if (!(effect instanceof Effect.RecordEvent)) {
         throw new IllegalStateException("a write decided while the writes are held: " + effect);
       }
-      held.add(effect);
+      if (held.size() < SecretSyncer.HELD_EVENTS) {
+        held.add(effect); // later ones are dropped, as a full recorder would
+      }
       return;
     }
     if (effect instanceof Effect.RecordEvent) {

@@ -187,7 +187,7 @@ public final class SecretSyncer {
     List<Effect> kept = held;
     held = null;
     Effects out = new Effects(pacer, now, null);
-    kept.stream().limit(HELD_EVENTS).forEach(out::add);
+    kept.forEach(out::add);
     reconciler.resync(now);
     reconciler.runDue(now, out);
     gates.retryDue(now, out);

@@ -116,4 +116,24 @@ class HeldWritesTest {
     List<Effect> forced = core.handle(new Input.TimerFired(resync), resync.at());
     assertTrue(!of(forced, Effect.ApplySecret.class).isEmpty(), "the forced applies go: " + forced);
   }
+
+  @Test
+  void aHoldKeepsAtMostItsShareOfEventsAndRefusesAnyOtherWrite() {
+    List<Effect> held = new ArrayList<>();
+    Effects effects = new Effects(new Pacer(SyncerHarness.noResync()), T0, held);
+
+    for (int i = 0; i < SecretSyncer.HELD_EVENTS + 5; i++) {
+      effects.add(
+          Effect.RecordEvent.onResource(
+              ACME, "uid", Effect.RecordEvent.Type.Warning, "Reason", "event " + i));
+    }
+
+    assertEquals(SecretSyncer.HELD_EVENTS, held.size(), "kept: the first ones");
+    assertEquals(List.of(), effects.list(), "nothing leaves while held");
+    Effect release = new Effect.ReleaseGate("team-a", "web", "uid", 0);
+    IllegalStateException bug =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalStateException.class, () -> effects.add(release));
+    assertTrue(bug.getMessage().contains("while the writes are held"), bug.getMessage());
+  }
 }

@@ -57,6 +57,20 @@ final class AdmissionFixtures {
         name -> Optional.ofNullable(namespaces.get(name)));
   }
 
+  /** The same handler, in a cluster where kuik serves the namespaces {@code served} says. */
+  static AdmissionHandler handler(RegistryProber prober, io.kuik.model.ServedNamespaces served) {
+    RoutingIndex index = RoutingIndex.of(List.of(PROD_MIRROR));
+    Map<String, Map<String, String>> namespaces =
+        Map.of("team-a", Map.of("kubernetes.io/metadata.name", "team-a"));
+    return new AdmissionHandler(
+        new Router(prober, name -> Optional.empty()),
+        () -> index,
+        served,
+        name -> Optional.ofNullable(namespaces.get(name)),
+        decision -> {},
+        () -> false);
+  }
+
   static byte[] recorded(String file) {
     try (InputStream in = AdmissionFixtures.class.getResourceAsStream("/admission/" + file)) {
       if (in == null) {

@@ -137,6 +137,34 @@ class AdmissionHandlerTest {
     assertNull(response.get("patchType"));
   }
 
+  @ParameterizedTest(name = "a pod of team-a is admitted as it came where kuik {0}")
+  @CsvSource({
+    "is installed in team-a, team-a, ''",
+    "leaves team-a out (webhook.excludedNamespaces), kuik-system, 'legacy,team-a'",
+  })
+  void aPodOfANamespaceKuikDoesNotServeIsAdmittedAsItCame(
+      String where, String installNamespace, String excluded) {
+    var served = io.kuik.model.ServedNamespaces.parse(installNamespace, excluded);
+
+    JsonNode response =
+        answer(AdmissionFixtures.handler(MIRROR_HAS_EVERYTHING, served), "pod-create.json")
+            .get("response");
+
+    assertTrue(response.get("allowed").asBoolean());
+    assertNull(response.get("patch"), where);
+    JsonNode routed =
+        answer(
+                AdmissionFixtures.handler(
+                    MIRROR_HAS_EVERYTHING,
+                    io.kuik.model.ServedNamespaces.parse(installNamespace, "legacy")),
+                "pod-create.json")
+            .get("response");
+    assertEquals(
+        installNamespace.equals("team-a"),
+        routed.get("patch") == null,
+        "served otherwise, and routed there");
+  }
+
   @Test
   void allowsThePodUnchangedWhenRoutingFails() {
     RegistryProber broken =

@@ -319,11 +319,15 @@ public final class Install {
   }
 
   /**
-   * The first release's syncer ServiceAccount authenticated by a token bound to no pod: a legacy
-   * token Secret, or one from {@code kubectl create token}, in someone's hands.
+   * The first release's syncer ServiceAccount authenticated by a token bound to no pod, in
+   * someone's hands: a legacy token Secret (no extra at all), or, with {@code requested}, one from
+   * {@code kubectl create token} (its credential id alone).
    */
-  public Identity syncerAccountWithALegacyToken() {
-    return Identity.serviceAccount(installNamespace(), requireInstalled().syncerServiceAccount());
+  public Identity syncerAccountWithATokenBoundToNoPod(boolean requested) {
+    String account = requireInstalled().syncerServiceAccount();
+    return requested
+        ? Identity.serviceAccountToken(installNamespace(), account, "kubectl-create-token")
+        : Identity.serviceAccount(installNamespace(), account);
   }
 
   public String installNamespace() {
