@@ -6,6 +6,7 @@ import static io.kuik.syncer.SyncerHarness.config;
 import static io.kuik.syncer.SyncerHarness.repository;
 import static io.kuik.syncer.SyncerHarness.selector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.model.Problem;
@@ -132,8 +133,7 @@ class HeldWritesTest {
     assertEquals(List.of(), effects.list(), "nothing leaves while held");
     Effect release = new Effect.ReleaseGate("team-a", "web", "uid", 0);
     IllegalStateException bug =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            IllegalStateException.class, () -> effects.add(release));
+        assertThrows(IllegalStateException.class, () -> effects.add(release));
     assertTrue(bug.getMessage().contains("while the writes are held"), bug.getMessage());
   }
 }

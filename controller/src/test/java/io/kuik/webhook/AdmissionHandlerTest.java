@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.zjsonpatch.JsonPatch;
+import io.kuik.model.ServedNamespaces;
 import io.kuik.ports.RegistryProber;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -144,7 +145,7 @@ class AdmissionHandlerTest {
   })
   void aPodOfANamespaceKuikDoesNotServeIsAdmittedAsItCame(
       String where, String installNamespace, String excluded) {
-    var served = io.kuik.model.ServedNamespaces.parse(installNamespace, excluded);
+    var served = ServedNamespaces.parse(installNamespace, excluded);
 
     JsonNode response =
         answer(AdmissionFixtures.handler(MIRROR_HAS_EVERYTHING, served), "pod-create.json")
@@ -155,8 +156,7 @@ class AdmissionHandlerTest {
     JsonNode routed =
         answer(
                 AdmissionFixtures.handler(
-                    MIRROR_HAS_EVERYTHING,
-                    io.kuik.model.ServedNamespaces.parse(installNamespace, "legacy")),
+                    MIRROR_HAS_EVERYTHING, ServedNamespaces.parse(installNamespace, "legacy")),
                 "pod-create.json")
             .get("response");
     assertEquals(
