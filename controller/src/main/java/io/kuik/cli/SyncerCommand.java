@@ -8,6 +8,7 @@ import io.kuik.kube.syncer.LeaseSettings;
 import io.kuik.kube.syncer.SyncerRuntime;
 import io.kuik.kube.syncer.SyncerRuntimeSettings;
 import io.kuik.model.Dns1123;
+import io.kuik.model.Durations;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
 import java.io.IOException;
@@ -445,14 +446,14 @@ public final class SyncerCommand implements KuikSubcommand {
     return "starting the secret-syncer: cluster resource namespace "
         + s.syncer().clusterResourceNamespace()
         + ", grace "
-        + LogFields.duration(s.syncer().grace())
+        + Durations.text(s.syncer().grace())
         + ", resync "
-        + LogFields.duration(s.syncer().resyncPeriod())
+        + Durations.text(s.syncer().resyncPeriod())
         + " at most "
         + s.syncer().resyncShare()
         + " of the API rate"
         + ", debounce "
-        + LogFields.duration(s.syncer().debounce())
+        + Durations.text(s.syncer().debounce())
         + ", namespaces by default "
         + s.syncer().targeting().namespacesByDefault()
         + ", API "

@@ -7,6 +7,7 @@ import io.kuik.kube.ExitReason;
 import io.kuik.kube.webhook.WebhookRuntime;
 import io.kuik.kube.webhook.WebhookRuntimeSettings;
 import io.kuik.model.Dns1123;
+import io.kuik.model.Durations;
 import io.kuik.webhook.ProberSettings;
 import io.kuik.webhook.WebhookServer;
 import java.io.IOException;
@@ -341,16 +342,16 @@ public final class WebhookCommand implements KuikSubcommand {
         + ", health port "
         + s.healthPort()
         + ", probe timeout "
-        + LogFields.duration(s.prober().probeTimeout())
+        + Durations.text(s.prober().probeTimeout())
         + ", probe cache "
-        + LogFields.duration(s.prober().cacheTtl())
+        + Durations.text(s.prober().cacheTtl())
         + ", insecure registries "
         + s.prober().insecureRegistries()
         + ", shutdown delay "
-        + LogFields.duration(s.shutdownDelay())
+        + Durations.text(s.shutdownDelay())
         + (s.pullSecretFirst() == null
             ? ""
             : ", pull secret first with a bound of "
-                + LogFields.duration(s.pullSecretFirst().maxWait()));
+                + Durations.text(s.pullSecretFirst().maxWait()));
   }
 }

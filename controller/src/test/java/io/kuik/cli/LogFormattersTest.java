@@ -123,16 +123,8 @@ class LogFormattersTest {
   }
 
   @ParameterizedTest(name = "if the duration is {0}, expect {1}")
-  @CsvSource({
-    "PT1M4S, 1m4s",
-    "PT15M, 15m0s",
-    "PT0.5S, 500ms",
-    "PT1.5S, 1.5s",
-    "PT1H30M, 1h30m0s",
-    "PT0S, 0s"
-  })
-  void durationsAreWrittenAsGoWritesThem(String iso, String written) {
-    assertEquals(written, LogFields.duration(Duration.parse(iso)));
+  @CsvSource({"PT1M4S, 1m4s", "PT15M, 15m", "PT0.5S, 500ms"})
+  void durationParametersAreWrittenAsTheFlagsWriteThem(String iso, String written) {
     assertTrue(
         new TextLogFormatter()
             .format(record(Level.INFO, "retry in {0}", Duration.parse(iso)))

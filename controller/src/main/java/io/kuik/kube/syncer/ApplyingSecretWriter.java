@@ -68,8 +68,21 @@ final class ApplyingSecretWriter {
       reason = code == 0 ? "Transport" : "Unknown";
     }
     if (message == null || message.isEmpty()) {
-      message = e.getMessage();
+      message = code == 0 ? rootCause(e) : e.getMessage();
     }
     return new Answer.Refused(code, reason, message);
+  }
+
+  /**
+   * What failed before any answer, from the deepest cause ({@code ConnectException: Connection
+   * refused}): fabric8's own message says only that "an error has occurred".
+   */
+  static String rootCause(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName()
+        + (root.getMessage() == null ? "" : ": " + root.getMessage());
   }
 }
