@@ -21,8 +21,8 @@ import java.util.logging.LogRecord;
  *   <li>an {@link AdmittedPod}: {@code namespace}, {@code pod}.
  * </ul>
  *
- * The JSON formatter adds them as fields beside the message; both formatters write a {@link
- * Duration} parameter as {@code 1m4s}, not {@code PT1M4S}.
+ * The JSON layout writes them as fields beside the message; both layouts write a {@link Duration}
+ * parameter as {@link Durations#text} does ({@code 1m4s}), not {@code PT1M4S}.
  */
 final class LogFields {
 

@@ -14,6 +14,7 @@ import io.kuik.selftest.SelftestSettings;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.util.Locale;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -62,7 +63,7 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:every check passed (warnings and skipped checks included)",
-      "1:a check failed; its row says why",
+      "1:a check failed (its row says why), or no cluster to check",
       "2:bad command line"
     })
 public final class SelftestCommand implements KuikSubcommand {
@@ -166,8 +167,19 @@ public final class SelftestCommand implements KuikSubcommand {
     if (!format.equals("text") && !format.equals("json")) {
       throw bad("Invalid --output '" + output + "': text or json");
     }
-    Config config =
-        new ConfigBuilder(Config.autoConfigure(context)).withRequestRetryBackoffLimit(1).build();
+    ClusterConnection connection;
+    try {
+      connection = ClusterConnection.resolve(context);
+    } catch (ClusterConnection.Unusable unusable) {
+      spec.commandLine().getErr().println("kuik selftest: " + unusable.getMessage());
+      return 1;
+    }
+    Optional<String> noCluster = connection.noCluster("selftest");
+    if (noCluster.isPresent()) {
+      spec.commandLine().getErr().println(noCluster.get());
+      return 1;
+    }
+    Config config = new ConfigBuilder(connection.config()).withRequestRetryBackoffLimit(1).build();
     SelftestReport report;
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
       report = Selftest.run(new FabricSelftestCluster(client), settings);

@@ -225,6 +225,10 @@ public final class WebhookCommand implements KuikSubcommand {
       LOG.severe("cannot start the webhook: " + unusable.getMessage());
       return ExitReason.STARTUP_FAILED.exitCode();
     }
+    if (connection.noCluster("webhook").isPresent()) {
+      LOG.severe(connection.noCluster("webhook").get());
+      return ExitReason.STARTUP_FAILED.exitCode();
+    }
     LOG.info("talking to the " + connection.describe());
     ApiClientMetrics apiMetrics = new ApiClientMetrics();
     try (KubernetesClient client =
@@ -236,7 +240,7 @@ public final class WebhookCommand implements KuikSubcommand {
       try {
         runtime = WebhookRuntime.start(settings, client);
       } catch (IOException | GeneralSecurityException cannotServe) {
-        LOG.severe("cannot start the webhook: " + LogLevels.describe(cannotServe));
+        LOG.severe("cannot start the webhook: " + LogLine.describe(cannotServe));
         return ExitReason.STARTUP_FAILED.exitCode();
       }
       apiMetrics.registerIn(runtime.metricsRegistry());
@@ -332,26 +336,22 @@ public final class WebhookCommand implements KuikSubcommand {
     return new ParameterException(spec.commandLine(), message);
   }
 
+  /** The settings in one short line: what an operator compares with the chart's values. */
   private static String describe(WebhookRuntimeSettings s) {
-    return "starting the pod webhook: cluster resource namespace "
+    return "starting the pod webhook in "
         + s.clusterResourceNamespace()
-        + ", HTTPS port "
+        + ": HTTPS port "
         + s.server().address().getPort()
-        + " with "
-        + s.server().certFile()
-        + ", health port "
-        + s.healthPort()
         + ", probe timeout "
         + Durations.text(s.prober().probeTimeout())
         + ", probe cache "
         + Durations.text(s.prober().cacheTtl())
-        + ", insecure registries "
-        + s.prober().insecureRegistries()
-        + ", shutdown delay "
-        + Durations.text(s.shutdownDelay())
+        + (s.prober().insecureRegistries().isEmpty()
+            ? ""
+            : ", insecure registries "
+                + String.join(",", new java.util.TreeSet<>(s.prober().insecureRegistries())))
         + (s.pullSecretFirst() == null
             ? ""
-            : ", pull secret first with a bound of "
-                + Durations.text(s.pullSecretFirst().maxWait()));
+            : ", pull secret first (bound " + Durations.text(s.pullSecretFirst().maxWait()) + ")");
   }
 }

@@ -47,6 +47,7 @@ public final class RepeatedFailures {
   private long failuresInAll;
   private long recovered;
   private long gone;
+  private long dropped;
 
   /**
    * @param work what fails, as the subject of a sentence ({@code "Secret applies"})
@@ -114,6 +115,16 @@ public final class RepeatedFailures {
     }
   }
 
+  /**
+   * For work that is not retried (an Event is dropped when it cannot be recorded): something
+   * succeeded at {@code now}, so none fails any more; the failed ones count as dropped.
+   */
+  public synchronized void anySucceeded(Instant now) {
+    dropped += failing.size();
+    failing.clear();
+    endIfNoneFails(now);
+  }
+
   /** Writes the summary if one is due at {@code now}. */
   public synchronized void tick(Instant now) {
     if (since == null || now.isBefore(lastSummary.plus(interval))) {
@@ -159,6 +170,9 @@ public final class RepeatedFailures {
     if (gone > 0) {
       how.add(count(gone, subjects) + " gone");
     }
+    if (dropped > 0) {
+      how.add(count(dropped, subjects) + " dropped");
+    }
     log.log(
         Level.INFO,
         "{0} no longer failing after {1}: {2}; {3} in all",
@@ -173,6 +187,7 @@ public final class RepeatedFailures {
     failuresInAll = 0;
     recovered = 0;
     gone = 0;
+    dropped = 0;
   }
 
   /** The failing subjects by their last answer, the most frequent first. */

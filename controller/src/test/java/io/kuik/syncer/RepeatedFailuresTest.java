@@ -140,6 +140,23 @@ class RepeatedFailuresTest {
   }
 
   @Test
+  void workThatIsNotRetriedEndsAtTheFirstSuccessWithWhatWasDropped() {
+    RepeatedFailures events = new RepeatedFailures(log, "Events", "Events");
+    events.failed("the A event on x", "503 ServiceUnavailable", "later", at(0), null);
+    events.failed("the B event on y", "503 ServiceUnavailable", "later", at(2), null);
+    events.anySucceeded(at(4));
+
+    List<Lines.Line> shown = log.atOrAbove(Level.INFO);
+    assertEquals(
+        "Events failing: the A event on x: 503 ServiceUnavailable: later. Until none fails: a"
+            + " summary every 1m, each failure at debug",
+        shown.get(0).text());
+    assertEquals(
+        "Events no longer failing after 4s: 2 Events dropped; 2 failures in all",
+        shown.get(1).text());
+  }
+
+  @Test
   void aLaterOutageIsANewStory() {
     applies.failed("a", "503 ServiceUnavailable", "x", at(0), at(1));
     applies.succeeded("a", at(1));

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kuik.kube.RootCause;
 import io.kuik.syncer.Answer;
 import io.kuik.syncer.Effect;
 
@@ -68,21 +69,8 @@ final class ApplyingSecretWriter {
       reason = code == 0 ? "Transport" : "Unknown";
     }
     if (message == null || message.isEmpty()) {
-      message = code == 0 ? rootCause(e) : e.getMessage();
+      message = code == 0 ? RootCause.of(e) : e.getMessage();
     }
     return new Answer.Refused(code, reason, message);
-  }
-
-  /**
-   * What failed before any answer, from the deepest cause ({@code ConnectException: Connection
-   * refused}): fabric8's own message says only that "an error has occurred".
-   */
-  static String rootCause(Throwable failure) {
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root.getClass().getSimpleName()
-        + (root.getMessage() == null ? "" : ": " + root.getMessage());
   }
 }
