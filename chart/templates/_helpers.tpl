@@ -199,7 +199,7 @@ The selftest's command line (templates/selftest.yaml): the release, where its co
 - --webhook-readyz=none
 {{- end }}
 {{- with .Values.selftest.podCheck.namespace }}
-- --namespace={{ . }}
+- --pod-namespace={{ . }}
 - --image={{ $.Values.selftest.podCheck.image }}
 {{- end }}
 {{- end }}

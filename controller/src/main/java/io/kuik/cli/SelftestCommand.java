@@ -48,7 +48,7 @@ import picocli.CommandLine.Spec;
           + "  each Deployment has available replicas, and /readyz answers 200 through the"
           + " component's metrics Service when that can be reached (from outside the cluster it"
           + " usually cannot: only the replicas count then);",
-      "  pod-rewritten   with --namespace and --image: a dry-run pod of the image in that"
+      "  pod-rewritten   with --pod-namespace and --image: a dry-run pod of the image in that"
           + " namespace comes back rewritten by kuik's webhook and referencing its"
           + " kuik-inject-* Secret (skipped otherwise);",
       "  credentials     no ImageAlternative or ImageMirror has a CredentialsAccepted condition"
@@ -56,7 +56,7 @@ import picocli.CommandLine.Spec;
           + " out of reach, is a warning).",
       "Results: pass, fail, warn (holds, but look), skip. Rights it needs: get on the policy and"
           + " binding, on the two Deployments, list on imagealternatives and imagemirrors, create"
-          + " on Secrets in the release namespace (dry run), and create on pods in --namespace"
+          + " on Secrets in the release namespace (dry run), and create on pods in --pod-namespace"
           + " for the pod check. The chart's test hook grants exactly these.",
       ""
     },
@@ -84,6 +84,17 @@ public final class SelftestCommand implements KuikSubcommand {
   String release;
 
   @Option(
+      names = {"-n", "--namespace"},
+      paramLabel = "<namespace>",
+      description = {
+        "The release's namespace, where kuik is installed, as helm's and kubectl's --namespace;"
+            + " the same as --cluster-resource-namespace.",
+        "Deprecated with --image and without --pod-namespace: then it names the pod check's"
+            + " namespace, as it did before --pod-namespace."
+      })
+  String namespace;
+
+  @Option(
       names = "--cluster-resource-namespace",
       paramLabel = "<namespace>",
       defaultValue = "${env:KUIK_CLUSTER_RESOURCE_NAMESPACE:-kuik-system}",
@@ -109,10 +120,9 @@ public final class SelftestCommand implements KuikSubcommand {
       defaultValue = "${env:KUIK_SYNCER_READYZ}",
       description = {
         "The syncer's /readyz through its Service; none not to ask.",
-        "Env: KUIK_SYNCER_READYZ. Default: http://<fullname>-secret-syncer-metrics.<namespace>"
-            + ".svc:"
+        "Env: KUIK_SYNCER_READYZ. Default: /readyz on port "
             + DEFAULT_HEALTH_PORT
-            + "/readyz."
+            + " of the Service <fullname>-secret-syncer-metrics in the release's namespace."
       })
   String syncerReadyz;
 
@@ -122,15 +132,14 @@ public final class SelftestCommand implements KuikSubcommand {
       defaultValue = "${env:KUIK_WEBHOOK_READYZ}",
       description = {
         "The webhook's /readyz through its Service; none not to ask.",
-        "Env: KUIK_WEBHOOK_READYZ. Default: http://<fullname>-webhook-metrics.<namespace>"
-            + ".svc:"
+        "Env: KUIK_WEBHOOK_READYZ. Default: /readyz on port "
             + DEFAULT_HEALTH_PORT
-            + "/readyz."
+            + " of the Service <fullname>-webhook-metrics in the release's namespace."
       })
   String webhookReadyz;
 
   @Option(
-      names = "--namespace",
+      names = "--pod-namespace",
       paramLabel = "<namespace>",
       description = {
         "With --image: the namespace of the dry-run pod whose rewrite is checked. A namespace"
@@ -142,7 +151,7 @@ public final class SelftestCommand implements KuikSubcommand {
       names = "--image",
       paramLabel = "<image>",
       description = {
-        "With --namespace: the image of the dry-run pod, one that an ImageAlternative or"
+        "With --pod-namespace: the image of the dry-run pod, one that an ImageAlternative or"
             + " ImageMirror routes there through an entry whose credential is injected."
       })
   String podImage;
@@ -197,6 +206,7 @@ public final class SelftestCommand implements KuikSubcommand {
    * @throws ParameterException for a value the command refuses
    */
   public SelftestSettings settings() {
+    namespaces();
     if (!Dns1123.isLabel(release)) {
       throw bad("Invalid --release '" + release + "': a DNS-1123 label");
     }
@@ -209,15 +219,15 @@ public final class SelftestCommand implements KuikSubcommand {
     }
     SelftestSettings.PodCheck pod = null;
     if ((podNamespace == null) != (podImage == null)) {
-      throw bad("--namespace and --image go together: the pod check needs both");
+      throw bad("--pod-namespace and --image go together: the pod check needs both");
     }
     if (podNamespace != null) {
       if (!Dns1123.isLabel(podNamespace)) {
-        throw bad("Invalid --namespace '" + podNamespace + "'");
+        throw bad("Invalid --pod-namespace '" + podNamespace + "'");
       }
       if (podNamespace.equals(clusterResourceNamespace)) {
         throw bad(
-            "--namespace "
+            "--pod-namespace "
                 + podNamespace
                 + " is kuik's own namespace, which the webhook never serves: name a namespace"
                 + " where pods are routed");
@@ -236,6 +246,39 @@ public final class SelftestCommand implements KuikSubcommand {
         readyz("--syncer-readyz", syncerReadyz, prefix + "-secret-syncer"),
         readyz("--webhook-readyz", webhookReadyz, prefix + "-webhook"),
         pod);
+  }
+
+  /**
+   * {@code --namespace} names the release's namespace, as in helm and kubectl; with {@code --image}
+   * and no {@code --pod-namespace} it keeps the meaning it had before, the pod check's namespace,
+   * with a note that says so.
+   */
+  private void namespaces() {
+    if (namespace == null) {
+      return;
+    }
+    if (podImage != null && podNamespace == null) {
+      podNamespace = namespace;
+      spec.commandLine()
+          .getErr()
+          .println(
+              "kuik selftest: deprecated: --namespace with --image names the pod check's"
+                  + " namespace; write --pod-namespace "
+                  + namespace
+                  + " (alone, --namespace names the release's namespace, as in helm and"
+                  + " kubectl)");
+      return;
+    }
+    if (spec.commandLine().getParseResult().hasMatchedOption("--cluster-resource-namespace")
+        && !namespace.equals(clusterResourceNamespace)) {
+      throw bad(
+          "--namespace "
+              + namespace
+              + " and --cluster-resource-namespace "
+              + clusterResourceNamespace
+              + " name two namespaces: give one");
+    }
+    clusterResourceNamespace = namespace;
   }
 
   private URI readyz(String flag, String value, String deployment) {
