@@ -1,19 +1,19 @@
 package io.kuik.cli;
 
+import java.io.PrintStream;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.LogRecord;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.config.LoggerConfig;
-import org.apache.logging.log4j.core.config.builder.api.ConfigurationBuilder;
-import org.apache.logging.log4j.core.config.builder.api.ConfigurationBuilderFactory;
-import org.apache.logging.log4j.core.config.builder.api.LayoutComponentBuilder;
-import org.apache.logging.log4j.core.config.builder.impl.BuiltConfiguration;
+import org.apache.logging.log4j.core.Layout;
+import org.apache.logging.log4j.core.config.Configuration;
+import org.apache.logging.log4j.core.config.NullConfiguration;
 import org.apache.logging.log4j.core.impl.Log4jLogEvent;
+import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.apache.logging.log4j.core.time.MutableInstant;
+import org.apache.logging.log4j.layout.template.json.JsonTemplateLayout;
 import org.apache.logging.log4j.message.SimpleMessage;
 import org.apache.logging.log4j.util.SortedArrayStringMap;
 
@@ -37,9 +37,9 @@ public final class LogBridge extends Handler {
       "%d{yyyy-MM-dd'T'HH:mm:ss.SSS'Z'}{UTC} %-5level %logger %message"
           + "%notEmpty{ error=%X{error.message}}%n";
 
-  private static final Map<LogFormat, LoggerConfig> WRITERS = new EnumMap<>(LogFormat.class);
+  private static final Map<LogFormat, Layout<?>> LAYOUTS = new EnumMap<>(LogFormat.class);
 
-  private final LoggerConfig writer;
+  private final Layout<?> layout;
 
   /** As a java.util.logging configuration file names it. */
   public LogBridge() {
@@ -53,7 +53,7 @@ public final class LogBridge extends Handler {
   }
 
   LogBridge(LogFormat format) {
-    writer = writer(format);
+    layout = layout(format);
     setLevel(Level.ALL);
   }
 
@@ -67,25 +67,32 @@ public final class LogBridge extends Handler {
     line.fields().forEach(fields::putValue);
     MutableInstant at = new MutableInstant();
     at.initFromEpochSecond(record.getInstant().getEpochSecond(), record.getInstant().getNano());
-    writer.log(
-        Log4jLogEvent.newBuilder()
-            .setLoggerName(record.getLoggerName() == null ? "" : record.getLoggerName())
-            .setLevel(level(record.getLevel()))
-            .setMessage(new SimpleMessage(line.message()))
-            .setContextData(fields)
-            .setInstant(at)
-            .setThreadName(Thread.currentThread().getName())
-            .build());
+    byte[] bytes =
+        layout.toByteArray(
+            Log4jLogEvent.newBuilder()
+                .setLoggerName(record.getLoggerName() == null ? "" : record.getLoggerName())
+                .setLevel(level(record.getLevel()))
+                .setMessage(new SimpleMessage(line.message()))
+                .setContextData(fields)
+                .setInstant(at)
+                .setThreadName(Thread.currentThread().getName())
+                .build());
+    // Whole lines, one write each, to the standard error of the moment (tests swap it).
+    PrintStream err = System.err;
+    synchronized (err) {
+      err.write(bytes, 0, bytes.length);
+      err.flush();
+    }
   }
 
   @Override
   public void flush() {
-    // The console appender flushes every line.
+    System.err.flush();
   }
 
   @Override
   public void close() {
-    // Shared by every bridge of the process, and kept until the JVM halts (ShutdownLogManager).
+    // Nothing of its own to release; kept until the JVM halts (ShutdownLogManager).
   }
 
   /** java.util.logging's levels under the names log collectors know. */
@@ -107,40 +114,24 @@ public final class LogBridge extends Handler {
   }
 
   /**
-   * The writer of {@code format}: a log4j2 context of its own (no configuration file looked up, no
-   * shutdown hook: the lines kuik writes while it stops must not be lost), one console appender
-   * that follows {@code System.err}, the layout.
+   * The layout of {@code format}, used on its own: no appender, no logger context (whose
+   * configuration listeners need java.desktop's java.beans, which the image leaves out), no
+   * configuration file looked up, no shutdown hook.
    */
-  private static synchronized LoggerConfig writer(LogFormat format) {
-    return WRITERS.computeIfAbsent(
+  private static synchronized Layout<?> layout(LogFormat format) {
+    return LAYOUTS.computeIfAbsent(
         format,
         f -> {
-          ConfigurationBuilder<BuiltConfiguration> builder =
-              ConfigurationBuilderFactory.newConfigurationBuilder();
-          builder
-              .setConfigurationName("kuik-" + f)
-              .setStatusLevel(org.apache.logging.log4j.Level.ERROR)
-              .setShutdownHook("disable");
-          LayoutComponentBuilder layout =
-              f == LogFormat.json
-                  ? builder
-                      .newLayout("JsonTemplateLayout")
-                      .addAttribute("eventTemplateUri", "classpath:EcsLayout.json")
-                  : builder.newLayout("PatternLayout").addAttribute("pattern", TEXT);
-          builder.add(
-              builder
-                  .newAppender("stderr", "Console")
-                  .addAttribute("target", "SYSTEM_ERR")
-                  .addAttribute("follow", true)
-                  .add(layout));
-          builder.add(
-              builder
-                  .newRootLogger(org.apache.logging.log4j.Level.ALL)
-                  .add(builder.newAppenderRef("stderr")));
-          LoggerContext context = new LoggerContext("kuik-" + f);
-          builder.setLoggerContext(context);
-          context.start(builder.build());
-          return context.getConfiguration().getRootLogger();
+          Configuration configuration = new NullConfiguration();
+          return f == LogFormat.json
+              ? JsonTemplateLayout.newBuilder()
+                  .setConfiguration(configuration)
+                  .setEventTemplateUri("classpath:EcsLayout.json")
+                  .build()
+              : PatternLayout.newBuilder()
+                  .withConfiguration(configuration)
+                  .withPattern(TEXT)
+                  .build();
         });
   }
 }
