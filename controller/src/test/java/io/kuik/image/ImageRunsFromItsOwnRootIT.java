@@ -138,7 +138,7 @@ class ImageRunsFromItsOwnRootIT {
       String output = read(log);
       // SIGTERM is a clean stop: exit code 0, as --help documents.
       assertEquals(0, exit, output);
-      assertTrue(output.contains("exiting: SHUTDOWN"), output);
+      assertTrue(output.contains("exiting: stopped, exit code 0"), output);
       assertTrue(output.contains("SyncerRuntime stopped"), output);
     }
   }
