@@ -196,7 +196,8 @@ public final class WebhookCommand implements KuikSubcommand {
       paramLabel = "<json|text>",
       defaultValue = "${env:KUIK_LOG_FORMAT:-json}",
       description = {
-        "One event per line, as JSON ({\"time\",\"level\",\"logger\",\"message\"}) or text.",
+        "One event per line, as ECS JSON (@timestamp, log.level, log.logger, message, ...) or"
+            + " text.",
         "Env: KUIK_LOG_FORMAT. Default: ${DEFAULT-VALUE}."
       })
   LogFormat logFormat;
