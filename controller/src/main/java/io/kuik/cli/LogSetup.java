@@ -16,6 +16,8 @@ final class LogSetup {
       Logger.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils");
   private static final Logger REFLECTOR =
       Logger.getLogger("io.fabric8.kubernetes.client.informers.impl.cache.Reflector");
+  private static final Logger WATCHES =
+      Logger.getLogger("io.fabric8.kubernetes.client.dsl.internal.AbstractWatchManager");
 
   private LogSetup() {}
 
@@ -31,6 +33,9 @@ final class LogSetup {
     VERSION_USAGE.setLevel(Level.SEVERE);
     // fabric8's informers log every failed list and watch and each retry; InformerHealth tells
     // them as one story per outage instead. Their detail comes back at debug.
-    REFLECTOR.setLevel(level.julLevel().intValue() <= Level.FINE.intValue() ? null : Level.OFF);
+    // Likewise its watches' reconnects (an INFO line per error past the tenth); their errors stay.
+    boolean debug = level.julLevel().intValue() <= Level.FINE.intValue();
+    REFLECTOR.setLevel(debug ? null : Level.OFF);
+    WATCHES.setLevel(debug ? null : Level.SEVERE);
   }
 }

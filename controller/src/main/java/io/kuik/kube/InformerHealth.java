@@ -30,7 +30,10 @@ public final class InformerHealth {
       new RepeatedFailures(
           System.getLogger(InformerHealth.class.getName()), "lists and watches", "informers");
 
-  /** The informers whose last list or watch failed, by what they inform of. */
+  /** Every informer of the process that has not stopped, by what it informs of. */
+  private static final Map<SharedIndexInformer<?>, String> INFORMERS = new ConcurrentHashMap<>();
+
+  /** The informers whose last list or watch failed, or whose watch is down. */
   private static final Map<SharedIndexInformer<?>, String> FAILING = new ConcurrentHashMap<>();
 
   private static final long CHECK_SECONDS = 5;
@@ -62,6 +65,7 @@ public final class InformerHealth {
    * informer's of the process. Called before the informer starts.
    */
   public static void reportStop(SharedIndexInformer<?> informer, String what) {
+    INFORMERS.put(informer, what);
     informer.exceptionHandler(
         (started, failure) -> {
           if (started) {
@@ -89,17 +93,24 @@ public final class InformerHealth {
             });
   }
 
-  /** The failing informers that watch again have recovered; a stopped one is gone. */
+  /**
+   * A synced informer whose watch is down fails (fabric8 reconnects it on its own, telling no
+   * handler); a failing one that watches again has recovered; a stopped one is gone.
+   */
   private static void checkRecovered() {
     Instant now = Instant.now();
-    FAILING.forEach(
+    INFORMERS.forEach(
         (informer, what) -> {
+          boolean watching = informer.isWatching();
           if (informer.stopped().toCompletableFuture().isDone()) {
-            FAILING.remove(informer);
-            FAILURES.forget(what, now);
-          } else if (informer.isWatching()) {
-            FAILING.remove(informer);
+            INFORMERS.remove(informer);
+            if (FAILING.remove(informer) != null) {
+              FAILURES.forget(what, now);
+            }
+          } else if (watching && FAILING.remove(informer) != null) {
             FAILURES.succeeded(what, now);
+          } else if (!watching && informer.hasSynced() && FAILING.put(informer, what) == null) {
+            FAILURES.failed(what, "watch down", "fabric8 reconnects it with backoff", now, null);
           }
         });
     FAILURES.tick(now);

@@ -80,7 +80,7 @@ public final class RepeatedFailures {
       lastSummary = now;
     }
     String retry = retryAt == null ? "" : ", retry in " + Durations.text(between(now, retryAt));
-    if (answersSeen.add(answer) || !starts) {
+    if (answersSeen.add(answer)) {
       log.log(
           Level.WARNING,
           "{0} {1}: {2}: {3}: {4}{5}. Until none fails: a summary every {6}, each failure at"

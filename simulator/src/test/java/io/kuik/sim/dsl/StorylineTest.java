@@ -126,6 +126,30 @@ class StorylineTest {
   }
 
   @Test
+  void anOutageReadsAsItsWindowAndTheRefusedWritesNotTheRetryTimers() {
+    demoStart();
+    world
+        .objects()
+        .dockerRegistrySecret(
+            "kuik-system",
+            "acme-pull",
+            Map.of("quay.io/acme", RegistryCredential.basic("acme", "rotated")));
+    world.faults().apiServerUnavailable(Duration.ofMinutes(2));
+    world.pass(Duration.ofMinutes(5));
+    List<String> lines = Arrays.asList(world.views().storyline().split("\n"));
+
+    assertTrue(lines.stream().anyMatch(l -> l.contains(" OUTAGE ")), String.join("\n", lines));
+    assertTrue(lines.stream().anyMatch(l -> l.contains(" RECOVERED ")), String.join("\n", lines));
+    assertTrue(
+        lines.stream().anyMatch(l -> l.matches(".*syncer\\s+APPLY\\s+secrets shop/.* 503 .*")),
+        String.join("\n", lines));
+    assertEquals(List.of(), lines.stream().filter(l -> l.contains("EFFECT")).toList());
+    assertTrue(
+        world.views().timeline().contains("EFFECT WAKE"),
+        "the retries' timers are in the full timeline");
+  }
+
+  @Test
   void renderingTheStorylineLeavesTheTraceUnchanged() {
     demoStart();
     String hash = world.cluster().trace().hash();
