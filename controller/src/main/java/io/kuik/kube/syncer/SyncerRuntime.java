@@ -69,7 +69,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     InformerStores stores = new InformerStores(namespace);
     informers = new SyncerInformers(client, stores, namespace);
     ApplyingSecretWriter secrets = new ApplyingSecretWriter(client, metrics);
-    ApplyingStatusWriter statuses = new ApplyingStatusWriter(client, metrics);
+    ApplyingStatusWriter statuses = new ApplyingStatusWriter(client, metrics, clock);
     // Closed until this process leads and the policies that bound its writes are in place.
     gate =
         new WriteGate(
