@@ -441,7 +441,8 @@ public final class SyncerCommand implements KuikSubcommand {
         + "), "
         + (s.lease().enabled() ? "lease " + s.lease().name() : "no leader election")
         + ", "
-        + String.join(" and ", s.bounds().policies().stream().map(WriteBounds.Policy::policy).toList())
+        + String.join(
+            " and ", s.bounds().policies().stream().map(WriteBounds.Policy::policy).toList())
         + (syncer.targeting().namespacesByDefault() ? "" : ", labelled namespaces only")
         + ", never in "
         + String.join(", ", syncer.targeting().served().neverServed());

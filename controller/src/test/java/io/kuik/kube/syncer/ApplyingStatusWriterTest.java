@@ -34,7 +34,7 @@ class ApplyingStatusWriterTest {
   private final MockCluster cluster = new MockCluster();
   private final ClusterFixtures fixtures = new ClusterFixtures(cluster.client());
   private final SyncerMetrics metrics = new SyncerMetrics();
-  private final ApplyingStatusWriter writer = 
+  private final ApplyingStatusWriter writer =
       new ApplyingStatusWriter(cluster.client(), metrics, java.time.Instant::now);
   private final WriteGate gate = GatedWire.over(cluster.client(), null, writer, null);
 
