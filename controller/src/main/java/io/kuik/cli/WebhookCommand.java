@@ -7,6 +7,7 @@ import io.kuik.kube.ExitReason;
 import io.kuik.kube.webhook.WebhookRuntime;
 import io.kuik.kube.webhook.WebhookRuntimeSettings;
 import io.kuik.model.Dns1123;
+import io.kuik.model.Durations;
 import io.kuik.webhook.ProberSettings;
 import io.kuik.webhook.WebhookServer;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.logging.Logger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -173,10 +175,14 @@ public final class WebhookCommand implements KuikSubcommand {
       defaultValue = "${env:KUIK_SYNCER_LEASE:-kuik-secret-syncer}",
       description = {
         "With --pull-secret-first: the syncer's leader-election Lease in the cluster resource"
-            + " namespace (the syncer's --lease-name).",
+            + " namespace (the syncer's --lease-name; the chart's <fullname>-secret-syncer).",
         "Env: KUIK_SYNCER_LEASE. Default: ${DEFAULT-VALUE}."
       })
   String syncerLease;
+
+  @Mixin PodGatesPolicyOptions podGates;
+
+  @Mixin ExcludedNamespacesOption excluded;
 
   @Option(
       names = "--shutdown-delay",
@@ -195,7 +201,8 @@ public final class WebhookCommand implements KuikSubcommand {
       paramLabel = "<json|text>",
       defaultValue = "${env:KUIK_LOG_FORMAT:-json}",
       description = {
-        "One event per line, as JSON ({\"time\",\"level\",\"logger\",\"message\"}) or text.",
+        "One event per line, as ECS JSON (@timestamp, log.level, log.logger, message, ...) or"
+            + " text.",
         "Env: KUIK_LOG_FORMAT. Default: ${DEFAULT-VALUE}."
       })
   LogFormat logFormat;
@@ -224,6 +231,10 @@ public final class WebhookCommand implements KuikSubcommand {
       LOG.severe("cannot start the webhook: " + unusable.getMessage());
       return ExitReason.STARTUP_FAILED.exitCode();
     }
+    if (connection.noCluster("webhook").isPresent()) {
+      LOG.severe(connection.noCluster("webhook").get());
+      return ExitReason.STARTUP_FAILED.exitCode();
+    }
     LOG.info("talking to the " + connection.describe());
     ApiClientMetrics apiMetrics = new ApiClientMetrics();
     try (KubernetesClient client =
@@ -235,7 +246,7 @@ public final class WebhookCommand implements KuikSubcommand {
       try {
         runtime = WebhookRuntime.start(settings, client);
       } catch (IOException | GeneralSecurityException cannotServe) {
-        LOG.severe("cannot start the webhook: " + LogLevels.describe(cannotServe));
+        LOG.severe("cannot start the webhook: " + LogLine.describe(cannotServe));
         return ExitReason.STARTUP_FAILED.exitCode();
       }
       apiMetrics.registerIn(runtime.metricsRegistry());
@@ -254,6 +265,14 @@ public final class WebhookCommand implements KuikSubcommand {
   }
 
   WebhookRuntimeSettings settings() {
+    return settings(true);
+  }
+
+  /**
+   * What the parsed command line tells the process; {@code filesChecked} false leaves the TLS files
+   * unread (the simulator runs the webhook without TLS, from the chart's own arguments).
+   */
+  public WebhookRuntimeSettings settings(boolean filesChecked) {
     String namespace =
         ClusterResourceNamespace.resolve(
                 clusterResourceNamespace, ClusterResourceNamespace.SERVICE_ACCOUNT_NAMESPACE)
@@ -267,10 +286,7 @@ public final class WebhookCommand implements KuikSubcommand {
       throw bad("Invalid cluster resource namespace '" + namespace + "': not a namespace name");
     }
     if (pullSecretFirst && !Dns1123.isSubdomain(syncerLease)) {
-      throw bad(
-          "Invalid --syncer-lease '"
-              + syncerLease
-              + "': not an object name, e.g. kuik-secret-syncer");
+      throw bad("Invalid --syncer-lease '" + syncerLease + "': not an object name");
     }
     if (pullSecretFirst && (gateMaxWait.isZero() || gateMaxWait.isNegative())) {
       throw bad("Invalid --gate-max-wait " + gateMaxWait + ": give a positive duration, e.g. 30s");
@@ -280,8 +296,8 @@ public final class WebhookCommand implements KuikSubcommand {
     if (port != 0 && port == healthPort) {
       throw bad("--port and --health-port are both " + port + ": give them different ports");
     }
-    Path cert = readableFile("--tls-cert-file", "KUIK_TLS_CERT_FILE", tlsCertFile);
-    Path key = readableFile("--tls-key-file", "KUIK_TLS_KEY_FILE", tlsKeyFile);
+    Path cert = readableFile("--tls-cert-file", "KUIK_TLS_CERT_FILE", tlsCertFile, filesChecked);
+    Path key = readableFile("--tls-key-file", "KUIK_TLS_KEY_FILE", tlsKeyFile, filesChecked);
     try {
       ProberSettings prober =
           new ProberSettings(
@@ -296,8 +312,10 @@ public final class WebhookCommand implements KuikSubcommand {
           prober,
           shutdownDelay,
           pullSecretFirst
-              ? new WebhookRuntimeSettings.PullSecretFirst(syncerLease, gateMaxWait)
-              : null);
+              ? new WebhookRuntimeSettings.PullSecretFirst(
+                  syncerLease, gateMaxWait, podGates.policy(spec))
+              : null,
+          excluded.served(namespace, spec));
     } catch (IllegalArgumentException invalid) {
       throw bad("Invalid setting: " + invalid.getMessage());
     }
@@ -317,11 +335,11 @@ public final class WebhookCommand implements KuikSubcommand {
     }
   }
 
-  private Path readableFile(String flag, String env, Path file) {
+  private Path readableFile(String flag, String env, Path file, boolean checked) {
     if (file == null || file.toString().isBlank()) {
       throw bad("Missing " + flag + ": pass " + flag + "=<PEM file> or set " + env);
     }
-    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+    if (checked && (!Files.isRegularFile(file) || !Files.isReadable(file))) {
       throw bad("Invalid " + flag + " " + file + ": no readable file there");
     }
     return file;
@@ -331,26 +349,22 @@ public final class WebhookCommand implements KuikSubcommand {
     return new ParameterException(spec.commandLine(), message);
   }
 
+  /** The settings in one short line: what an operator compares with the chart's values. */
   private static String describe(WebhookRuntimeSettings s) {
-    return "starting the pod webhook: cluster resource namespace "
+    return "starting the pod webhook in "
         + s.clusterResourceNamespace()
-        + ", HTTPS port "
+        + ": HTTPS port "
         + s.server().address().getPort()
-        + " with "
-        + s.server().certFile()
-        + ", health port "
-        + s.healthPort()
         + ", probe timeout "
-        + LogFields.duration(s.prober().probeTimeout())
+        + Durations.text(s.prober().probeTimeout())
         + ", probe cache "
-        + LogFields.duration(s.prober().cacheTtl())
-        + ", insecure registries "
-        + s.prober().insecureRegistries()
-        + ", shutdown delay "
-        + LogFields.duration(s.shutdownDelay())
+        + Durations.text(s.prober().cacheTtl())
+        + (s.prober().insecureRegistries().isEmpty()
+            ? ""
+            : ", insecure registries "
+                + String.join(",", new java.util.TreeSet<>(s.prober().insecureRegistries())))
         + (s.pullSecretFirst() == null
             ? ""
-            : ", pull secret first with a bound of "
-                + LogFields.duration(s.pullSecretFirst().maxWait()));
+            : ", pull secret first (bound " + Durations.text(s.pullSecretFirst().maxWait()) + ")");
   }
 }

@@ -7,25 +7,49 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The effects one input produces, in order. An Event pays its write token as it is added (into debt
- * if need be, {@link Pacer#owe}): the only write that never waits for one. Every text the core
- * writes (an Event's message, a status) passes the {@link Redactor} of the credentials the core
- * tries, whatever made it (docs/decisions/0060-redaction-as-a-property.md).
+ * The effects one input produces, in order: the core's side of the write gate. An Event pays its
+ * write token as it is added (into debt if need be, {@link Pacer#owe}): the only write that never
+ * waits for one. While the writes are held (the admission policy that bounds them is away), an
+ * Event is kept in {@code held} for the end of the hold, and any other write is a bug: the core
+ * decides none then (docs/architecture.md#the-write-gate). Every text the core writes (an Event's
+ * message, a status) passes the {@link Redactor} of the credentials the core tries, whatever made
+ * it (docs/decisions/0060-redaction-as-a-property.md).
  */
 final class Effects {
 
   private final List<Effect> list = new ArrayList<>();
   private final Pacer pacer;
   private final Instant now;
+  private final List<Effect> held;
   private final Supplier<Redactor> redactor;
 
-  Effects(Pacer pacer, Instant now, Supplier<Redactor> redactor) {
+  /**
+   * @param held where Events wait while the writes are held; null while they are not
+   * @param redactor the redactor of the credentials the core tries, now
+   */
+  Effects(Pacer pacer, Instant now, List<Effect> held, Supplier<Redactor> redactor) {
     this.pacer = pacer;
     this.now = now;
+    this.held = held;
     this.redactor = redactor;
   }
 
+  /** Whether the writes are held: nothing but Events, kept for later, may be added. */
+  boolean holding() {
+    return held != null;
+  }
+
   void add(Effect effect) {
+    if (held != null) {
+      if (!(effect instanceof Effect.RecordEvent event)) {
+        throw new IllegalStateException("a write decided while the writes are held: " + effect);
+      }
+      if (held.size() < SecretSyncer.HELD_EVENTS) {
+        held.add(
+            event.redacted(redactor.get())); // later ones are dropped, as a full recorder would
+      }
+      return;
+    }
     if (effect instanceof Effect.RecordEvent event) {
       pacer.owe(now);
       effect = event.redacted(redactor.get());

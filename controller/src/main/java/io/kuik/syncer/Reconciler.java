@@ -1,10 +1,12 @@
 package io.kuik.syncer;
 
+import io.kuik.model.ObservedNamespace;
 import io.kuik.model.ResourceId;
+import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingResource;
+import io.kuik.model.Validated;
 import io.kuik.ports.InformerView;
 import io.kuik.syncer.ProblemReports.Problem;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -58,6 +60,9 @@ final class Reconciler {
   private final SyncerCounters counters;
   private final ClaimReports claims;
   private final Gates gates;
+
+  /** Refused applies, told as one story per outage rather than one line per pair and retry. */
+  private final RepeatedFailures applies = new RepeatedFailures(LOG, "Secret applies", "pairs");
 
   /**
    * Each resource's entry credentials, resolved from its source Secrets until the resource or a
@@ -116,6 +121,7 @@ final class Reconciler {
    * the budget (a status may wait; a credential should not).
    */
   void runDue(Instant now, Effects out) {
+    applies.tick(now);
     Function<RoutingResource, EntryCredentials> credentials = this::credentialsOf;
     boolean paused = false;
     boolean released = false;
@@ -245,14 +251,7 @@ final class Reconciler {
         return Outcome.NO_WRITE;
       }
       Retry retry = pacer.refused(pair, now, sent.lane());
-      LOG.log(
-          Level.WARNING,
-          "apply of {0} refused ({1} {2}), retry in {3}: {4}",
-          pair,
-          refused.code(),
-          refused.reason(),
-          Duration.between(now, retry.notBefore()),
-          refused.message());
+      applies.failed(pair, refused.summary(), refused.message(), now, retry.notBefore());
       if (refused.code() == 403 || refused.code() == 422) {
         String message =
             "writing "
@@ -269,6 +268,7 @@ final class Reconciler {
       }
       return Outcome.RETRYING;
     }
+    applies.succeeded(pair, now);
     memory.wrote(pair, sent.hash());
     statuses.holds(pair, sent.holds(), now);
     if (pacer.succeeded(pair)) {
@@ -291,9 +291,45 @@ final class Reconciler {
 
   /** The pair is gone (its resource or its namespace): nothing of it is kept. */
   void forget(Pair pair, Instant now) {
+    applies.forget(pair, now);
     pacer.forget(pair);
     memory.forget(pair);
     statuses.holds(pair, false, now);
     propagations.settled(pair, now, false).forEach(observer::propagated);
+  }
+
+  /**
+   * The periodic resync: every pair owes a forced apply at its slot in the window, which bypasses
+   * the hash and so restores a Secret someone else deleted; unchanged content is a no-op on the API
+   * server. The window stretches when the pairs that hold a Secret (and those the start's pass has
+   * still to apply) cannot all be applied in it at the resync's share of the write budget.
+   */
+  void resync(Instant now) {
+    forgetCredentials();
+    pacer.resyncing(now, memory.writtenCount() + pacer.startPassLeft(this::mayHoldASecret));
+    Instant from = now.plus(settings.debounce());
+    for (Validated resource : view.routingResources()) {
+      for (ObservedNamespace ns : view.namespaces()) {
+        pacer.oweResync(new Pair(resource.id(), ns.name()), from);
+      }
+    }
+  }
+
+  /**
+   * Whether the start's pass will apply the pair: an Always resource's, or an OnFailure resource's
+   * in a namespace where a pod it rewrote lives. Counting every pair the start's pass has left
+   * would stretch a resync that comes during it for the pairs that never hold a Secret (three in
+   * four at the scale harness's size).
+   */
+  private boolean mayHoldASecret(Pair pair) {
+    Optional<Validated> found = view.routingResource(pair.resource());
+    if (found.isEmpty() || !(found.get() instanceof Validated.Valid valid)) {
+      return false;
+    }
+    if (valid.resource().rewritePolicy() == RewritePolicy.ALWAYS) {
+      return true;
+    }
+    return view.pods(pair.namespace()).stream()
+        .anyMatch(pod -> RewrittenPods.rewriters(pod).contains(pair.resource()));
   }
 }

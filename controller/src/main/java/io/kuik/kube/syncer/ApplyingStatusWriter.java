@@ -5,54 +5,55 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kuik.ports.Clock;
 import io.kuik.syncer.Answer;
 import io.kuik.syncer.Effect;
+import io.kuik.syncer.RepeatedFailures;
 import io.kuik.syncer.RoutingStatus;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * One {@link Effect.WriteStatus} on fabric8: a server-side apply of the status alone on the
  * resource's status subresource, as {@code kuik-secret-syncer-status} with force, behind the same
- * write fence as the Secrets (the core paced it with them). The ServiceAccount may patch {@code
- * imagealternatives/status} and {@code imagemirrors/status}, nothing else of them. It blocks for
- * the round trip, on the driver's thread for statuses and Events.
+ * {@link io.kuik.syncer.WriteGate} as the Secrets (the core paced it with them). The ServiceAccount
+ * may patch {@code imagealternatives/status} and {@code imagemirrors/status}, nothing else of them.
+ * It blocks for the round trip, on the driver's thread for statuses and Events.
  */
 final class ApplyingStatusWriter {
 
-  private static final Logger LOG = Logger.getLogger(ApplyingStatusWriter.class.getName());
+  /** Refused status writes, one story per outage (the core retries them at its pace). */
+  private final RepeatedFailures refusals =
+      new RepeatedFailures(
+          System.getLogger(ApplyingStatusWriter.class.getName()), "status writes", "resources");
 
   private final KubernetesClient client;
-  private final WriteFence fence;
   private final SyncerMetrics metrics;
+  private final Clock clock;
 
-  ApplyingStatusWriter(KubernetesClient client, WriteFence fence, SyncerMetrics metrics) {
+  ApplyingStatusWriter(KubernetesClient client, SyncerMetrics metrics, Clock clock) {
     this.client = client;
-    this.fence = fence;
     this.metrics = metrics;
+    this.clock = clock;
   }
 
   Answer apply(RoutingStatus status) {
-    Answer answer = send(status);
+    return send(status);
+  }
+
+  /** Counts the answer, the gate's refusal included, in the metrics; returns it. */
+  Answer counted(RoutingStatus status, Answer answer) {
     if (answer instanceof Answer.Refused refused) {
       metrics.statusWritten(refused.reason());
       if (refused.code() != 0) {
-        LOG.log(
-            Level.WARNING,
-            "status of {0} refused ({1} {2}): {3}",
-            new Object[] {status.resource(), refused.code(), refused.reason(), refused.message()});
+        refusals.failed(status.resource(), refused.summary(), refused.message(), clock.now(), null);
       }
     } else {
       metrics.statusWritten("Applied");
+      refusals.succeeded(status.resource(), clock.now());
     }
     return answer;
   }
 
   private Answer send(RoutingStatus status) {
-    Answer.Refused closed = fence.refusal();
-    if (closed != null) {
-      return closed;
-    }
     try {
       // With the object in hand, fabric8 sends the apply alone: no read first.
       client

@@ -9,11 +9,14 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kuik.kube.PodGates;
+import io.kuik.kube.PolicyWatch;
+import io.kuik.model.WriteBounds;
 import io.kuik.webhook.GateBound;
 import io.kuik.webhook.SyncerLease;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,7 +38,8 @@ import java.util.logging.Logger;
  * out on {@link #RELEASES_IN_FLIGHT} threads of their own, taken in turn from each namespace, and
  * the Events on one more, so that neither reading the Lease, nor recording Events, nor another
  * namespace's flood of due pods holds one back
- * (docs/decisions/0062-gate-releases-paced-concurrent-fair.md).
+ * (docs/decisions/0062-gate-releases-paced-concurrent-fair.md). It gates and patches no pod while
+ * the admission policy that bounds those patches, or its binding, is missing ({@link PolicyWatch}).
  */
 final class GateKeeper implements AutoCloseable {
 
@@ -57,6 +61,7 @@ final class GateKeeper implements AutoCloseable {
   private final SyncerLease lease = new SyncerLease();
   private final GateBound bound;
   private final PodGates gates;
+  private final PolicyWatch policy;
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(daemons("kuik-gate-keeper"));
 
@@ -88,17 +93,27 @@ final class GateKeeper implements AutoCloseable {
   private volatile long released;
   private SharedIndexInformer<Pod> pods;
 
-  GateKeeper(KubernetesClient client, String namespace, String leaseName, Duration maxWait) {
+  GateKeeper(
+      KubernetesClient client,
+      String namespace,
+      String leaseName,
+      Duration maxWait,
+      WriteBounds.Policy podGates) {
     this.client = client;
     this.namespace = namespace;
     this.leaseName = leaseName;
     this.bound = new GateBound(maxWait, RETRY);
     this.gates = new PodGates(client);
+    this.policy =
+        new PolicyWatch(client, List.of(podGates), "the webhook gates and patches", b -> {});
   }
 
-  /** Whether to gate a pod admitted now: the syncer's Lease is fresh. Any thread. */
+  /**
+   * Whether to gate a pod admitted now: the syncer's Lease is fresh, and the policy that bounds the
+   * patch that will remove the gate is in place. Any thread.
+   */
   boolean gating() {
-    return lease.fresh(Instant.now());
+    return policy.bounds().inPlace() && lease.fresh(Instant.now());
   }
 
   long gatedPods() {
@@ -110,6 +125,7 @@ final class GateKeeper implements AutoCloseable {
   }
 
   void start() {
+    policy.start();
     leaseReader.scheduleWithFixedDelay(
         this::readLease, 0, LEASE_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
     pods = WatchedPods.informer(client);
@@ -168,6 +184,9 @@ final class GateKeeper implements AutoCloseable {
 
   /** The due pods, as many as may fly, each released on a thread of its own. */
   private void tick() {
+    if (!policy.bounds().inPlace()) {
+      return; // no patch while nothing bounds it: the gated pods wait for the policy
+    }
     try {
       for (GateBound.GatedPod pod : bound.due(Instant.now(), RELEASES_IN_FLIGHT - inFlight)) {
         inFlight++;
@@ -247,6 +266,7 @@ final class GateKeeper implements AutoCloseable {
 
   @Override
   public void close() {
+    policy.close();
     if (pods != null) {
       pods.stop();
     }

@@ -7,13 +7,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The explorer over a fixed set of seeds. {@code -Pexplore-long} (system properties {@code
- * kuik.explore.seeds} and {@code kuik.explore.steps}) runs many more.
+ * kuik.explore.seeds} and {@code kuik.explore.steps}) runs many more. As {@code simulate explore}
+ * does, the simulated syncers' and webhooks' lines below ERROR are left out: every run injects
+ * faults on purpose, its checkers judge the trace, and a failing seed prints its story.
  */
 class ExplorerTest {
+
+  // Kept in a field: java.util.logging holds loggers weakly, and a collected one loses its level.
+  private static final Logger SIMULATED = Logger.getLogger("io.kuik");
+  private static Level before;
+
+  @BeforeAll
+  static void quietTheSimulatedComponents() {
+    before = SIMULATED.getLevel();
+    SIMULATED.setLevel(Level.SEVERE);
+  }
+
+  @AfterAll
+  static void putTheLevelBack() {
+    SIMULATED.setLevel(before);
+  }
 
   private static final int SEEDS = Integer.getInteger("kuik.explore.seeds", 10);
   private static final int STEPS = Integer.getInteger("kuik.explore.steps", 120);
@@ -29,6 +50,28 @@ class ExplorerTest {
       }
     }
     assertTrue(failures.isEmpty(), () -> String.join("\n\n", failures));
+  }
+
+  /**
+   * The seeds of {@link #everySeedKeepsEveryInvariantAndConvergesOnceFaultsHeal} install kuik with
+   * values of their own: another prefix for every name, a namespace left out of the webhook, a
+   * second release in the first's namespace and one in a namespace of its own.
+   */
+  @Test
+  void theSeedsDrawInstallsWithValuesAndASecondReleaseBeside() {
+    StringBuilder drawn = new StringBuilder();
+    for (long seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
+      drawn.append(Explorer.of(seed, 0, Bounds.DOCUMENTED_GRACE).banner()).append('\n');
+    }
+    String all = drawn.toString();
+    for (String wanted :
+        List.of(
+            "fullnameOverride=",
+            "webhook.excludedNamespaces[0]=" + Installation.EXCLUDED,
+            "beside it, release core in " + Explorer.INSTALL,
+            "beside it, release core in kuik-b")) {
+      assertTrue(all.contains(wanted), wanted + " in\n" + all);
+    }
   }
 
   @Test
