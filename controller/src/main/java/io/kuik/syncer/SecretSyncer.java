@@ -187,7 +187,7 @@ public final class SecretSyncer {
     }
     List<Effect> kept = held;
     held = null;
-    Effects out = new Effects(pacer, now, null);
+    Effects out = new Effects(pacer, now, null, trials::redactor);
     kept.forEach(out::add);
     reconciler.resync(now);
     reconciler.runDue(now, out);

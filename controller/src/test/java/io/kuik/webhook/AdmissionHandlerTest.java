@@ -210,6 +210,7 @@ class AdmissionHandlerTest {
         new AdmissionHandler(
             new io.kuik.routing.Router(MIRROR_HAS_EVERYTHING, name -> java.util.Optional.empty()),
             () -> io.kuik.routing.RoutingIndex.of(List.of(AdmissionFixtures.PROD_MIRROR)),
+            io.kuik.model.ServedNamespaces.allBut(io.kuik.model.ServedNamespaces.KUBE_SYSTEM),
             name -> java.util.Optional.of(java.util.Map.of()),
             decision -> {},
             () -> true);
