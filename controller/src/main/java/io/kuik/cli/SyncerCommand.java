@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.logging.Logger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -296,6 +297,8 @@ public final class SyncerCommand implements KuikSubcommand {
       defaultValue = "${env:KUIK_ADMISSION_POLICY_CHECK_PERIOD:-5s}")
   Duration admissionPolicyCheckPeriod;
 
+  @Mixin ProviderOptions providers = new ProviderOptions();
+
   private final UntilExit<SyncerRuntime> process = new UntilExit<>();
 
   @Override
@@ -412,7 +415,8 @@ public final class SyncerCommand implements KuikSubcommand {
               .withResyncPeriod(resyncPeriod)
               .withResyncShare(resyncShare)
               .withMaxInFlight(maxAppliesInFlight)
-              .withReleasesGates(releaseGates);
+              .withReleasesGates(releaseGates)
+              .withProviders(providers.settings(spec));
       return new SyncerRuntimeSettings(
           syncer,
           new LeaseSettings(
@@ -420,7 +424,8 @@ public final class SyncerCommand implements KuikSubcommand {
           healthPort,
           new SyncerRuntimeSettings.Bounds(
               admissionPolicy, admissionPolicyBinding, admissionPolicyCheckPeriod),
-          new SyncerRuntimeSettings.Trials(credentialTrialTimeout, insecureRegistries()));
+          new SyncerRuntimeSettings.Trials(credentialTrialTimeout, insecureRegistries()),
+          providers.plugins(spec));
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), "Invalid setting: " + invalid.getMessage());
     }
@@ -469,6 +474,8 @@ public final class SyncerCommand implements KuikSubcommand {
         + ", writes bounded by the admission policy "
         + s.bounds().policy()
         + " and its binding "
-        + s.bounds().binding();
+        + s.bounds().binding()
+        + ", "
+        + ProviderOptions.describe(s.syncer().providers());
   }
 }

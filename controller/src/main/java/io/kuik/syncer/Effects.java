@@ -5,8 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The effects one input produces, in order. An Event pays its write token as it is added (into debt
- * if need be, {@link Pacer#owe}): the only write that never waits for one.
+ * The effects one input produces, in order. An Event, and the store of a provider credential, pay
+ * their write token as they are added (into debt if need be, {@link Pacer#owe}): the only writes
+ * that never wait for one.
  */
 final class Effects {
 
@@ -20,7 +21,7 @@ final class Effects {
   }
 
   void add(Effect effect) {
-    if (effect instanceof Effect.RecordEvent) {
+    if (effect instanceof Effect.RecordEvent || effect instanceof Effect.StoreProviderCredential) {
       pacer.owe(now);
     }
     list.add(effect);

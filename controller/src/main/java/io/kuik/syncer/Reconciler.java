@@ -58,6 +58,10 @@ final class Reconciler {
   private final SyncerCounters counters;
   private final ClaimReports claims;
   private final Gates gates;
+  private final ProviderMints mints;
+
+  /** The time of the input being handled: what provider credentials are looked up at. */
+  private Instant lookupAt = Instant.EPOCH;
 
   /**
    * Each resource's entry credentials, resolved from its source Secrets until the resource or a
@@ -77,7 +81,8 @@ final class Reconciler {
       Propagations propagations,
       SyncerCounters counters,
       ClaimReports claims,
-      Gates gates) {
+      Gates gates,
+      ProviderMints mints) {
     this.settings = settings;
     this.view = view;
     this.observer = observer;
@@ -89,6 +94,12 @@ final class Reconciler {
     this.counters = counters;
     this.claims = claims;
     this.gates = gates;
+    this.mints = mints;
+  }
+
+  /** The input handled from here on came at {@code now}. */
+  void clock(Instant now) {
+    this.lookupAt = now;
   }
 
   /** The resource changed or went: its credentials are read again when next needed. */
@@ -99,7 +110,10 @@ final class Reconciler {
   /** The resource's entry credentials, read from its source Secrets once until they change. */
   EntryCredentials credentialsOf(RoutingResource resource) {
     return resolved.computeIfAbsent(
-        resource.id(), id -> PairDecision.credentialsFrom(view, settings).apply(resource));
+        resource.id(),
+        id ->
+            PairDecision.credentialsFrom(view, settings, entry -> mints.lookup(entry, lookupAt))
+                .apply(resource));
   }
 
   /** A source Secret changed, or a resync: every resource's credentials are read again. */
@@ -173,7 +187,7 @@ final class Reconciler {
       return Outcome.NO_WRITE;
     }
     Long applied = memory.applied(pair);
-    if (applied != null && applied == decision.hash()) {
+    if (applied != null && applied == decision.hash() && !decision.waitsForProvider()) {
       gates.inSync(pair, now, out); // taken, and what the pair must hold now, its pods included
     }
     if (!decision.needsApply(memory.applied(pair), pacer.resyncOwed(pair, now))) {

@@ -3,7 +3,6 @@ package io.kuik.syncer;
 import io.kuik.model.Entry;
 import io.kuik.model.ObservedNamespace;
 import io.kuik.model.ResourceId;
-import io.kuik.model.RewritePolicy;
 import io.kuik.model.RewrittenPod;
 import io.kuik.model.Validated;
 import io.kuik.ports.InformerView;
@@ -45,6 +44,8 @@ public final class SecretSyncer {
   private final Gates gates;
   private final Reconciler reconciler;
   private final CredentialTrials trials;
+  private final ProviderMints mints;
+  private final ProviderWork providers;
   private boolean started;
 
   /** The admission policy that bounds the writes went away: nothing is decided into a write. */
@@ -67,6 +68,7 @@ public final class SecretSyncer {
     this.pacer = new Pacer(settings);
     this.memory = new PairMemory(hashes);
     this.gates = new Gates(settings, view, observer);
+    this.mints = new ProviderMints(settings, view, counters);
     this.reconciler =
         new Reconciler(
             settings,
@@ -79,11 +81,15 @@ public final class SecretSyncer {
             propagations,
             counters,
             claims,
-            gates);
+            gates,
+            mints);
     this.trials =
         new CredentialTrials(
             view, settings.resyncPeriod(), reconciler::credentialsOf, statuses, problems, counters);
     statuses.credentialsFrom(trials::tried);
+    this.providers =
+        new ProviderWork(
+            mints, view, reconciler, trials, statuses, problems, this::enqueueResource);
   }
 
   /**
@@ -95,6 +101,7 @@ public final class SecretSyncer {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(now, "now");
     Effects out = new Effects(pacer, now);
+    reconciler.clock(now);
     if (input instanceof Input.Started) {
       if (started) {
         return List.of();
@@ -114,8 +121,11 @@ public final class SecretSyncer {
     } else if (input instanceof Input.PodChanged pod) {
       podChanged(pod.before(), pod.after(), now);
       gates.podNoticed(pod.before(), pod.after(), now, held ? null : out);
+    } else if (providers.handle(input, now)) {
+      // a mint or a store answered: what changed is looked at below
     } else if (input instanceof Input.ResourceChanged changed) {
       reconciler.forgetCredentials(changed.id());
+      mints.read(changed.id());
       view.routingResource(changed.id()).ifPresent(r -> reportValidity(r, out));
       statuses.changed(changed.id(), now);
       trials.read(changed.id(), now, out);
@@ -154,12 +164,17 @@ public final class SecretSyncer {
       throw new AssertionError("an input of no known kind: " + input);
     }
     if (!held) {
+      providers.due(now, out);
       trials.due(now, out);
       Optional<Instant> writeDue =
           Stream.of(statuses.nextDue(), gates.nextRetry())
               .flatMap(Optional::stream)
               .min(Comparator.naturalOrder());
-      pacer.wake(now, writeDue, trials.nextDue(now)).ifPresent(out::add);
+      Optional<Instant> otherDue =
+          Stream.of(trials.nextDue(now), providers.nextDue(now))
+              .flatMap(Optional::stream)
+              .min(Comparator.naturalOrder());
+      pacer.wake(now, writeDue, otherDue).ifPresent(out::add);
     }
     return out.list();
   }
@@ -171,6 +186,7 @@ public final class SecretSyncer {
     view.routingResources().forEach(r -> reportValidity(r, out));
     Instant due = afterDebounce(now);
     view.routingResources().forEach(r -> statuses.changed(r.id(), due));
+    mints.readAll();
     trials.readAll(out);
     for (Validated resource : view.routingResources()) {
       for (ObservedNamespace ns : view.namespaces()) {
@@ -184,6 +200,7 @@ public final class SecretSyncer {
   private void resourceDeleted(ResourceId id, Instant now) {
     reconciler.forgetCredentials(id);
     trials.forget(id);
+    mints.forget(id);
     for (ObservedNamespace ns : view.namespaces()) {
       reconciler.forget(new Pair(id, ns.name()), now);
     }
@@ -212,7 +229,7 @@ public final class SecretSyncer {
     for (ResourceId id : rewriters) {
       Pair pair = new Pair(id, namespace);
       if (before != null && before.live() && served.isPresent()) {
-        onFailureResource(id)
+        ViewReads.onFailureResource(view, id)
             .ifPresent(
                 resource ->
                     Claims.judge(resource, served.get().labels(), List.of(before))
@@ -228,19 +245,14 @@ public final class SecretSyncer {
     }
   }
 
-  private Optional<io.kuik.model.RoutingResource> onFailureResource(ResourceId id) {
-    return view.routingResource(id)
-        .filter(Validated.Valid.class::isInstance)
-        .map(v -> ((Validated.Valid) v).resource())
-        .filter(r -> r.rewritePolicy() == RewritePolicy.ON_FAILURE);
-  }
-
   /** A Secret of the cluster resource namespace changed: every pair of the resources naming it. */
   private void sourceChanged(String name, Instant now, Effects out) {
     reconciler.forgetCredentials();
+    mints.secretChanged(name);
     List<Pair> queued = new ArrayList<>();
     for (Validated validated : view.routingResources()) {
-      if (validated instanceof Validated.Valid valid && refersTo(valid.resource(), name)) {
+      if (validated instanceof Validated.Valid valid
+          && ViewReads.refersTo(valid.resource(), name)) {
         trials.read(valid.id(), now, out);
         queued.addAll(enqueueResource(valid.id(), now));
       }
@@ -256,7 +268,9 @@ public final class SecretSyncer {
    */
   private void resync(Instant now) {
     reconciler.forgetCredentials();
-    pacer.resyncing(now, memory.writtenCount() + pacer.startPassLeft(this::mayHoldASecret));
+    pacer.resyncing(
+        now,
+        memory.writtenCount() + pacer.startPassLeft(pair -> ViewReads.mayHoldASecret(view, pair)));
     Instant from = afterDebounce(now);
     for (Validated resource : view.routingResources()) {
       for (ObservedNamespace ns : view.namespaces()) {
@@ -265,35 +279,12 @@ public final class SecretSyncer {
     }
   }
 
-  /**
-   * Whether the start's pass will apply the pair: an Always resource's, or an OnFailure resource's
-   * in a namespace where a pod it rewrote lives. Counting every pair the start's pass has left
-   * would stretch a resync that comes during it for the pairs that never hold a Secret (three in
-   * four at the scale harness's size).
-   */
-  private boolean mayHoldASecret(Pair pair) {
-    Optional<Validated> found = view.routingResource(pair.resource());
-    if (found.isEmpty() || !(found.get() instanceof Validated.Valid valid)) {
-      return false;
-    }
-    if (valid.resource().rewritePolicy() == RewritePolicy.ALWAYS) {
-      return true;
-    }
-    return view.pods(pair.namespace()).stream()
-        .anyMatch(pod -> RewrittenPods.rewriters(pod).contains(pair.resource()));
-  }
-
   private void reportValidity(Validated validated, Effects out) {
     problems.report(
         validated.id(),
         null,
         new Problem(ProblemReports.INVALID_RESOURCE, "", PairDecision.validityMessages(validated)),
         out);
-  }
-
-  private static boolean refersTo(io.kuik.model.RoutingResource resource, String secretName) {
-    return resource.entries().stream()
-        .anyMatch(e -> e.auth() != null && secretName.equals(e.auth().secretRefName()));
   }
 
   /** Every pair of the resource, as event work; returns them. */
@@ -328,6 +319,14 @@ public final class SecretSyncer {
   /** Rewritten pods that wait on the pull-secret gate, as this process knows them. */
   public int podsGated() {
     return gates.waiting();
+  }
+
+  /**
+   * Each provider's soonest-expiring credential among those written at {@code now}
+   * (kuik_syncer_provider_credential_expiry_seconds).
+   */
+  public Map<String, io.kuik.model.ProviderCredential> providerCredentials(Instant now) {
+    return providers.serving(now);
   }
 
   /** Applies sent and not yet answered. */

@@ -140,6 +140,12 @@ class ExplainAgreesWithTheSyncerTest {
           }
 
           @Override
+          public void mint(Effect.MintCredential mint) {} // no provider entry here
+
+          @Override
+          public void store(Effect.StoreProviderCredential store) {}
+
+          @Override
           public void wakeAt(Effect.WakeAt wake) {
             if (wake.timer().at().isAfter(now[0])) {
               now[0] = wake.timer().at();

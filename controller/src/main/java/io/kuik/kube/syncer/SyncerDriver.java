@@ -46,12 +46,14 @@ final class SyncerDriver implements Effect.Executor {
   private final Executor notes;
   private final SyncerMetrics metrics;
   private final CredentialTrier trier;
+  private final ProviderPlugins plugins;
   private SecretSyncer core; // the loop's thread only
 
   /**
    * @param senders the threads that send applies (fabric8's apply blocks for its round trip)
    * @param notes the thread that sends status writes and records Events
    * @param trier tries credentials on their registries, on threads of its own
+   * @param plugins runs credential provider plugins, on threads of its own
    */
   SyncerDriver(
       CoreLoop loop,
@@ -66,7 +68,8 @@ final class SyncerDriver implements Effect.Executor {
       Executor senders,
       Executor notes,
       SyncerMetrics metrics,
-      CredentialTrier trier) {
+      CredentialTrier trier,
+      ProviderPlugins plugins) {
     this.loop = loop;
     this.settings = settings;
     this.clock = clock;
@@ -81,6 +84,7 @@ final class SyncerDriver implements Effect.Executor {
     this.notes = notes;
     this.metrics = metrics;
     this.trier = trier;
+    this.plugins = plugins;
   }
 
   /** Builds the core and reconciles every pair once; later calls do nothing. Any thread. */
@@ -203,6 +207,31 @@ final class SyncerDriver implements Effect.Executor {
                 () -> handle(new Input.TrialAnswered(trial, verdict))));
   }
 
+  /**
+   * On the plugins' threads, whatever the plugin takes; the result comes back to the loop. Neither
+   * the mint nor its result is logged with the credential.
+   */
+  @Override
+  public void mint(Effect.MintCredential mint) {
+    plugins.mint(
+        mint.provider(),
+        mint.image(),
+        result ->
+            loop.execute(
+                "mint of " + mint.provider().name() + " for " + mint.image() + " answered",
+                () -> handle(new Input.MintAnswered(mint, result))));
+  }
+
+  /** On the notes' thread, behind the write fence, as an apply. */
+  @Override
+  public void store(Effect.StoreProviderCredential store) {
+    send(
+        notes,
+        "store of " + store.secret().getMetadata().getName(),
+        () -> secrets.apply(store.secret()),
+        answer -> new Input.StoreAnswered(store, answer));
+  }
+
   /** Sends on {@code threads}; the answer comes back to the loop, whatever happens. */
   private void send(
       Executor threads, String what, Supplier<Answer> write, Function<Answer, Input> answered) {
@@ -234,6 +263,7 @@ final class SyncerDriver implements Effect.Executor {
             pairs,
             core.resyncPeriod()));
     metrics.podsGated(core.podsGated());
+    metrics.providerCredentials(core.providerCredentials(clock.now()));
     metrics.publishLanes(core.queueStats(clock.now()));
   }
 }

@@ -46,6 +46,8 @@ public final class SyncerRuntime implements ProcessRuntime {
   private final ExecutorService notes;
   // Credential trials, on threads of their own: a registry may take its timeout to answer.
   private final CredentialTrier trier;
+  // Provider plugins, on threads of their own: a plugin may take its timeout to answer.
+  private final ProviderPlugins plugins;
   private final SyncerDriver driver;
   private final StartGate gate;
   private final SyncerInformers informers;
@@ -64,6 +66,13 @@ public final class SyncerRuntime implements ProcessRuntime {
     notes = threads("kuik-syncer-notes-", 1);
     trier =
         new CredentialTrier(settings.trials().timeout(), settings.trials().insecureRegistries());
+    plugins =
+        new ProviderPlugins(
+            settings.plugins().directory(),
+            settings.plugins().timeout(),
+            settings.plugins().concurrency(),
+            settings.plugins().maxOutput());
+    metrics.providers(settings.syncer().providers().providers().keySet());
     InformerStores stores = new InformerStores(namespace);
     informers = new SyncerInformers(client, stores, namespace);
     driver =
@@ -80,7 +89,8 @@ public final class SyncerRuntime implements ProcessRuntime {
             senders,
             notes,
             metrics,
-            trier);
+            trier,
+            plugins);
     gate = new StartGate(driver::startSyncing);
     metrics.informersSynced(() -> synced && informers.noneStopped());
     // Nothing is written until the policy that bounds the writes has been read and found in place.
@@ -176,6 +186,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     senders.shutdownNow(); // an apply not sent yet is dropped; one on the wire ends
     notes.shutdownNow();
     trier.close();
+    plugins.close();
     loop.close();
     bounds.close();
     if (election != null) {
