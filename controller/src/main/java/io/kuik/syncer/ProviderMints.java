@@ -35,6 +35,8 @@ import java.util.Set;
  */
 final class ProviderMints {
 
+  private static final System.Logger LOG = System.getLogger(ProviderMints.class.getName());
+
   /** What one mint is for: a provider and the image its plugin is asked about. */
   record Key(String provider, String image) {}
 
@@ -201,6 +203,14 @@ final class ProviderMints {
       result = credential(answered.mint().provider(), key, minted.response(), mint.sentAt);
     }
     if (result instanceof MintResult.Failed failed) {
+      if (failed.failure() == MintResult.Failure.UNUSABLE) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "provider {0} answered for {1}, but nothing kuik can write: {2}",
+            key.provider(),
+            key.image(),
+            failed.message());
+      }
       counters.mintAnswered(key.provider(), failed.failure().label());
       mint.failure = failed;
       mint.retry = Retry.after(mint.retry, now, settings.retryBase(), settings.retryCap());
