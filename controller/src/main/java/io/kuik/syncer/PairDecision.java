@@ -194,7 +194,7 @@ public final class PairDecision {
         settings,
         GraceClocks.NONE,
         false,
-        credentialsFrom(view, settings, ProviderMints.kept(view, settings, now)),
+        credentialsFrom(view, settings, ProviderLookup.kept(view, settings, now)),
         now);
   }
 

@@ -24,6 +24,25 @@ interface ProviderLookup {
 
   Answer lookup(Entry entry);
 
+  /**
+   * What a process that just started would inject, from the credentials kept in the install
+   * namespace alone ({@code kuik explain}'s question): a provider entry with none is minted at run
+   * time.
+   */
+  static ProviderLookup kept(
+      io.kuik.ports.InformerView view, SyncerSettings settings, java.time.Instant now) {
+    ProviderMints fresh = new ProviderMints(settings, view, new SyncerCounters());
+    fresh.readAll();
+    return entry -> fresh.lookup(entry, now);
+  }
+
+  /** The entries of a resource whose credential a provider mints and that inject it. */
+  static java.util.List<Entry> entries(io.kuik.model.RoutingResource resource) {
+    return resource.entries().stream()
+        .filter(e -> e.injects() && e.auth().provider() != null)
+        .toList();
+  }
+
   /** What a provider entry has now. */
   sealed interface Answer permits Usable, Awaiting, Unavailable {}
 

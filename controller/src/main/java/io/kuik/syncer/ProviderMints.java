@@ -5,19 +5,16 @@ import io.kuik.model.Entry;
 import io.kuik.model.GoDuration;
 import io.kuik.model.MintResult;
 import io.kuik.model.ProviderCredential;
-import io.kuik.model.ProviderExchange;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingResource;
 import io.kuik.model.Validated;
 import io.kuik.ports.InformerView;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -63,17 +60,6 @@ final class ProviderMints {
     this.counters = counters;
     this.kept =
         new KeptCredentials(view, settings.clusterResourceNamespace(), this.settings.retryBase());
-  }
-
-  /**
-   * What a process that just started would inject, from the credentials kept in the install
-   * namespace alone ({@code kuik explain}'s question): a provider entry with none is minted at run
-   * time.
-   */
-  static ProviderLookup kept(InformerView view, SyncerSettings settings, Instant now) {
-    ProviderMints fresh = new ProviderMints(settings, view, new SyncerCounters());
-    fresh.readAll();
-    return entry -> fresh.lookup(entry, now);
   }
 
   /** Every resource the view shows, at the start. */
@@ -123,12 +109,9 @@ final class ProviderMints {
     }
     if (!provider.get().serves(entry.providerImage())) {
       return new ProviderLookup.Unavailable(
-          "provider "
-              + name
-              + " does not serve "
-              + entry.providerImage()
-              + ": its matchImages are "
-              + provider.get().matchImages());
+          String.format(
+              "provider %s does not serve %s: its matchImages are %s",
+              name, entry.providerImage(), provider.get().matchImages()));
     }
     Key key = new Key(name, entry.providerImage());
     Optional<ProviderCredential> best = best(key, now);
@@ -143,15 +126,10 @@ final class ProviderMints {
     }
     if (best.isPresent()) {
       return new ProviderLookup.Unavailable(
-          "the credential of provider "
-              + name
-              + " for "
-              + key.image()
-              + " has less than"
-              + " minValidity ("
-              + GoDuration.format(settings.minValidity())
-              + ") left and no"
-              + " new one has been minted yet");
+          String.format(
+              "the credential of provider %s for %s has less than minValidity (%s) left and no new"
+                  + " one has been minted yet",
+              name, key.image(), GoDuration.format(settings.minValidity())));
     }
     return new ProviderLookup.Awaiting();
   }
@@ -200,7 +178,14 @@ final class ProviderMints {
     mint.inFlight = false;
     MintResult result = answered.result();
     if (result instanceof MintResult.Minted minted) {
-      result = credential(answered.mint().provider(), key, minted.response(), mint.sentAt);
+      MintAnswers.Judged judged =
+          MintAnswers.judge(
+              answered.mint().provider(), key.image(), minted.response(), mint.sentAt, settings);
+      if (judged.credential() != null) {
+        kept.minted(judged.credential());
+      } else {
+        result = judged.failure();
+      }
     }
     if (result instanceof MintResult.Failed failed) {
       if (failed.failure() == MintResult.Failure.UNUSABLE) {
@@ -219,50 +204,6 @@ final class ProviderMints {
       mint.failure = null;
       mint.retry = null;
     }
-  }
-
-  /** The validated credential of an answer, kept; or why it cannot serve. */
-  private MintResult credential(
-      CredentialProvider provider, Key key, ProviderExchange.Response response, Instant sentAt) {
-    Duration validity =
-        response.cacheDuration() != null
-            ? response.cacheDuration()
-            : provider.defaultCacheDuration();
-    if (validity.isZero()) {
-      return unusable(
-          "the plugin gave its credential no validity (cacheDuration 0 and no"
-              + " defaultCacheDuration): kuik writes only a credential whose expiry it knows");
-    }
-    if (validity.compareTo(settings.leaveBefore()) <= 0) {
-      return unusable(
-          "the plugin's credential is valid for "
-              + GoDuration.format(validity)
-              + ", no more than"
-              + " minValidity plus the write lead ("
-              + GoDuration.format(settings.leaveBefore())
-              + "): it could never be written");
-    }
-    ProviderCredential credential =
-        new ProviderCredential(
-            provider.name(),
-            ProviderCredential.Slot.answering(response.cacheKeyType(), key.image()),
-            provider.configDigest(),
-            response.auth(),
-            sentAt,
-            sentAt.plus(validity));
-    if (credential.credentialFor(key.image()).isEmpty()) {
-      return unusable(
-          "the plugin answered for "
-              + response.auth().keySet()
-              + ", none of which serves "
-              + key.image());
-    }
-    kept.minted(credential);
-    return new MintResult.Minted(response);
-  }
-
-  private static MintResult.Failed unusable(String why) {
-    return new MintResult.Failed(MintResult.Failure.UNUSABLE, why);
   }
 
   /** The API server answered the store of a kept credential. */
@@ -305,27 +246,10 @@ final class ProviderMints {
     return messages;
   }
 
-  /** Each injecting provider entry of the resource, and what it has now, for its condition. */
-  List<ProviderCondition.EntryState> states(ResourceId id, Instant now) {
-    List<ProviderCondition.EntryState> states = new java.util.ArrayList<>();
-    Set<String> keys = new HashSet<>();
-    view.routingResource(id)
-        .filter(Validated.Valid.class::isInstance)
-        .map(v -> providerEntries(((Validated.Valid) v).resource()))
-        .orElse(List.of())
-        .forEach(
-            entry -> {
-              if (keys.add(entry.authsKey())) {
-                Mint mint = mints.get(new Key(entry.auth().provider(), entry.providerImage()));
-                states.add(
-                    new ProviderCondition.EntryState(
-                        entry.authsKey(),
-                        entry.auth().provider(),
-                        lookup(entry, now),
-                        mint != null && mint.failure != null));
-              }
-            });
-    return states;
+  /** Whether the last mint of the provider entry {@code entry} failed. */
+  boolean failing(Entry entry) {
+    Mint mint = mints.get(new Key(entry.auth().provider(), entry.providerImage()));
+    return mint != null && mint.failure != null;
   }
 
   /** Each provider's soonest-expiring credential among those serving, for the metric. */
@@ -348,22 +272,14 @@ final class ProviderMints {
             .filter(c -> usable(c, now))
             .map(
                 c ->
-                    "the credential minted at "
-                        + c.mintedAt()
-                        + " serves until "
-                        + leavesAt(c)
-                        + " (minValidity "
-                        + GoDuration.format(settings.minValidity())
-                        + " before its expiry)")
+                    String.format(
+                        "the credential minted at %s serves until %s (minValidity %s before its"
+                            + " expiry)",
+                        c.mintedAt(), leavesAt(c), GoDuration.format(settings.minValidity())))
             .orElse("no credential with more than minValidity left serves it: it is left out");
-    return "provider "
-        + key.provider()
-        + " could not mint a credential for "
-        + key.image()
-        + ": "
-        + failed.message()
-        + "; "
-        + serving;
+    return String.format(
+        "provider %s could not mint a credential for %s: %s; %s",
+        key.provider(), key.image(), failed.message(), serving);
   }
 
   /** When the mint of {@code key} is due; null when in flight or not to be minted. */
@@ -418,17 +334,8 @@ final class ProviderMints {
   /** The provider entries of a resource that inject, as mints. */
   private static Set<Key> keys(RoutingResource resource) {
     Set<Key> keys = new LinkedHashSet<>();
-    for (Entry entry : resource.entries()) {
-      if (entry.injects() && entry.auth().provider() != null) {
-        keys.add(new Key(Objects.requireNonNull(entry.auth().provider()), entry.providerImage()));
-      }
-    }
+    ProviderLookup.entries(resource)
+        .forEach(entry -> keys.add(new Key(entry.auth().provider(), entry.providerImage())));
     return keys;
-  }
-
-  static List<Entry> providerEntries(RoutingResource resource) {
-    return resource.entries().stream()
-        .filter(e -> e.injects() && e.auth().provider() != null)
-        .toList();
   }
 }

@@ -6,8 +6,12 @@ import io.kuik.model.Validated;
 import io.kuik.ports.InformerView;
 import io.kuik.syncer.ProblemReports.Problem;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
@@ -44,7 +48,7 @@ final class ProviderWork {
     this.statuses = statuses;
     this.problems = problems;
     this.enqueue = enqueue;
-    statuses.providersFrom(mints::states);
+    statuses.providersFrom(this::states);
   }
 
   /** The inputs that concern provider credentials; returns whether {@code input} was one. */
@@ -79,6 +83,28 @@ final class ProviderWork {
                       id, uid, new Problem(FAILED_EVENT, "", mints.failures(id, now)), out));
     }
     mints.due(now, out);
+  }
+
+  /** Each injecting provider entry of the resource, and what it has now, for its condition. */
+  private List<ProviderCondition.EntryState> states(ResourceId id, Instant now) {
+    List<ProviderCondition.EntryState> states = new ArrayList<>();
+    Set<String> keys = new HashSet<>();
+    view.routingResource(id)
+        .filter(Validated.Valid.class::isInstance)
+        .map(v -> ProviderLookup.entries(((Validated.Valid) v).resource()))
+        .orElse(List.of())
+        .forEach(
+            entry -> {
+              if (keys.add(entry.authsKey())) {
+                states.add(
+                    new ProviderCondition.EntryState(
+                        entry.authsKey(),
+                        entry.auth().provider(),
+                        mints.lookup(entry, now),
+                        mints.failing(entry)));
+              }
+            });
+    return states;
   }
 
   Optional<Instant> nextDue(Instant now) {
