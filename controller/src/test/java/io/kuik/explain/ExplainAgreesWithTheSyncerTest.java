@@ -82,7 +82,8 @@ class ExplainAgreesWithTheSyncerTest {
 
     Map<String, DockerConfig> syncer = written(settings, namespaceLabels, resources, pods, sources);
     SyncerNow.Result explained =
-        SyncerNow.run(settings, NAMESPACE, namespaceLabels, resources, pods, sources);
+        SyncerNow.run(
+            settings, NAMESPACE, namespaceLabels, resources, pods, sources, Instant.EPOCH);
 
     assertEquals(syncer, explained.secrets());
     assertFalse(
