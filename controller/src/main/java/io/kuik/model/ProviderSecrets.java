@@ -36,6 +36,7 @@ public final class ProviderSecrets {
   static final String DIGEST = "config-digest";
   static final String MINTED = "minted-at";
   static final String EXPIRES = "expires-at";
+  static final String LEAVES = "leaves-at";
 
   private static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
   private static final String MANAGED_BY = "kuik-secret-syncer";
@@ -50,6 +51,15 @@ public final class ProviderSecrets {
 
   /** The Secret that keeps {@code credential} in {@code namespace}, the install namespace. */
   public static Secret secret(String namespace, ProviderCredential credential) {
+    return secret(namespace, credential, credential.expiresAt());
+  }
+
+  /**
+   * The Secret that keeps {@code credential} in {@code namespace}, saying it leaves every {@code
+   * kuik-inject-*} Secret at {@code leavesAt} (its expiry less the validity bound): the webhook
+   * probes with it only until then, as pods pull with it only until then.
+   */
+  public static Secret secret(String namespace, ProviderCredential credential, Instant leavesAt) {
     var meta = new ObjectMeta();
     meta.setName(name(credential.provider(), credential.slot()));
     meta.setNamespace(namespace);
@@ -62,6 +72,7 @@ public final class ProviderSecrets {
     data.put(DIGEST, encode(credential.configDigest()));
     data.put(MINTED, encode(credential.mintedAt().toString()));
     data.put(EXPIRES, encode(credential.expiresAt().toString()));
+    data.put(LEAVES, encode(leavesAt.toString()));
     var secret = new Secret();
     secret.setMetadata(meta);
     secret.setType(DockerConfigSecret.TYPE);
@@ -102,6 +113,23 @@ public final class ProviderSecrets {
         | DateTimeParseException
         | InvalidDockerConfigException unreadable) {
       return Optional.empty();
+    }
+  }
+
+  /**
+   * When the credential a Secret keeps leaves the {@code kuik-inject-*} Secrets: its {@code
+   * leaves-at}, else its expiry; empty when it keeps none.
+   */
+  public static Optional<Instant> leavesAt(Secret secret) {
+    Optional<ProviderCredential> kept = read(secret);
+    if (kept.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      String leaves = secret.getData().get(LEAVES);
+      return Optional.of(leaves == null ? kept.get().expiresAt() : Instant.parse(decode(leaves)));
+    } catch (IllegalArgumentException | DateTimeParseException unreadable) {
+      return Optional.of(kept.get().expiresAt());
     }
   }
 

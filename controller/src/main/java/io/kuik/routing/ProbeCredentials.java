@@ -22,8 +22,8 @@ import java.util.Optional;
  * pod will pull with.
  *
  * <p>A provider entry is probed with the credential the syncer minted for it and keeps in the
- * install namespace ({@link ProviderSecrets}), while it has not expired: the one its pods will pull
- * with (docs/behaviour.md#provider-credentials).
+ * install namespace ({@link ProviderSecrets}), until it leaves the pods' Secrets (its expiry less
+ * the validity bound): the one its pods will pull with (docs/behaviour.md#provider-credentials).
  *
  * <p>Anonymous ({@code null}) for the original, an entry without auth, a provider entry with no
  * credential kept (or without a clock to judge its expiry by), and a Secret that is missing, not a

@@ -45,12 +45,14 @@ final class KeptCredentials {
   private final InformerView view;
   private final String namespace;
   private final Duration retry;
+  private final Duration leaveBefore;
   private final Map<Where, Kept> kept = new HashMap<>();
 
-  KeptCredentials(InformerView view, String namespace, Duration retry) {
+  KeptCredentials(InformerView view, String namespace, Duration retry, Duration leaveBefore) {
     this.view = view;
     this.namespace = namespace;
     this.retry = retry;
+    this.leaveBefore = leaveBefore;
   }
 
   /** The credentials kept in the install namespace for {@code provider} and {@code image}. */
@@ -99,7 +101,9 @@ final class KeptCredentials {
         k.storing = k.credential;
         out.add(
             new Effect.StoreProviderCredential(
-                ProviderSecrets.secret(namespace, k.credential), k.credential));
+                ProviderSecrets.secret(
+                    namespace, k.credential, k.credential.expiresAt().minus(leaveBefore)),
+                k.credential));
       }
     }
   }

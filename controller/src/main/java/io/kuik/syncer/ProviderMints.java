@@ -59,7 +59,11 @@ final class ProviderMints {
     this.view = view;
     this.counters = counters;
     this.kept =
-        new KeptCredentials(view, settings.clusterResourceNamespace(), this.settings.retryBase());
+        new KeptCredentials(
+            view,
+            settings.clusterResourceNamespace(),
+            this.settings.retryBase(),
+            this.settings.leaveBefore());
   }
 
   /** Every resource the view shows, at the start. */

@@ -43,11 +43,15 @@ class ProviderProbeTest {
               T0.plus(Duration.ofHours(12))));
 
   private static RegistryCredential probedWith(Instant now, Auth auth) {
+    return probedWith(now, auth, KEPT);
+  }
+
+  private static RegistryCredential probedWith(Instant now, Auth auth, Secret kept) {
     MapProber prober = new MapProber();
     new Router(
             prober,
             name ->
-                name.equals(KEPT.getMetadata().getName()) ? Optional.of(KEPT) : Optional.empty(),
+                name.equals(kept.getMetadata().getName()) ? Optional.of(kept) : Optional.empty(),
             () -> now)
         .route(
             io.kuik.routing.RoutingIndex.of(
@@ -72,5 +76,19 @@ class ProviderProbeTest {
     assertEquals(TOKEN, probedWith(T0.plus(Duration.ofHours(11)), new Auth(null, "ecr", true)));
     assertNull(probedWith(T0.plus(Duration.ofHours(12)), new Auth(null, "ecr", true)), "expired");
     assertNull(probedWith(T0, new Auth(null, "gcr", true)), "another provider keeps none");
+  }
+
+  @Test
+  void notPastTheTimeItLeavesThePodsSecrets() {
+    Secret leaving =
+        ProviderSecrets.secret(
+            "kuik-system",
+            ProviderSecrets.read(KEPT).orElseThrow(),
+            T0.plus(Duration.ofHours(12)).minus(Duration.ofMinutes(16)));
+    Instant after = T0.plus(Duration.ofHours(11)).plus(Duration.ofMinutes(45));
+    assertEquals(
+        TOKEN,
+        probedWith(after.minus(Duration.ofMinutes(2)), new Auth(null, "ecr", true), leaving));
+    assertNull(probedWith(after, new Auth(null, "ecr", true), leaving), "past minValidity");
   }
 }

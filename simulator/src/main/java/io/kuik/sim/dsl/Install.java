@@ -406,12 +406,14 @@ public final class Install {
 
   /**
    * The chart's syncer flags for a release in {@code namespace}: the defaults, which resync every
-   * {@link KuikWorld#RESYNC_PERIOD} spread over it, as {@code kuik syncer} does.
+   * {@link KuikWorld#RESYNC_PERIOD} spread over it, as {@code kuik syncer} does, and the providers
+   * declared so far ({@link Providers}).
    */
-  private static SyncerSettings syncerSettings(String namespace, boolean namespacesByDefault) {
+  private SyncerSettings syncerSettings(String namespace, boolean namespacesByDefault) {
     return SyncerSettings.defaults(namespace)
         .withTargeting(new Targeting(namespace, namespacesByDefault))
-        .withResyncPeriod(KuikWorld.RESYNC_PERIOD);
+        .withResyncPeriod(KuikWorld.RESYNC_PERIOD)
+        .withProviders(world.providers().settings());
   }
 
   // ---- for the other facets -------------------------------------------------------------------

@@ -44,17 +44,6 @@ final class SyncerProcess implements Effect.Executor {
 
   private static final Duration SYNC_POLL = Duration.ofMillis(100);
 
-  /** The production defaults of the leader election: its Lease, renewed every 2 s for 15 s. */
-  static final String LEASE_NAME = "kuik-secret-syncer";
-
-  static final Duration LEASE_RENEW = Duration.ofSeconds(2);
-  static final Duration LEASE_DURATION = Duration.ofSeconds(15);
-
-  /** A Lease's MicroTime. */
-  private static final java.time.format.DateTimeFormatter LEASE_TIME =
-      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX")
-          .withZone(java.time.ZoneOffset.UTC);
-
   /** How often the admission policy and its binding are read, as the production default. */
   static final Duration BOUNDS_PERIOD = Duration.ofSeconds(5);
 
@@ -129,7 +118,8 @@ final class SyncerProcess implements Effect.Executor {
   void start() {
     informers.forEach(Informer::start);
     if (settings.releasesGates()) {
-      renewLease();
+      new LeaseRenewal(api, identity, settings.clusterResourceNamespace(), name, () -> alive)
+          .renew();
     }
     if (boundsNames != null) {
       checkBounds();
@@ -185,55 +175,6 @@ final class SyncerProcess implements Effect.Executor {
       }
     }
     api.loop().schedule(BOUNDS_PERIOD, name + " reads its admission policy", this::checkBounds);
-  }
-
-  /**
-   * The leader-election Lease the production syncer's leader renews every retry period (2 s, for 15
-   * s): the webhook gates pods only while it is fresh. The simulator runs one syncer, always the
-   * leader; a halted one stops renewing, and the Lease goes stale after its duration.
-   */
-  private void renewLease() {
-    if (!alive) {
-      return;
-    }
-    String renewed = LEASE_TIME.format(api.loop().now());
-    try {
-      try {
-        api.mergePatch(
-            identity,
-            ResourceType.LEASE,
-            settings.clusterResourceNamespace(),
-            LEASE_NAME,
-            Json.MAPPER.readTree(
-                "{\"spec\":{\"holderIdentity\":\""
-                    + name
-                    + "\",\"renewTime\":\""
-                    + renewed
-                    + "\"}}"),
-            "kuik-secret-syncer-lease");
-      } catch (ApiException missing) {
-        if (missing.code() != 404) {
-          throw missing;
-        }
-        ObjectNode lease = Json.object();
-        lease.put("apiVersion", "coordination.k8s.io/v1");
-        lease.put("kind", "Lease");
-        lease
-            .putObject("metadata")
-            .put("name", LEASE_NAME)
-            .put("namespace", settings.clusterResourceNamespace());
-        lease
-            .putObject("spec")
-            .put("holderIdentity", name)
-            .put("leaseDurationSeconds", LEASE_DURATION.toSeconds())
-            .put("acquireTime", renewed)
-            .put("renewTime", renewed);
-        api.create(identity, lease);
-      }
-    } catch (ApiException refused) {
-      // As fabric8's elector: a renewal that fails is tried again at the next period.
-    }
-    api.loop().schedule(LEASE_RENEW, name + " renews its lease", this::renewLease);
   }
 
   private WriteBounds.Observed read(ResourceType type, String objectName) {
@@ -446,6 +387,41 @@ final class SyncerProcess implements Effect.Executor {
       case REFUSED -> TrialVerdict.refused(login.answer());
       case UNREACHABLE -> TrialVerdict.unreachable(login.answer());
     };
+  }
+
+  /**
+   * The plugin runs as the simulated cloud provider of its name answers it ({@link
+   * io.kuik.sim.world.registry.CloudProvider}): its answer comes back after the run's latency, read
+   * by the production {@link io.kuik.model.ProviderExchange}; a run longer than the production
+   * timeout is killed at it. A plugin no provider of the world is named after is not found.
+   */
+  @Override
+  public void mint(Effect.MintCredential mint) {
+    trace(Note.EffectKind.MINT, mint.provider().name(), mint.image());
+    PluginRuns.Answer answer = PluginRuns.run(registries, mint);
+    api.loop()
+        .schedule(
+            answer.after(),
+            name + " hears " + mint.provider().name() + " answer",
+            () -> handle(new Input.MintAnswered(mint, answer.result())));
+  }
+
+  /** As an apply, under the syncer's identity, half a round trip each way. */
+  @Override
+  public void store(Effect.StoreProviderCredential store) {
+    trace(
+        Note.EffectKind.STORE,
+        "secrets "
+            + store.secret().getMetadata().getNamespace()
+            + "/"
+            + store.secret().getMetadata().getName(),
+        "");
+    ObjectNode body = Json.MAPPER.valueToTree(store.secret());
+    Json.dropNulls(body);
+    roundTrip(
+        name + " keeps " + store.secret().getMetadata().getName(),
+        () -> send(() -> api.apply(identity, body, Effect.ApplySecret.FIELD_MANAGER, true)),
+        answer -> new Input.StoreAnswered(store, answer));
   }
 
   /**
