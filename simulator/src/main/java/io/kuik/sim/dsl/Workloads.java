@@ -269,6 +269,18 @@ public final class Workloads {
       Duration every,
       Duration lifetime,
       Duration total) {
+    churn(namespace, prefix, image, List.of(), every, lifetime, total);
+  }
+
+  /** {@link #churn}, each pod listing {@code pullSecrets} in its {@code imagePullSecrets}. */
+  public void churn(
+      String namespace,
+      String prefix,
+      String image,
+      List<String> pullSecrets,
+      Duration every,
+      Duration lifetime,
+      Duration total) {
     long pods = total.toMillis() / every.toMillis();
     for (long n = 1; n <= pods; n++) {
       String pod = prefix + "-" + n;
@@ -279,7 +291,7 @@ public final class Workloads {
           .schedule(
               at,
               "submit " + namespace + "/" + pod,
-              () -> submitPod(namespace, pod, Map.of("app", image), Map.of(), List.of()));
+              () -> submitPod(namespace, pod, Map.of("app", image), Map.of(), pullSecrets));
       world
           .cluster()
           .loop()
