@@ -142,6 +142,23 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --log-format={{ .Values.logFormat }}
 - --log-level={{ .Values.logLevel }}
 - --release-gates={{ .Values.pullSecretFirst.enabled }}
+- --provider-config=/kuik/providers/providers.yaml
+- --provider-bin-dir={{ .Values.providerCredentials.plugins.directory }}
+- --provider-min-validity={{ .Values.providerCredentials.minValidity }}
+- --provider-timeout={{ .Values.providerCredentials.timeout }}
+- --provider-concurrency={{ .Values.providerCredentials.concurrency }}
+{{- end }}
+
+{{/*
+The kubelet's CredentialProviderConfig of the chart's providers, as the syncer reads it: apiVersion
+defaulted to credentialprovider.kubelet.k8s.io/v1 for each provider that does not say.
+*/}}
+{{- define "kuik.providerConfig" -}}
+{{- $providers := list -}}
+{{- range .Values.providers -}}
+{{- $providers = append $providers (merge (dict) . (dict "apiVersion" "credentialprovider.kubelet.k8s.io/v1")) -}}
+{{- end -}}
+{{- toYaml (dict "apiVersion" "kubelet.config.k8s.io/v1" "kind" "CredentialProviderConfig" "providers" $providers) }}
 {{- end }}
 
 {{- define "kuik.webhook.args" -}}

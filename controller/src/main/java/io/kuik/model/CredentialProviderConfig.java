@@ -20,10 +20,11 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * {@code defaultCacheDuration}, zero or more; and an {@code apiVersion}. The kubelet decodes it
  * strictly, so an unknown field is an error here too.
  *
- * <p>What kuik adds: only {@code credentialprovider.kubelet.k8s.io/v1} is spoken, and {@code
- * tokenAttributes} is refused (it hands the plugin the token of the pod being pulled for; kuik
- * mints with its own identity, for no pod). A provider's name must also make a Secret name ({@link
- * SecretNames#provider}).
+ * <p>What kuik adds: an empty {@code providers} list is no provider at all (the kubelet refuses it;
+ * the chart renders one when its {@code providers} value is empty); only {@code
+ * credentialprovider.kubelet.k8s.io/v1} is spoken, and {@code tokenAttributes} is refused (it hands
+ * the plugin the token of the pod being pulled for; kuik mints with its own identity, for no pod).
+ * A provider's name must also make a Secret name ({@link SecretNames#provider}).
  */
 public final class CredentialProviderConfig {
 
@@ -65,8 +66,8 @@ public final class CredentialProviderConfig {
       problems.add("kind: must be " + KIND);
     }
     JsonNode list = root.path("providers");
-    if (!list.isArray() || list.isEmpty()) {
-      problems.add("providers: at least 1 item is required");
+    if (!list.isArray()) {
+      problems.add("providers: a list is required");
     }
     Set<String> names = new HashSet<>();
     for (int i = 0; list.isArray() && i < list.size(); i++) {

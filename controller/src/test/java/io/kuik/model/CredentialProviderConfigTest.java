@@ -48,6 +48,15 @@ class CredentialProviderConfigTest {
   }
 
   @Test
+  void anEmptyListIsNoProviderAsTheChartRendersIt() {
+    assertTrue(
+        CredentialProviderConfig.parse(
+                "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders: []\n",
+                "f")
+            .isEmpty());
+  }
+
+  @Test
   void readsJsonToo() {
     String json =
         "{\"apiVersion\":\"kubelet.config.k8s.io/v1\",\"kind\":\"CredentialProviderConfig\","

@@ -4,7 +4,10 @@ import io.kuik.sim.time.SimRandom;
 import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.Identity;
+import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
+import io.kuik.sim.world.object.LabelSelector;
+import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.registry.CloudProvider;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -40,13 +43,11 @@ final class CronRefresh {
 
   private final ApiServer api;
   private final CloudProvider cloud;
-  private final List<String> namespaces;
   private final SimRandom random;
 
-  CronRefresh(ApiServer api, CloudProvider cloud, List<String> namespaces, SimRandom random) {
+  CronRefresh(ApiServer api, CloudProvider cloud, SimRandom random) {
     this.api = api;
     this.cloud = cloud;
-    this.namespaces = namespaces;
     this.random = random;
   }
 
@@ -73,7 +74,7 @@ final class CronRefresh {
                       () -> {
                         Matcher token = PASSWORD.matcher(run.stdout());
                         if (run.exitStatus() == 0 && token.find()) {
-                          namespaces.forEach(ns -> copy(ns, token.group(1)));
+                          namespaces().forEach(ns -> copy(ns, token.group(1)));
                         } else if (failures + 1 < BACKOFF_LIMIT) {
                           Duration backoff = Duration.ofSeconds(10L << failures);
                           api.loop()
@@ -84,6 +85,20 @@ final class CronRefresh {
                         }
                       });
             });
+  }
+
+  /** {@code kubectl get namespaces -l tier=prod}. */
+  private List<String> namespaces() {
+    try {
+      return api
+          .list(IDENTITY, ResourceType.NAMESPACE, null, LabelSelector.parse("tier=prod"))
+          .items()
+          .stream()
+          .map(Meta::name)
+          .toList();
+    } catch (ApiException failed) {
+      return List.of(); // kubectl fails; the Job's pod still exits 0, as the script ignores it
+    }
   }
 
   private void copy(String namespace, String token) {

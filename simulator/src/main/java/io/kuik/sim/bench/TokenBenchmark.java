@@ -21,13 +21,14 @@ import tools.jackson.databind.JsonNode;
 /**
  * Provider credentials against the workaround people run ({@link CronRefresh}), over 48 simulated
  * hours of ECR's 12-hour tokens (docs/behaviour.md#provider-credentials): in each of {@code
- * namespaces} namespaces a new pod every 30 minutes, living an hour, each pulling at its start; the
- * cloud's API down for a while, or not; and kuik's syncer crashing and starting again every 7
- * hours. kuik routes the pods through an Always ImageAlternative whose ECR entry injects the
- * credential it mints (its webhook probing with it); the cron job's pods name the ECR image and its
- * Secret themselves. Measured from the registry's and the API server's side: the pulls the registry
- * refused (for an expired token, or none), and the minutes a namespace that needs the credential
- * held no valid one (sampled each minute, judged by the cloud's own ledger).
+ * namespaces} namespaces, and in a namespace created every 4 hours, a new pod every 30 minutes,
+ * living an hour, each pulling at its start; the cloud's API down for a while, or not; and kuik's
+ * syncer crashing and starting again every 7 hours. kuik routes the pods through an Always
+ * ImageAlternative whose ECR entry injects the credential it mints (its webhook probing with it);
+ * the cron job's pods name the ECR image and its Secret themselves. Measured from the registry's
+ * and the API server's side: the pulls the registry refused (for an expired token, or none), and
+ * the minutes a namespace that needs the credential held no valid one (sampled each minute, judged
+ * by the cloud's own ledger).
  */
 public final class TokenBenchmark {
 
@@ -41,6 +42,7 @@ public final class TokenBenchmark {
   static final Duration POD_LIFETIME = Duration.ofHours(1);
   static final Duration FIRST_POD = Duration.ofMinutes(10);
   static final Duration RESTART_EVERY = Duration.ofHours(7);
+  static final Duration NEW_NAMESPACE_EVERY = Duration.ofHours(4);
   static final long SEED = 35;
 
   /** One run's plugin outage: none, or {@code length} from {@code at}. */
@@ -69,8 +71,9 @@ public final class TokenBenchmark {
     out.println(
         "Simulated 48 h of 12-hour ECR tokens, "
             + namespaces
-            + " namespaces, a new pod in each every 30 min living 1 h; kuik's syncer restarted"
-            + " every 7 h; the cloud's API down from 5 h 50 min for the outage's length.");
+            + " namespaces and one more every 4 h, a new pod in each every 30 min living 1 h;"
+            + " kuik's syncer restarted every 7 h; the cloud's API down from 5 h 50 min for the"
+            + " outage's length.");
     out.println();
     out.println(
         "| run | contender | pulls | refused | of which expired token | namespace-minutes without"
@@ -113,17 +116,18 @@ public final class TokenBenchmark {
                 "    auth: {provider: " + PLUGIN + ", injectPullSecret: true}"));
     world.faults().syncerCrashesAndRestartsEvery(RESTART_EVERY, LENGTH);
     pods(world, tenants, ORIGINAL, List.of());
-    return measure("kuik", world, outage, tenants, INJECTED);
+    newNamespaces(world, ORIGINAL, List.of());
+    return measure("kuik", world, outage, INJECTED);
   }
 
   static Result cron(int namespaces, Outage outage) {
     KuikWorld world = world(outage);
     List<String> tenants = tenants(world, namespaces);
     CloudProvider cloud = world.providers().cloud(PLUGIN);
-    new CronRefresh(world.cluster().api(), cloud, tenants, world.random("cron-refresh"))
-        .schedule(LENGTH);
+    new CronRefresh(world.cluster().api(), cloud, world.random("cron-refresh")).schedule(LENGTH);
     pods(world, tenants, ECR_IMAGE, List.of(CronRefresh.SECRET));
-    return measure("cron-refresh", world, outage, tenants, CronRefresh.SECRET);
+    newNamespaces(world, ECR_IMAGE, List.of(CronRefresh.SECRET));
+    return measure("cron-refresh", world, outage, CronRefresh.SECRET);
   }
 
   private static KuikWorld world(Outage outage) {
@@ -170,9 +174,32 @@ public final class TokenBenchmark {
                                 LENGTH.minus(FIRST_POD))));
   }
 
-  /** Runs the 48 hours, sampling each minute from {@link #FIRST_POD} on, then reads the trace. */
-  private static Result measure(
-      String name, KuikWorld world, Outage outage, List<String> tenants, String secret) {
+  /** A namespace created every 4 hours, whose pods churn from then on. */
+  private static void newNamespaces(KuikWorld world, String image, List<String> pullSecrets) {
+    for (int n = 1; NEW_NAMESPACE_EVERY.multipliedBy(n).compareTo(LENGTH) < 0; n++) {
+      String name = "new-" + n;
+      Duration at = NEW_NAMESPACE_EVERY.multipliedBy(n);
+      world
+          .cluster()
+          .loop()
+          .schedule(
+              at,
+              "a new namespace",
+              () -> {
+                world.objects().createNamespace(name, Map.of("tier", "prod"));
+                world
+                    .workloads()
+                    .churn(
+                        name, "web", image, pullSecrets, POD_EVERY, POD_LIFETIME, LENGTH.minus(at));
+              });
+    }
+  }
+
+  /**
+   * Runs the 48 hours, sampling each minute from {@link #FIRST_POD} on every namespace that needs
+   * the credential (labelled {@code tier=prod}), then reads the trace.
+   */
+  private static Result measure(String name, KuikWorld world, Outage outage, String secret) {
     CloudProvider cloud = world.providers().cloud(PLUGIN);
     long[] without = {0};
     BiPredicate<ClusterState, String> valid =
@@ -194,8 +221,11 @@ public final class TokenBenchmark {
     while (world.now().isBefore(end)) {
       world.pass(Duration.ofMinutes(1));
       ClusterState state = world.cluster().api().state();
-      for (String ns : tenants) {
-        if (!valid.test(state, ns)) {
+      for (tools.jackson.databind.node.ObjectNode namespace :
+          state.list(ResourceType.NAMESPACE, null)) {
+        String ns = io.kuik.sim.world.object.Meta.name(namespace);
+        if ("prod".equals(io.kuik.sim.world.object.Meta.labels(namespace).get("tier"))
+            && !valid.test(state, ns)) {
           without[0]++;
         }
       }
