@@ -68,14 +68,15 @@ public final class ProbeCredentials {
   }
 
   private RegistryCredential minted(Entry entry) {
-    for (ProviderCredential kept :
-        ProviderSecrets.kept(
-            entry.auth().provider(), entry.providerImage(), source::clusterSecret)) {
-      if (now.isBefore(kept.expiresAt())) {
-        Optional<RegistryCredential> credential = kept.credentialFor(entry.keyringImage());
-        if (credential.isPresent()) {
-          return credential.get();
-        }
+    for (ProviderCredential.Slot slot : ProviderCredential.Slot.of(entry.providerImage())) {
+      Optional<RegistryCredential> credential =
+          source
+              .clusterSecret(ProviderSecrets.name(entry.auth().provider(), slot))
+              .filter(s -> ProviderSecrets.leavesAt(s).filter(now::isBefore).isPresent())
+              .flatMap(ProviderSecrets::read)
+              .flatMap(kept -> kept.credentialFor(entry.keyringImage()));
+      if (credential.isPresent()) {
+        return credential.get();
       }
     }
     return null;

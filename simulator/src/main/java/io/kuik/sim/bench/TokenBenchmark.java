@@ -196,8 +196,8 @@ public final class TokenBenchmark {
   }
 
   /**
-   * Runs the 48 hours, sampling each minute from {@link #FIRST_POD} on every namespace that needs
-   * the credential (labelled {@code tier=prod}), then reads the trace.
+   * Runs the 48 hours, sampling each minute (at the half-minutes) from {@link #FIRST_POD} on every
+   * namespace that needs the credential (labelled {@code tier=prod}), then reads the trace.
    */
   private static Result measure(String name, KuikWorld world, Outage outage, String secret) {
     CloudProvider cloud = world.providers().cloud(PLUGIN);
@@ -217,7 +217,8 @@ public final class TokenBenchmark {
                                         .orElse(false)))
                 .orElse(false);
     Instant end = world.now().plus(LENGTH);
-    world.pass(FIRST_POD);
+    // Samples at the half-minutes: a namespace is created, and pods start, on whole minutes.
+    world.pass(FIRST_POD.minusSeconds(30));
     while (world.now().isBefore(end)) {
       world.pass(Duration.ofMinutes(1));
       ClusterState state = world.cluster().api().state();

@@ -157,4 +157,49 @@ public final class ProviderCredentialsValid implements Invariant {
         || disturbances.restartedSince(from)
         || disturbances.failingDuring(from, to);
   }
+
+  /**
+   * Liveness, once every fault has healed: every Always resource's provider entry, in every
+   * namespace its selector takes, holds a token with more than {@code minValidity} left.
+   */
+  public static List<Violation> pending(
+      WorldView view, Function<String, Optional<Instant>> expiry, Duration minValidity) {
+    List<Violation> out = new ArrayList<>();
+    for (WorldView.ResourceView resource : view.resources().values()) {
+      if (resource.rewritePolicy() != WorldView.Policy.ALWAYS) {
+        continue;
+      }
+      for (WorldView.NamespaceView ns : view.namespaces().values()) {
+        if (ns.terminating() || !resource.namespaceSelector().matches(ns.labels())) {
+          continue;
+        }
+        Target target = Target.secret(ns.name(), resource.secretName());
+        InjectSecret secret = view.injectSecrets().get(target);
+        for (WorldView.EntryView entry : resource.entries()) {
+          if (entry.provider() == null) {
+            continue;
+          }
+          String held = secret == null ? null : secret.auths().get(entry.repository());
+          boolean valid =
+              held != null
+                  && expiry
+                      .apply(held.substring(held.indexOf(':') + 1))
+                      .filter(e -> Duration.between(view.now(), e).compareTo(minValidity) > 0)
+                      .isPresent();
+          if (!valid) {
+            out.add(
+                new Violation(
+                    Convergence.NAME,
+                    ns.name()
+                        + "/"
+                        + resource.secretName()
+                        + " lacks a valid provider token for "
+                        + entry.repository(),
+                    target));
+          }
+        }
+      }
+    }
+    return out;
+  }
 }
