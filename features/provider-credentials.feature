@@ -193,3 +193,25 @@ Feature: Provider credentials
     And 10 seconds pass
     Then the plugin ecr-credential-provider must have run 0 times
     And team-a must not have the Secret kuik-inject-imagealternative-ecr
+
+  Scenario: kuik plan should show a provider entry's key as minted at run time
+    Given kuik is installed in the namespace kuik-system with its providers
+    And the manifests ecr:
+      """yaml
+      apiVersion: v1
+      kind: Namespace
+      metadata: {name: shop}
+      ---
+      apiVersion: kuik.enix.io/v1alpha1
+      kind: ImageAlternative
+      metadata: {name: ecr}
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: 123456789012.dkr.ecr.eu-west-1.amazonaws.com/acme/app
+          auth: {provider: ecr-credential-provider, injectPullSecret: true}
+      """
+    When kuik plan runs on the manifests ecr
+    Then kuik plan must have found no problem
+    And kuik plan must show shop's kuik-inject-imagealternative-ecr holding 123456789012.dkr.ecr.eu-west-1.amazonaws.com/acme/app, minted at run time by provider ecr-credential-provider
