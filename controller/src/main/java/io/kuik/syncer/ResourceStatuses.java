@@ -228,7 +228,8 @@ final class ResourceStatuses {
         message,
         secretNamespaces,
         transition,
-        credentials(tried, previous == null ? null : previous.credentials(), now));
+        credentials(tried, previous == null ? null : previous.credentials(), now),
+        null);
   }
 
   /**

@@ -50,28 +50,6 @@ public record RoutingStatus(
     }
   }
 
-  /** A status without provider entries. */
-  public RoutingStatus(
-      ResourceId resource,
-      long observedGeneration,
-      boolean valid,
-      String reason,
-      String message,
-      int secretNamespaces,
-      Instant lastTransitionTime,
-      Credentials credentials) {
-    this(
-        resource,
-        observedGeneration,
-        valid,
-        reason,
-        message,
-        secretNamespaces,
-        lastTransitionTime,
-        credentials,
-        null);
-  }
-
   /**
    * The condition {@code CredentialsAccepted} ({@code True}, {@code False} or {@code Unknown}) and
    * each injecting entry's answer, in the resource's order.
