@@ -113,6 +113,38 @@ Feature: Provider credentials
     And no pull from 123456789012.dkr.ecr.eu-west-1.amazonaws.com must have been refused
     And no Secret must ever have held a provider credential with less than minValidity left
 
+  Scenario Outline: A plugin that <misbehaves> should count as failing, never as an answer, and the last credential should serve until the bound
+    Given kuik is installed in the namespace kuik-system with its providers
+    And the bound of provider credentials is watched
+    And the ImageAlternative ecr:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: 123456789012.dkr.ecr.eu-west-1.amazonaws.com/acme/app
+          auth:
+            provider: ecr-credential-provider
+            injectPullSecret: true
+      """
+    And 10 seconds pass
+    When a pod using docker.io/acme/app:1.0 is created in team-a every 20 minutes, each deleted 1 hour later, for 13 hours
+    And the cloud provider ecr-credential-provider <misbehaves> from now on
+    And 7 hours pass
+    Then the ImageAlternative ecr's condition ProviderCredentialsValid must be True with reason MintFailing saying "its last mint failed"
+    And the ImageAlternative ecr must have a Warning event ProviderCredentialFailed saying "<says>"
+    And team-a's kuik-inject-imagealternative-ecr must hold a token of ecr-credential-provider for 123456789012.dkr.ecr.eu-west-1.amazonaws.com/acme/app with more than 4 hours left
+    When 5 hours pass
+    Then team-a's kuik-inject-imagealternative-ecr must hold no credential for 123456789012.dkr.ecr.eu-west-1.amazonaws.com/acme/app
+    And no pull from 123456789012.dkr.ecr.eu-west-1.amazonaws.com must have been refused
+    And no Secret must ever have held a provider credential with less than minValidity left
+
+    Examples:
+      | misbehaves                   | says                                    |
+      | hangs                        | the plugin did not answer within 1m0s   |
+      | answers garbage              | stdout is not a JSON object             |
+      | answers for another registry | none of which serves                    |
+
   Scenario: A rotation of the provider's configuration should mint at once, while a plain restart mints nothing
     Given kuik is installed in the namespace kuik-system with its providers
     And the ImageAlternative ecr:
@@ -135,6 +167,8 @@ Feature: Provider credentials
     And 1 minute passes
     Then the plugin ecr-credential-provider must have run 2 times
     And team-a's kuik-inject-imagealternative-ecr must hold a token of ecr-credential-provider for 123456789012.dkr.ecr.eu-west-1.amazonaws.com/acme/app with more than 11 hours left
+    And the ImageAlternative ecr's condition CredentialsAccepted must be True with reason CredentialsAccepted saying "123456789012.dkr.ecr.eu-west-1.amazonaws.com/acme/app: accepted by 123456789012.dkr.ecr.eu-west-1.amazonaws.com"
+    And no trace line and no Event of the ImageAlternative ecr must hold ecr-credential-provider-token-2
 
   Scenario: With pull secret first, the first pod rewritten to a provider entry should wait until its namespace holds the credential, then pull once
     Given the cloud provider ecr-credential-provider takes 20 seconds to answer

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.kuik.model.Auth;
 import io.kuik.model.CredentialProvider;
+import io.kuik.model.CredentialTrial;
 import io.kuik.model.Entry;
 import io.kuik.model.EntryForm;
 import io.kuik.model.MintResult;
@@ -27,6 +28,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -286,6 +288,46 @@ class ProviderCredentialsTest {
     cluster.advanceSeconds(10);
     assertEquals(1, cluster.releases().size());
     assertEquals(Optional.of("token-1"), password(cluster));
+  }
+
+  @Test
+  void aPodGatedAfterItsCredentialLeftWaitsForTheNextMint() {
+    install(cluster, PROVIDER.name());
+    cluster.pluginsAnswer(this::mint).start();
+    cluster.advance(Duration.ofHours(1));
+    cluster.pluginsAnswer(m -> DOWN);
+    Instant leaves = SyncerHarness.T0.plus(TWELVE_HOURS).minus(Duration.ofMinutes(16));
+    cluster.advance(Duration.between(cluster.now(), leaves).plusSeconds(5));
+    assertEquals(Optional.empty(), password(cluster), "the credential has left");
+
+    // The webhook routed it on a probe answer it still had cached from before the bound.
+    Pod pod = pod("team-a", "web-1", ACME, "Pending", IMAGE + ":1.0");
+    pod.getSpec().setSchedulingGates(List.of(new PodSchedulingGate(PullSecretGate.NAME)));
+    cluster.pod(pod);
+    cluster.advanceSeconds(20);
+    assertEquals(List.of(), cluster.releases(), "its Secret holds no credential for it");
+
+    cluster.pluginsAnswer(this::mint);
+    cluster.advance(Duration.ofMinutes(6));
+    assertEquals(Optional.of("token-2"), password(cluster));
+    assertEquals(1, cluster.releases().size(), "released once the new credential is written");
+  }
+
+  @Test
+  void eachMintedCredentialIsTriedOnItsRegistryLikeAnyOther() {
+    install(cluster, PROVIDER.name());
+    cluster.pluginsAnswer(this::mint).start();
+    cluster.advanceSeconds(5);
+
+    assertEquals(1, cluster.trials().size());
+    CredentialTrial trial = cluster.trials().get(0);
+    assertEquals(ECR, trial.registry());
+    assertEquals(Set.of("acme/app"), trial.paths());
+    assertEquals(RegistryCredential.basic("AWS", "token-1"), trial.credential());
+
+    cluster.advance(Duration.ofHours(6));
+    assertEquals(2, cluster.trials().size(), "the credential minted again is tried in its turn");
+    assertEquals(RegistryCredential.basic("AWS", "token-2"), cluster.trials().get(1).credential());
   }
 
   @Test

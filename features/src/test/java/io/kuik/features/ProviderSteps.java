@@ -12,6 +12,7 @@ import io.kuik.model.ProviderCredential;
 import io.kuik.model.RegistryCredential;
 import io.kuik.sim.dsl.KuikWorld;
 import io.kuik.sim.trace.Note;
+import io.kuik.sim.world.registry.CloudProvider;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -95,6 +96,18 @@ public class ProviderSteps {
   @When("^the cloud provider (\\S+) is down for (.+)$")
   public void downFor(String plugin, String duration) {
     world().providers().cloud(plugin).downFor(Durations.parse(duration));
+  }
+
+  @When(
+      "^the cloud provider (\\S+) (hangs|answers garbage|answers for another registry) from now on$")
+  public void misbehaves(String plugin, String how) {
+    CloudProvider.Mode mode =
+        switch (how) {
+          case "hangs" -> CloudProvider.Mode.HANGS;
+          case "answers garbage" -> CloudProvider.Mode.GARBAGE;
+          default -> CloudProvider.Mode.ELSEWHERE;
+        };
+    world().providers().cloud(plugin).mode(mode);
   }
 
   @When("the configuration of the provider {word} changes to the arguments {string}")
