@@ -141,7 +141,7 @@ Feature: Provider credentials
 
     Examples:
       | misbehaves                   | says                                    |
-      | hangs                        | the plugin did not answer within 1m0s   |
+      | hangs                        | the plugin did not answer within 1m     |
       | answers garbage              | stdout is not a JSON object             |
       | answers for another registry | none of which serves                    |
 

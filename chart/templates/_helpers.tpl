@@ -216,7 +216,7 @@ The selftest's command line (templates/selftest.yaml): the release, where its co
 - --webhook-readyz=none
 {{- end }}
 {{- with .Values.selftest.podCheck.namespace }}
-- --namespace={{ . }}
+- --pod-namespace={{ . }}
 - --image={{ $.Values.selftest.podCheck.image }}
 {{- end }}
 {{- end }}
@@ -253,4 +253,22 @@ generated
 {{- define "kuik.webhook.dnsNames" -}}
 {{- $svc := include "kuik.webhook.name" . -}}
 {{- list $svc (printf "%s.%s" $svc .Release.Namespace) (printf "%s.%s.svc" $svc .Release.Namespace) (printf "%s.%s.svc.cluster.local" $svc .Release.Namespace) | toJson -}}
+{{- end }}
+
+{{/*
+The container's command: the image's JVM with a component's jvmOptions on its command line, then
+the image's classpath and main class (the image's own entrypoint, with other options). Options in
+JAVA_TOOL_OPTIONS would make the JVM print "Picked up JAVA_TOOL_OPTIONS: ..." first on stderr, a
+line no JSON log collector reads (docs/decisions/0074-jvm-options-on-the-command-line.md).
+*/}}
+{{- define "kuik.javaCommand" -}}
+- java
+{{- range (splitList " " (.options | trim)) }}
+{{- if . }}
+- {{ . | quote }}
+{{- end }}
+{{- end }}
+- -cp
+- "@/app/jib-classpath-file"
+- io.kuik.cli.Main
 {{- end }}

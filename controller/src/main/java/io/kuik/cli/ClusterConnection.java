@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * How both commands reach the API server, and the words that say so: the kubeconfig named by the
  * {@code kubeconfig} system property or {@code KUBECONFIG}, else {@code ~/.kube/config}, else the
- * pod's ServiceAccount, else fabric8's last resort {@code https://kubernetes.default.svc}.
+ * pod's ServiceAccount, else the URL fabric8 reads from {@code KUBERNETES_MASTER}, else fabric8's
+ * last resort {@code https://kubernetes.default.svc}.
  *
  * <p>A kubeconfig that is named but missing is an error, not a silent fall-back to that last
  * resort. The client retries a failed request twice, the same for both commands: a failure goes
@@ -70,6 +71,9 @@ record ClusterConnection(Config config, String source, boolean found) {
     } else if (System.getenv("KUBERNETES_SERVICE_HOST") != null
         && Files.isReadable(IN_CLUSTER_TOKEN)) {
       source = "the pod's ServiceAccount";
+    } else if (System.getProperty("kubernetes.master") != null
+        || System.getenv("KUBERNETES_MASTER") != null) {
+      source = "kubernetes.master (KUBERNETES_MASTER)";
     } else {
       source = "no kubeconfig (~/.kube/config missing, KUBECONFIG unset) and not in a pod";
       found = false;
@@ -82,6 +86,25 @@ record ClusterConnection(Config config, String source, boolean found) {
             .withRequestRetryBackoffLimit(CLIENT_RETRIES)
             .build();
     return new ClusterConnection(config, source, found);
+  }
+
+  /**
+   * When there is no cluster to talk to (no kubeconfig, not in a pod), the one line that says so
+   * and what to do, for {@code kuik <command>}; empty otherwise. fabric8 would dial {@code
+   * https://kubernetes.default.svc}, which answers only inside a pod, and fail several times over
+   * before saying why.
+   */
+  Optional<String> noCluster(String command) {
+    if (found) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "kuik "
+            + command
+            + ": no cluster: "
+            + source
+            + ". Point KUBECONFIG (or -Dkubeconfig) at a kubeconfig, write ~/.kube/config, or run"
+            + " it in a pod of the chart.");
   }
 
   /** The API server, and where that came from, for every line that mentions the cluster. */

@@ -15,6 +15,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
@@ -161,12 +162,9 @@ public final class ExplainCommand implements KuikSubcommand {
         err.println("kuik explain: " + unusable.getMessage());
         return 1;
       }
-      if (!connection.found()) {
-        err.println(
-            "kuik explain: no cluster to read: "
-                + connection.source()
-                + ". Point KUBECONFIG (or -Dkubeconfig) at a kubeconfig, or write"
-                + " ~/.kube/config.");
+      Optional<String> noCluster = connection.noCluster("explain");
+      if (noCluster.isPresent()) {
+        err.println(noCluster.get());
         return 1;
       }
       Config config =

@@ -1,5 +1,6 @@
 package io.kuik.cli;
 
+import io.kuik.model.Durations;
 import io.kuik.model.ResourceId;
 import io.kuik.syncer.Pair;
 import io.kuik.webhook.AdmittedPod;
@@ -20,8 +21,8 @@ import java.util.logging.LogRecord;
  *   <li>an {@link AdmittedPod}: {@code namespace}, {@code pod}.
  * </ul>
  *
- * The JSON formatter adds them as fields beside the message; both formatters write a {@link
- * Duration} parameter as {@code 1m4s}, not {@code PT1M4S}.
+ * The JSON layout writes them as fields beside the message; both layouts write a {@link Duration}
+ * parameter as {@link Durations#text} does ({@code 1m4s}), not {@code PT1M4S}.
  */
 final class LogFields {
 
@@ -59,7 +60,7 @@ final class LogFields {
     Object[] shown = parameters.clone();
     for (int i = 0; i < shown.length; i++) {
       if (shown[i] instanceof Duration duration) {
-        shown[i] = duration(duration);
+        shown[i] = Durations.text(duration);
       }
     }
     try {
@@ -67,39 +68,6 @@ final class LogFields {
     } catch (IllegalArgumentException notAPattern) {
       return message;
     }
-  }
-
-  /** {@code 1h2m3s}, {@code 1m4s}, {@code 500ms}, {@code 1.5s}, {@code 0s}, as Go writes them. */
-  static String duration(Duration duration) {
-    if (duration.isZero()) {
-      return "0s";
-    }
-    StringBuilder out = new StringBuilder();
-    Duration rest = duration;
-    if (rest.isNegative()) {
-      out.append('-');
-      rest = rest.negated();
-    }
-    if (rest.compareTo(Duration.ofSeconds(1)) < 0) {
-      long nanos = rest.toNanos();
-      return out.append(nanos % 1_000_000 == 0 ? nanos / 1_000_000 + "ms" : nanos / 1000 + "µs")
-          .toString();
-    }
-    long hours = rest.toHours();
-    int minutes = rest.toMinutesPart();
-    if (hours > 0) {
-      out.append(hours).append('h');
-    }
-    if (hours > 0 || minutes > 0) {
-      out.append(minutes).append('m');
-    }
-    int seconds = rest.toSecondsPart();
-    int millis = rest.toMillisPart();
-    out.append(seconds);
-    if (millis > 0) {
-      out.append('.').append(String.format("%03d", millis).replaceAll("0+$", ""));
-    }
-    return out.append('s').toString();
   }
 
   private static void resource(Map<String, String> fields, ResourceId id) {

@@ -1,15 +1,9 @@
 package io.kuik.cli;
 
-import java.util.logging.Formatter;
-
-/** How log lines look: one event per line either way. */
+/** How log lines look: one event per line either way ({@link LogBridge}). */
 public enum LogFormat {
-  /** {@code {"time":…,"level":…,"logger":…,"message":…}}, for log collectors. */
+  /** ECS JSON ({@code @timestamp}, {@code log.level}, {@code message}, ...), for log collectors. */
   json,
   /** {@code <time> <LEVEL> <logger> <message>}, for people. */
-  text;
-
-  Formatter formatter() {
-    return this == json ? new JsonLogFormatter() : new TextLogFormatter();
-  }
+  text
 }

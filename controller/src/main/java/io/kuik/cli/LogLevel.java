@@ -2,7 +2,7 @@ package io.kuik.cli;
 
 import java.util.logging.Level;
 
-/** The lowest level logged, named as {@link LogLevels} names the levels of each line. */
+/** The lowest level logged, named as {@link LogBridge} names the levels of each line. */
 public enum LogLevel {
   error(Level.SEVERE),
   warn(Level.WARNING),

@@ -48,7 +48,7 @@ public final class Main {
       commands.computeIfAbsent(name, absent -> new CommandLine(new InSimulatorJar(absent)));
     }
     commands.forEach(root::addSubcommand);
-    return root;
+    return HelpText.apply(root);
   }
 
   @Command(

@@ -4,6 +4,7 @@ import io.kuik.kube.syncer.ProviderPlugins;
 import io.kuik.kube.syncer.SyncerRuntimeSettings;
 import io.kuik.model.CredentialProvider;
 import io.kuik.model.CredentialProviderConfig;
+import io.kuik.model.Durations;
 import io.kuik.syncer.ProviderSettings;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -119,15 +120,18 @@ final class ProviderOptions {
         Path.of(binDir), timeout, concurrency, ProviderPlugins.DEFAULT_MAX_OUTPUT);
   }
 
-  /** For the start's log line: the providers and the bound, never an environment value. */
+  /**
+   * For the start's log line: the providers and the bound, never an environment value; empty
+   * without any provider.
+   */
   static String describe(ProviderSettings settings) {
     if (settings.providers().isEmpty()) {
-      return "no credential provider";
+      return "";
     }
-    return "credential providers "
+    return ", credential providers "
         + settings.providers().keySet()
         + " (minValidity "
-        + LogFields.duration(settings.minValidity())
+        + Durations.text(settings.minValidity())
         + ")";
   }
 }

@@ -14,6 +14,7 @@ import io.kuik.selftest.SelftestSettings;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.util.Locale;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -47,7 +48,7 @@ import picocli.CommandLine.Spec;
           + "  each Deployment has available replicas, and /readyz answers 200 through the"
           + " component's metrics Service when that can be reached (from outside the cluster it"
           + " usually cannot: only the replicas count then);",
-      "  pod-rewritten   with --namespace and --image: a dry-run pod of the image in that"
+      "  pod-rewritten   with --pod-namespace and --image: a dry-run pod of the image in that"
           + " namespace comes back rewritten by kuik's webhook and referencing its"
           + " kuik-inject-* Secret (skipped otherwise);",
       "  credentials     no ImageAlternative or ImageMirror has a CredentialsAccepted condition"
@@ -55,14 +56,14 @@ import picocli.CommandLine.Spec;
           + " out of reach, is a warning).",
       "Results: pass, fail, warn (holds, but look), skip. Rights it needs: get on the policy and"
           + " binding, on the two Deployments, list on imagealternatives and imagemirrors, create"
-          + " on Secrets in the release namespace (dry run), and create on pods in --namespace"
+          + " on Secrets in the release namespace (dry run), and create on pods in --pod-namespace"
           + " for the pod check. The chart's test hook grants exactly these.",
       ""
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:every check passed (warnings and skipped checks included)",
-      "1:a check failed; its row says why",
+      "1:a check failed (its row says why), or no cluster to check",
       "2:bad command line"
     })
 public final class SelftestCommand implements KuikSubcommand {
@@ -81,6 +82,17 @@ public final class SelftestCommand implements KuikSubcommand {
         "Env: KUIK_RELEASE. Default: ${DEFAULT-VALUE}."
       })
   String release;
+
+  @Option(
+      names = {"-n", "--namespace"},
+      paramLabel = "<namespace>",
+      description = {
+        "The release's namespace, where kuik is installed, as helm's and kubectl's --namespace;"
+            + " the same as --cluster-resource-namespace.",
+        "Deprecated with --image and without --pod-namespace: then it names the pod check's"
+            + " namespace, as it did before --pod-namespace."
+      })
+  String namespace;
 
   @Option(
       names = "--cluster-resource-namespace",
@@ -108,10 +120,9 @@ public final class SelftestCommand implements KuikSubcommand {
       defaultValue = "${env:KUIK_SYNCER_READYZ}",
       description = {
         "The syncer's /readyz through its Service; none not to ask.",
-        "Env: KUIK_SYNCER_READYZ. Default: http://<fullname>-secret-syncer-metrics.<namespace>"
-            + ".svc:"
+        "Env: KUIK_SYNCER_READYZ. Default: /readyz on port "
             + DEFAULT_HEALTH_PORT
-            + "/readyz."
+            + " of the Service <fullname>-secret-syncer-metrics in the release's namespace."
       })
   String syncerReadyz;
 
@@ -121,15 +132,14 @@ public final class SelftestCommand implements KuikSubcommand {
       defaultValue = "${env:KUIK_WEBHOOK_READYZ}",
       description = {
         "The webhook's /readyz through its Service; none not to ask.",
-        "Env: KUIK_WEBHOOK_READYZ. Default: http://<fullname>-webhook-metrics.<namespace>"
-            + ".svc:"
+        "Env: KUIK_WEBHOOK_READYZ. Default: /readyz on port "
             + DEFAULT_HEALTH_PORT
-            + "/readyz."
+            + " of the Service <fullname>-webhook-metrics in the release's namespace."
       })
   String webhookReadyz;
 
   @Option(
-      names = "--namespace",
+      names = "--pod-namespace",
       paramLabel = "<namespace>",
       description = {
         "With --image: the namespace of the dry-run pod whose rewrite is checked. A namespace"
@@ -141,7 +151,7 @@ public final class SelftestCommand implements KuikSubcommand {
       names = "--image",
       paramLabel = "<image>",
       description = {
-        "With --namespace: the image of the dry-run pod, one that an ImageAlternative or"
+        "With --pod-namespace: the image of the dry-run pod, one that an ImageAlternative or"
             + " ImageMirror routes there through an entry whose credential is injected."
       })
   String podImage;
@@ -166,8 +176,19 @@ public final class SelftestCommand implements KuikSubcommand {
     if (!format.equals("text") && !format.equals("json")) {
       throw bad("Invalid --output '" + output + "': text or json");
     }
-    Config config =
-        new ConfigBuilder(Config.autoConfigure(context)).withRequestRetryBackoffLimit(1).build();
+    ClusterConnection connection;
+    try {
+      connection = ClusterConnection.resolve(context);
+    } catch (ClusterConnection.Unusable unusable) {
+      spec.commandLine().getErr().println("kuik selftest: " + unusable.getMessage());
+      return 1;
+    }
+    Optional<String> noCluster = connection.noCluster("selftest");
+    if (noCluster.isPresent()) {
+      spec.commandLine().getErr().println(noCluster.get());
+      return 1;
+    }
+    Config config = new ConfigBuilder(connection.config()).withRequestRetryBackoffLimit(1).build();
     SelftestReport report;
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
       report = Selftest.run(new FabricSelftestCluster(client), settings);
@@ -185,6 +206,7 @@ public final class SelftestCommand implements KuikSubcommand {
    * @throws ParameterException for a value the command refuses
    */
   public SelftestSettings settings() {
+    namespaces();
     if (!Dns1123.isLabel(release)) {
       throw bad("Invalid --release '" + release + "': a DNS-1123 label");
     }
@@ -197,15 +219,15 @@ public final class SelftestCommand implements KuikSubcommand {
     }
     SelftestSettings.PodCheck pod = null;
     if ((podNamespace == null) != (podImage == null)) {
-      throw bad("--namespace and --image go together: the pod check needs both");
+      throw bad("--pod-namespace and --image go together: the pod check needs both");
     }
     if (podNamespace != null) {
       if (!Dns1123.isLabel(podNamespace)) {
-        throw bad("Invalid --namespace '" + podNamespace + "'");
+        throw bad("Invalid --pod-namespace '" + podNamespace + "'");
       }
       if (podNamespace.equals(clusterResourceNamespace)) {
         throw bad(
-            "--namespace "
+            "--pod-namespace "
                 + podNamespace
                 + " is kuik's own namespace, which the webhook never serves: name a namespace"
                 + " where pods are routed");
@@ -224,6 +246,39 @@ public final class SelftestCommand implements KuikSubcommand {
         readyz("--syncer-readyz", syncerReadyz, prefix + "-secret-syncer"),
         readyz("--webhook-readyz", webhookReadyz, prefix + "-webhook"),
         pod);
+  }
+
+  /**
+   * {@code --namespace} names the release's namespace, as in helm and kubectl; with {@code --image}
+   * and no {@code --pod-namespace} it keeps the meaning it had before, the pod check's namespace,
+   * with a note that says so.
+   */
+  private void namespaces() {
+    if (namespace == null) {
+      return;
+    }
+    if (podImage != null && podNamespace == null) {
+      podNamespace = namespace;
+      spec.commandLine()
+          .getErr()
+          .println(
+              "kuik selftest: deprecated: --namespace with --image names the pod check's"
+                  + " namespace; write --pod-namespace "
+                  + namespace
+                  + " (alone, --namespace names the release's namespace, as in helm and"
+                  + " kubectl)");
+      return;
+    }
+    if (spec.commandLine().getParseResult().hasMatchedOption("--cluster-resource-namespace")
+        && !namespace.equals(clusterResourceNamespace)) {
+      throw bad(
+          "--namespace "
+              + namespace
+              + " and --cluster-resource-namespace "
+              + clusterResourceNamespace
+              + " name two namespaces: give one");
+    }
+    clusterResourceNamespace = namespace;
   }
 
   private URI readyz(String flag, String value, String deployment) {

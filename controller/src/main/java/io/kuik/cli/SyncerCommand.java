@@ -8,6 +8,7 @@ import io.kuik.kube.syncer.LeaseSettings;
 import io.kuik.kube.syncer.SyncerRuntime;
 import io.kuik.kube.syncer.SyncerRuntimeSettings;
 import io.kuik.model.Dns1123;
+import io.kuik.model.Durations;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
 import java.io.IOException;
@@ -220,7 +221,8 @@ public final class SyncerCommand implements KuikSubcommand {
       paramLabel = "<json|text>",
       defaultValue = "${env:KUIK_LOG_FORMAT:-json}",
       description = {
-        "One event per line, as JSON ({\"time\",\"level\",\"logger\",\"message\"}) or text.",
+        "One event per line, as ECS JSON (@timestamp, log.level, log.logger, message, ...) or"
+            + " text.",
         "Env: KUIK_LOG_FORMAT. Default: ${DEFAULT-VALUE}."
       })
   LogFormat logFormat;
@@ -313,6 +315,10 @@ public final class SyncerCommand implements KuikSubcommand {
       LOG.severe("cannot start the secret-syncer: " + unusable.getMessage());
       return ExitReason.STARTUP_FAILED.exitCode();
     }
+    if (connection.noCluster("syncer").isPresent()) {
+      LOG.severe(connection.noCluster("syncer").get());
+      return ExitReason.STARTUP_FAILED.exitCode();
+    }
     LOG.info("talking to the " + connection.describe());
     ApiClientMetrics apiMetrics = new ApiClientMetrics();
     try (KubernetesClient client =
@@ -324,7 +330,7 @@ public final class SyncerCommand implements KuikSubcommand {
       try {
         runtime = SyncerRuntime.start(settings, client);
       } catch (IOException cannotServe) {
-        LOG.severe("cannot start the secret-syncer: " + LogLevels.describe(cannotServe));
+        LOG.severe("cannot start the secret-syncer: " + LogLine.describe(cannotServe));
         return ExitReason.STARTUP_FAILED.exitCode();
       }
       apiMetrics.registerIn(runtime.metricsRegistry());
@@ -446,36 +452,26 @@ public final class SyncerCommand implements KuikSubcommand {
     }
   }
 
+  /** The settings in one short line: what an operator compares with the chart's values. */
   private static String describe(SyncerRuntimeSettings s) {
-    return "starting the secret-syncer: cluster resource namespace "
-        + s.syncer().clusterResourceNamespace()
-        + ", grace "
-        + LogFields.duration(s.syncer().grace())
+    SyncerSettings syncer = s.syncer();
+    return "starting the secret-syncer in "
+        + syncer.clusterResourceNamespace()
+        + ": grace "
+        + Durations.text(syncer.grace())
         + ", resync "
-        + LogFields.duration(s.syncer().resyncPeriod())
-        + " at most "
-        + s.syncer().resyncShare()
-        + " of the API rate"
+        + Durations.text(syncer.resyncPeriod())
         + ", debounce "
-        + LogFields.duration(s.syncer().debounce())
-        + ", namespaces by default "
-        + s.syncer().targeting().namespacesByDefault()
-        + ", API "
-        + s.syncer().writeQps()
-        + " qps burst "
-        + s.syncer().writeBurst()
-        + ", at most "
-        + s.syncer().maxInFlight()
-        + " applies in flight"
-        + ", leader election "
-        + (s.lease().enabled() ? "on (lease " + s.lease().name() + ")" : "off")
-        + ", health port "
-        + s.healthPort()
-        + ", writes bounded by the admission policy "
-        + s.bounds().policy()
-        + " and its binding "
-        + s.bounds().binding()
+        + Durations.text(syncer.debounce())
         + ", "
-        + ProviderOptions.describe(s.syncer().providers());
+        + String.format(java.util.Locale.ROOT, "%.4g", syncer.writeQps()).replaceAll("\\.?0+$", "")
+        + " writes/s (burst "
+        + syncer.writeBurst()
+        + "), "
+        + (s.lease().enabled() ? "lease " + s.lease().name() : "no leader election")
+        + ", policy "
+        + s.bounds().policy()
+        + (syncer.targeting().namespacesByDefault() ? "" : ", labelled namespaces only")
+        + ProviderOptions.describe(syncer.providers());
   }
 }

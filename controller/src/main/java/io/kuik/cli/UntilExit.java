@@ -36,7 +36,7 @@ final class UntilExit<R extends ProcessRuntime> {
     }
     try {
       ExitReason reason = runtime.awaitExit();
-      LOG.info("exiting: " + reason);
+      LOG.info("exiting: " + reason.describe());
       return reason.exitCode();
     } finally {
       runtime.close();

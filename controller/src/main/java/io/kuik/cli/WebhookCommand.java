@@ -7,6 +7,7 @@ import io.kuik.kube.ExitReason;
 import io.kuik.kube.webhook.WebhookRuntime;
 import io.kuik.kube.webhook.WebhookRuntimeSettings;
 import io.kuik.model.Dns1123;
+import io.kuik.model.Durations;
 import io.kuik.webhook.ProberSettings;
 import io.kuik.webhook.WebhookServer;
 import java.io.IOException;
@@ -195,7 +196,8 @@ public final class WebhookCommand implements KuikSubcommand {
       paramLabel = "<json|text>",
       defaultValue = "${env:KUIK_LOG_FORMAT:-json}",
       description = {
-        "One event per line, as JSON ({\"time\",\"level\",\"logger\",\"message\"}) or text.",
+        "One event per line, as ECS JSON (@timestamp, log.level, log.logger, message, ...) or"
+            + " text.",
         "Env: KUIK_LOG_FORMAT. Default: ${DEFAULT-VALUE}."
       })
   LogFormat logFormat;
@@ -224,6 +226,10 @@ public final class WebhookCommand implements KuikSubcommand {
       LOG.severe("cannot start the webhook: " + unusable.getMessage());
       return ExitReason.STARTUP_FAILED.exitCode();
     }
+    if (connection.noCluster("webhook").isPresent()) {
+      LOG.severe(connection.noCluster("webhook").get());
+      return ExitReason.STARTUP_FAILED.exitCode();
+    }
     LOG.info("talking to the " + connection.describe());
     ApiClientMetrics apiMetrics = new ApiClientMetrics();
     try (KubernetesClient client =
@@ -235,7 +241,7 @@ public final class WebhookCommand implements KuikSubcommand {
       try {
         runtime = WebhookRuntime.start(settings, client);
       } catch (IOException | GeneralSecurityException cannotServe) {
-        LOG.severe("cannot start the webhook: " + LogLevels.describe(cannotServe));
+        LOG.severe("cannot start the webhook: " + LogLine.describe(cannotServe));
         return ExitReason.STARTUP_FAILED.exitCode();
       }
       apiMetrics.registerIn(runtime.metricsRegistry());
@@ -331,26 +337,22 @@ public final class WebhookCommand implements KuikSubcommand {
     return new ParameterException(spec.commandLine(), message);
   }
 
+  /** The settings in one short line: what an operator compares with the chart's values. */
   private static String describe(WebhookRuntimeSettings s) {
-    return "starting the pod webhook: cluster resource namespace "
+    return "starting the pod webhook in "
         + s.clusterResourceNamespace()
-        + ", HTTPS port "
+        + ": HTTPS port "
         + s.server().address().getPort()
-        + " with "
-        + s.server().certFile()
-        + ", health port "
-        + s.healthPort()
         + ", probe timeout "
-        + LogFields.duration(s.prober().probeTimeout())
+        + Durations.text(s.prober().probeTimeout())
         + ", probe cache "
-        + LogFields.duration(s.prober().cacheTtl())
-        + ", insecure registries "
-        + s.prober().insecureRegistries()
-        + ", shutdown delay "
-        + LogFields.duration(s.shutdownDelay())
+        + Durations.text(s.prober().cacheTtl())
+        + (s.prober().insecureRegistries().isEmpty()
+            ? ""
+            : ", insecure registries "
+                + String.join(",", new java.util.TreeSet<>(s.prober().insecureRegistries())))
         + (s.pullSecretFirst() == null
             ? ""
-            : ", pull secret first with a bound of "
-                + LogFields.duration(s.pullSecretFirst().maxWait()));
+            : ", pull secret first (bound " + Durations.text(s.pullSecretFirst().maxWait()) + ")");
   }
 }

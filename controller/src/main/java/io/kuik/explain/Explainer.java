@@ -6,8 +6,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kuik.explain.Explanation.ContainerExplanation;
 import io.kuik.explain.Explanation.Offer;
 import io.kuik.explain.Explanation.WebhookNow;
+import io.kuik.model.Durations;
 import io.kuik.model.Entry;
-import io.kuik.model.GoDuration;
 import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidImageReferenceException;
 import io.kuik.model.ProviderCredential;
@@ -216,7 +216,7 @@ final class Explainer {
         + ", expires at "
         + credential.expiresAt()
         + " ("
-        + GoDuration.format(java.time.Duration.between(now, credential.expiresAt()))
+        + Durations.text(java.time.Duration.between(now, credential.expiresAt()))
         + " left; minted again at "
         + credential.refreshAt()
         + ")";

@@ -2,6 +2,7 @@ package io.kuik.kube;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.kuik.webhook.ServerLimits;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -42,6 +43,7 @@ public final class HealthServer implements AutoCloseable {
       BooleanSupplier ready,
       java.util.function.Supplier<String> whyNotReady)
       throws IOException {
+    ServerLimits.apply(); // before the process's first server: the JDK reads them once
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
     server.createContext("/metrics", new MetricsHandler(registry));
     server.createContext(

@@ -74,20 +74,6 @@ public final class GoDuration {
     return negative ? value.negated() : value;
   }
 
-  /** As Go prints a duration, to whole seconds: {@code 12h0m0s}, {@code 1h30m0s}, {@code 45s}. */
-  public static String format(Duration duration) {
-    long seconds = duration.getSeconds();
-    String sign = seconds < 0 ? "-" : "";
-    seconds = Math.abs(seconds);
-    if (seconds < 60) {
-      return sign + seconds + "s";
-    }
-    long hours = seconds / 3600;
-    long minutes = seconds % 3600 / 60;
-    long secs = seconds % 60;
-    return sign + (hours > 0 ? hours + "h" : "") + minutes + "m" + secs + "s";
-  }
-
   private static IllegalArgumentException invalid(String text) {
     return new IllegalArgumentException(
         "\"" + text + "\" is not a duration: write it as Go does, e.g. 12h, 1h30m, 90s or 500ms");

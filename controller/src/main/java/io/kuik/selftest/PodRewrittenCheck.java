@@ -34,7 +34,7 @@ final class PodRewrittenCheck {
     if (check == null) {
       return CheckResult.skip(
           Selftest.POD_REWRITTEN,
-          "not asked: --namespace NS --image IMAGE create a dry-run pod of IMAGE in NS and check"
+          "not asked: --pod-namespace NS --image IMAGE create a dry-run pod of IMAGE in NS and check"
               + " that the webhook rewrites it");
     }
     String what = "a dry-run pod of " + check.image() + " in " + check.namespace();

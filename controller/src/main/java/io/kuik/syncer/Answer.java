@@ -20,6 +20,26 @@ public sealed interface Answer permits Answer.Applied, Answer.Refused {
     public boolean namespaceTerminating() {
       return code == 403 && message != null && message.contains("being terminated");
     }
+
+    /**
+     * The refusal in a few words, for log lines and their summaries: the code and reason the API
+     * server gave ({@code 503 ServiceUnavailable}), or why nothing answered.
+     */
+    public String summary() {
+      if (code != 0) {
+        return code + " " + reason;
+      }
+      switch (reason) {
+        case "Transport":
+          return "no answer from the API server";
+        case "NotLeader":
+          return "not sent (not the leader)";
+        case "ShuttingDown":
+          return "not sent (stopping)";
+        default:
+          return "not sent (" + reason + ")";
+      }
+    }
   }
 
   /** The answer to a write that reached the server and was taken. */

@@ -1,7 +1,7 @@
 package io.kuik.syncer;
 
 import io.kuik.model.CredentialProvider;
-import io.kuik.model.GoDuration;
+import io.kuik.model.Durations;
 import io.kuik.model.MintResult;
 import io.kuik.model.ProviderCredential;
 import io.kuik.model.ProviderExchange;
@@ -40,10 +40,10 @@ final class MintAnswers {
     if (validity.compareTo(settings.leaveBefore()) <= 0) {
       return unusable(
           "the plugin's credential is valid for "
-              + GoDuration.format(validity)
+              + Durations.text(validity)
               + ", no more than"
               + " minValidity plus the write lead ("
-              + GoDuration.format(settings.leaveBefore())
+              + Durations.text(settings.leaveBefore())
               + "): it could never be written");
     }
     ProviderCredential credential =

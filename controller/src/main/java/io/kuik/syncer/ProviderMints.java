@@ -1,8 +1,8 @@
 package io.kuik.syncer;
 
 import io.kuik.model.CredentialProvider;
+import io.kuik.model.Durations;
 import io.kuik.model.Entry;
-import io.kuik.model.GoDuration;
 import io.kuik.model.MintResult;
 import io.kuik.model.ProviderCredential;
 import io.kuik.model.ResourceId;
@@ -133,7 +133,7 @@ final class ProviderMints {
           String.format(
               "the credential of provider %s for %s has less than minValidity (%s) left and no new"
                   + " one has been minted yet",
-              name, key.image(), GoDuration.format(settings.minValidity())));
+              name, key.image(), Durations.text(settings.minValidity())));
     }
     return new ProviderLookup.Awaiting();
   }
@@ -279,7 +279,7 @@ final class ProviderMints {
                     String.format(
                         "the credential minted at %s serves until %s (minValidity %s before its"
                             + " expiry)",
-                        c.mintedAt(), leavesAt(c), GoDuration.format(settings.minValidity())))
+                        c.mintedAt(), leavesAt(c), Durations.text(settings.minValidity())))
             .orElse("no credential with more than minValidity left serves it: it is left out");
     return String.format(
         "provider %s could not mint a credential for %s: %s; %s",

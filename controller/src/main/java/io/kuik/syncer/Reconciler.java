@@ -4,7 +4,6 @@ import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingResource;
 import io.kuik.ports.InformerView;
 import io.kuik.syncer.ProblemReports.Problem;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -62,6 +61,9 @@ final class Reconciler {
 
   /** The time of the input being handled: what provider credentials are looked up at. */
   private Instant lookupAt = Instant.EPOCH;
+
+  /** Refused applies, told as one story per outage rather than one line per pair and retry. */
+  private final RepeatedFailures applies = new RepeatedFailures(LOG, "Secret applies", "pairs");
 
   /**
    * Each resource's entry credentials, resolved from its source Secrets until the resource or a
@@ -129,6 +131,7 @@ final class Reconciler {
    * left of the budget (a status may wait; a credential should not).
    */
   void runDue(Instant now, Effects out) {
+    applies.tick(now);
     Function<RoutingResource, EntryCredentials> credentials = this::credentialsOf;
     boolean paused = false;
     while (!paused) {
@@ -253,14 +256,7 @@ final class Reconciler {
         return Outcome.NO_WRITE;
       }
       Retry retry = pacer.refused(pair, now, sent.lane());
-      LOG.log(
-          Level.WARNING,
-          "apply of {0} refused ({1} {2}), retry in {3}: {4}",
-          pair,
-          refused.code(),
-          refused.reason(),
-          Duration.between(now, retry.notBefore()),
-          refused.message());
+      applies.failed(pair, refused.summary(), refused.message(), now, retry.notBefore());
       if (refused.code() == 403 || refused.code() == 422) {
         String message =
             "writing "
@@ -277,6 +273,7 @@ final class Reconciler {
       }
       return Outcome.RETRYING;
     }
+    applies.succeeded(pair, now);
     memory.wrote(pair, sent.hash());
     statuses.holds(pair, sent.holds(), now);
     if (pacer.succeeded(pair)) {
@@ -299,6 +296,7 @@ final class Reconciler {
 
   /** The pair is gone (its resource or its namespace): nothing of it is kept. */
   void forget(Pair pair, Instant now) {
+    applies.forget(pair, now);
     pacer.forget(pair);
     memory.forget(pair);
     statuses.holds(pair, false, now);

@@ -32,27 +32,16 @@ import javax.net.ssl.SSLContext;
  * ReloadingKeyManager}).
  *
  * <p>Limits: a body over {@link Settings#maxBodyBytes()} is answered 413 without being read; the
- * JDK server's per-request read and write times ({@code sun.net.httpserver.maxReqTime} and {@code
- * maxRspTime}) default here to 10 s when the JVM was started without them; admissions run on a
- * bounded pool whose overflow the JDK server answers by closing the connection. Every failure of
- * the API server's call (a closed connection, a 413, a timeout) admits the pod unchanged under the
- * chart's {@code failurePolicy: Ignore}.
+ * JDK server's per-request read and write times ({@link ServerLimits}) are 10 s unless the JVM was
+ * given its own; admissions run on a bounded pool whose overflow the JDK server answers by closing
+ * the connection. Every failure of the API server's call (a closed connection, a 413, a timeout)
+ * admits the pod unchanged under the chart's {@code failurePolicy: Ignore}.
  */
 public final class WebhookServer implements AutoCloseable {
 
   public static final String MUTATE_PODS = "/mutate-pods";
 
   private static final System.Logger LOG = System.getLogger(WebhookServer.class.getName());
-
-  static {
-    // Read once by the JDK's server when its first instance starts; a JVM flag still wins.
-    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
-      System.setProperty("sun.net.httpserver.maxReqTime", "10");
-    }
-    if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
-      System.setProperty("sun.net.httpserver.maxRspTime", "10");
-    }
-  }
 
   /**
    * @param address where to listen, e.g. {@code 0.0.0.0:8443}
@@ -153,6 +142,7 @@ public final class WebhookServer implements AutoCloseable {
             System::nanoTime);
     SSLContext tls = SSLContext.getInstance("TLS");
     tls.init(new KeyManager[] {keys}, null, new SecureRandom());
+    ServerLimits.apply();
     HttpsServer server = HttpsServer.create(settings.address(), 0);
     server.setHttpsConfigurator(
         new HttpsConfigurator(tls) {

@@ -386,7 +386,7 @@ class ExplainOnMockApiServerTest {
       Run run = explain("pod", "team-a/web");
 
       assertEquals(1, run.exitCode());
-      assertTrue(run.err().contains("no cluster to read"), run.err());
+      assertTrue(run.err().startsWith("kuik explain: no cluster: no kubeconfig"), run.err());
       assertTrue(run.err().contains("~/.kube/config missing, KUBECONFIG unset"), run.err());
     } finally {
       System.setProperty("kubeconfig", kubeconfig);

@@ -118,7 +118,7 @@ class ExplainProviderCredentialsTest {
 
     String minted = e.containers().get(0).minted();
     assertEquals(
-        "provider ecr: minted at 2026-01-01T00:00:00Z, expires at 2026-01-01T12:00:00Z (10h0m0s"
+        "provider ecr: minted at 2026-01-01T00:00:00Z, expires at 2026-01-01T12:00:00Z (10h"
             + " left; minted again at 2026-01-01T06:00:00Z)",
         minted);
     assertTrue(Explain.text(e).contains("minted:          " + minted), Explain.text(e));

@@ -10,7 +10,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * The JVM options a process of the chart runs with, for the harnesses that run the real jar in
  * place of the chart's container: {@code -XX:MaxRAM} at the component's memory limit (what the
  * container JVM reads from its cgroup), then the component's {@code jvmOptions} from
- * chart/values.yaml (which the chart passes as {@code JAVA_TOOL_OPTIONS}), then whatever the system
+ * chart/values.yaml (which the chart puts on the JVM's command line), then whatever the system
  * property {@code kuik.jvm.extra} adds (space-separated, e.g. {@code
  * -XX:NativeMemoryTracking=summary} to measure where the memory goes).
  */
@@ -40,6 +40,18 @@ public final class ChartJvmOptions {
       return quantity.substring(0, quantity.length() - 2) + (quantity.endsWith("Mi") ? "m" : "g");
     }
     throw new IllegalArgumentException("a memory limit in Mi or Gi, not " + quantity);
+  }
+
+  /**
+   * The command the chart gives a container, and the images' entrypoint: the JVM, {@code options},
+   * the image's classpath and kuik's main class.
+   */
+  static List<String> command(List<String> options) {
+    List<String> command = new ArrayList<>();
+    command.add("java");
+    command.addAll(options);
+    command.addAll(List.of("-cp", "@/app/jib-classpath-file", "io.kuik.cli.Main"));
+    return List.copyOf(command);
   }
 
   static List<String> words(String text) {

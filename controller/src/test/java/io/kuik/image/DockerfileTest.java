@@ -3,6 +3,7 @@ package io.kuik.image;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,18 +55,28 @@ class DockerfileTest {
   }
 
   @Test
-  void theDockerfileGivesTheJvmTheChartsOptions() throws Exception {
-    String env =
-        Files.readAllLines(REPOSITORY.resolve("controller/Dockerfile")).stream()
-            .filter(line -> line.startsWith("ENV JAVA_TOOL_OPTIONS="))
-            .map(line -> line.substring("ENV JAVA_TOOL_OPTIONS=".length()).replace("\"", ""))
+  void theDockerfileGivesTheJvmTheChartsOptionsOnItsCommandLine() throws Exception {
+    List<String> lines = Files.readAllLines(REPOSITORY.resolve("controller/Dockerfile"));
+    List<String> entrypoint =
+        lines.stream()
+            .filter(line -> line.startsWith("ENTRYPOINT ["))
+            .map(line -> line.substring("ENTRYPOINT [".length(), line.length() - 1))
+            .map(list -> List.of(list.replace("\"", "").split(",\\s*")))
             .findFirst()
-            .orElse("");
+            .orElse(List.of());
+    List<String> options = ChartJvmOptions.words(ChartJvmOptions.written("syncer"));
 
     assertAll(
-        () -> assertFalse(env.isEmpty(), "controller/Dockerfile sets JAVA_TOOL_OPTIONS"),
-        () -> assertEquals(ChartJvmOptions.written("syncer"), env, "syncer.jvmOptions"),
-        () -> assertEquals(ChartJvmOptions.written("webhook"), env, "webhook.jvmOptions"));
+        () -> assertEquals(ChartJvmOptions.command(options), entrypoint, "the chart's command"),
+        () ->
+            assertEquals(
+                ChartJvmOptions.written("syncer"),
+                ChartJvmOptions.written("webhook"),
+                "one image for both components"),
+        () ->
+            assertTrue(
+                lines.stream().noneMatch(line -> line.contains("JAVA_TOOL_OPTIONS=")),
+                "the JVM would print a Picked up line before the first log line"));
   }
 
   /** The sources and destination of each COPY from the build context (not --from a stage). */

@@ -50,17 +50,28 @@ class ImageContentsIT {
   }
 
   @Test
-  void givesTheJvmTheChartsOptionsInItsEnvironmentNotItsEntrypoint() {
-    String options = image.environment().getOrDefault("JAVA_TOOL_OPTIONS", "");
+  void givesTheJvmTheChartsOptionsOnItsCommandLineNotInItsEnvironment() {
+    List<String> entrypoint = new java.util.ArrayList<>(image.entrypoint());
+    entrypoint.set(0, "java");
 
     assertAll(
-        () -> assertEquals(ChartJvmOptions.written("syncer"), options, "syncer.jvmOptions"),
-        () -> assertEquals(ChartJvmOptions.written("webhook"), options, "webhook.jvmOptions"),
+        () ->
+            assertEquals(
+                ChartJvmOptions.command(ChartJvmOptions.words(ChartJvmOptions.written("syncer"))),
+                entrypoint,
+                "the chart's command, with syncer.jvmOptions"),
+        () ->
+            assertEquals(
+                ChartJvmOptions.written("syncer"),
+                ChartJvmOptions.written("webhook"),
+                "webhook.jvmOptions"),
         () ->
             assertEquals(
                 List.of(),
-                image.entrypoint().stream().filter(arg -> arg.startsWith("-XX:")).toList(),
-                "options in the entrypoint would win over the chart's JAVA_TOOL_OPTIONS"));
+                image.environment().keySet().stream()
+                    .filter(name -> name.endsWith("JAVA_OPTIONS"))
+                    .toList(),
+                "from JAVA_TOOL_OPTIONS or JDK_JAVA_OPTIONS the JVM prints a line first"));
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.kuik.image;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -22,6 +23,8 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The image runs from nothing but its own root filesystem, read-only but for an empty {@code /tmp},
@@ -31,13 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ImageRunsFromItsOwnRootIT {
 
-  /**
-   * The JVM's first line on stderr (merged into the logs here): it echoes the image's
-   * JAVA_TOOL_OPTIONS, the price of options the chart can replace
-   * (docs/decisions/0013-the-image.md).
-   */
-  private static final String JVM_ECHO =
-      "Picked up JAVA_TOOL_OPTIONS: " + ChartJvmOptions.written("syncer");
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final ImageArchive image = ImageArchive.built();
   private final ImageRoot root = new ImageRoot(image);
@@ -60,8 +57,7 @@ class ImageRunsFromItsOwnRootIT {
     String output = Files.readString(log);
     assertEquals(0, exit, output);
     assertEquals(
-        List.of(JVM_ECHO, "kuik " + System.getProperty("kuik.image.version")),
-        output.lines().toList());
+        List.of("kuik " + System.getProperty("kuik.image.version")), output.lines().toList());
   }
 
   @Test
@@ -73,8 +69,29 @@ class ImageRunsFromItsOwnRootIT {
     String output = Files.readString(log);
     assertAll(
         () -> assertEquals(0, exit, output),
-        () -> assertTrue(output.startsWith(JVM_ECHO + "\nUsage: kuik syncer"), output),
+        () -> assertTrue(output.startsWith("Usage: kuik syncer"), output),
         () -> assertTrue(output.contains("--cluster-resource-namespace"), output));
+  }
+
+  /**
+   * What a log collector reads from the container, stdout and stderr together: JSON from the first
+   * line on, nothing from the JVM before it. Here the syncer has no cluster to talk to and says so.
+   */
+  @Test
+  void everyLineOfTheSyncersOutputIsJsonFromTheFirst(@TempDir Path logs) throws Exception {
+    Path log = logs.resolve("json.log");
+
+    int exit = root.run(List.of("syncer", "--cluster-resource-namespace=kuik-system"), log);
+
+    List<String> lines = Files.readString(log).lines().toList();
+    assertEquals(1, exit, String.join("\n", lines));
+    assertFalse(lines.isEmpty());
+    for (String line : lines) {
+      JsonNode json = JSON.readTree(line);
+      assertTrue(json.has("@timestamp") && json.has("log.level"), line);
+    }
+    assertTrue(lines.get(0).contains("starting the secret-syncer"), lines.get(0));
+    assertTrue(lines.get(lines.size() - 1).contains("no cluster"), lines.toString());
   }
 
   @Test
@@ -121,7 +138,7 @@ class ImageRunsFromItsOwnRootIT {
       String output = read(log);
       // SIGTERM is a clean stop: exit code 0, as --help documents.
       assertEquals(0, exit, output);
-      assertTrue(output.contains("exiting: SHUTDOWN"), output);
+      assertTrue(output.contains("exiting: stopped, exit code 0"), output);
       assertTrue(output.contains("SyncerRuntime stopped"), output);
     }
   }

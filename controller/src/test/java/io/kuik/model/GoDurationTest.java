@@ -51,10 +51,4 @@ class GoDurationTest {
   void refusesWhatGoRefuses(String text) {
     assertThrows(IllegalArgumentException.class, () -> GoDuration.parse(text));
   }
-
-  @ParameterizedTest(name = "if a duration is {0} s, expect it printed {1}")
-  @CsvSource({"0, 0s", "45, 45s", "60, 1m0s", "5400, 1h30m0s", "43200, 12h0m0s"})
-  void printsAsGoPrintsWholeSeconds(long seconds, String printed) {
-    assertEquals(printed, GoDuration.format(Duration.ofSeconds(seconds)));
-  }
 }

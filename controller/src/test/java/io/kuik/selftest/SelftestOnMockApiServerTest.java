@@ -178,7 +178,7 @@ class SelftestOnMockApiServerTest {
 
   @Test
   void aWorkingReleasePassesUnderTheChartsRbacAndLeavesNothingBehind() {
-    Run run = selftest("--namespace=team-a", "--image=quay.io/acme/app:1");
+    Run run = selftest("--pod-namespace=team-a", "--image=quay.io/acme/app:1");
 
     assertEquals(0, run.exitCode(), run.out() + run.err());
     assertTrue(run.out().endsWith("selftest passed\n"), run.out());
@@ -286,18 +286,44 @@ class SelftestOnMockApiServerTest {
 
   @Test
   void aPodTheWebhookLeavesAloneFails() {
-    Run run = selftest("--namespace=team-a", "--image=docker.io/library/nginx:1.27");
+    Run run = selftest("--pod-namespace=team-a", "--image=docker.io/library/nginx:1.27");
 
     assertEquals(1, run.exitCode(), run.out());
     assertTrue(row(run, "pod-rewritten").contains("came back unchanged"), run.out());
   }
 
   @Test
+  void theOldSpellingOfThePodCheckStillChecksThePodWithANote() {
+    Run run = selftest("--namespace=team-a", "--image=docker.io/library/nginx:1.27");
+
+    assertEquals(1, run.exitCode(), run.out());
+    assertTrue(row(run, "pod-rewritten").contains("came back unchanged"), run.out());
+    assertTrue(run.err().contains("deprecated: --namespace with --image"), run.err());
+    assertTrue(run.err().contains("--pod-namespace team-a"), run.err());
+  }
+
+  @Test
+  void namespaceNamesTheReleasesNamespaceAsInHelmAndKubectl() {
+    assertEquals("elsewhere", settings("selftest", "-n", "elsewhere").namespace());
+    assertEquals("elsewhere", settings("selftest", "--namespace=elsewhere").namespace());
+    assertEquals(2, selftest("--namespace=elsewhere").exitCode(), "two namespaces given");
+  }
+
+  private static io.kuik.selftest.SelftestSettings settings(String... args) {
+    CommandLine kuik = Main.commandLine();
+    kuik.parseArgs(args);
+    CommandLine selftest = kuik.getSubcommands().get("selftest");
+    return ((io.kuik.cli.SelftestCommand) selftest.getCommand()).settings();
+  }
+
+  @Test
   void aBadCommandLineExitsTwoSayingWhatIsWrong() {
-    assertEquals(2, selftest("--namespace=team-a").exitCode());
+    assertEquals(2, selftest("--pod-namespace=team-a").exitCode());
     assertTrue(
-        selftest("--namespace=team-a").err().contains("--namespace and --image go together"));
-    assertEquals(2, selftest("--namespace=kuik-system", "--image=nginx").exitCode());
+        selftest("--pod-namespace=team-a")
+            .err()
+            .contains("--pod-namespace and --image go together"));
+    assertEquals(2, selftest("--pod-namespace=kuik-system", "--image=nginx").exitCode());
     assertEquals(2, selftest("-o", "yaml").exitCode());
     assertEquals(2, selftest("--syncer-readyz=ftp://x").exitCode());
   }

@@ -69,7 +69,7 @@ class SelftestTest {
         Result.PASS,
         "refused by ValidatingAdmissionPolicy 'kuik-pull-secrets': Secrets named kuik-inject-*");
     assertRow(report, Selftest.SYNCER_READY, Result.PASS, "2 of 2 replicas available");
-    assertRow(report, Selftest.POD_REWRITTEN, Result.SKIP, "--namespace NS --image IMAGE");
+    assertRow(report, Selftest.POD_REWRITTEN, Result.SKIP, "--pod-namespace NS --image IMAGE");
   }
 
   @Test

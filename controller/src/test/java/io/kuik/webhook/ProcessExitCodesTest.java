@@ -149,7 +149,7 @@ class ProcessExitCodesTest {
               lines.stream()
                   .anyMatch(
                       line ->
-                          line.contains("\"level\":\"ERROR\"")
+                          line.contains("\"log.level\":\"ERROR\"")
                               && line.contains("port " + taken.getLocalPort())
                               && line.contains("Address already in use")),
               process.stderr());

@@ -85,7 +85,11 @@ public final class TestCertificates {
 
   /** An RSA key as {@code RSA PRIVATE KEY}: the PKCS#1 structure inside its PKCS#8 encoding. */
   public static String pkcs1Pem(PrivateKey rsa) {
-    return pem("RSA PRIVATE KEY", Der.sequence(rsa.getEncoded()).get(2).content());
+    try {
+      return pem("RSA PRIVATE KEY", inner(rsa).toASN1Primitive().getEncoded());
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /**
@@ -93,16 +97,27 @@ public final class TestCertificates {
    * write it: the JDK's inner SEC1 structure, with the curve from the PKCS#8 algorithm added.
    */
   static String sec1Pem(PrivateKey ec) {
-    List<Der.Element> pkcs8 = Der.sequence(ec.getEncoded());
-    byte[] curve = Der.sequence(pkcs8.get(1).encoded()).get(1).encoded();
-    List<byte[]> parts = new ArrayList<>();
-    for (Der.Element element : Der.sequence(pkcs8.get(2).content())) {
-      if (element.tag() == Der.INTEGER || element.tag() == Der.OCTET_STRING) {
-        parts.add(element.encoded());
-      }
+    try {
+      org.bouncycastle.asn1.pkcs.PrivateKeyInfo info =
+          org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(ec.getEncoded());
+      org.bouncycastle.asn1.sec.ECPrivateKey sec1 =
+          org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(info.parsePrivateKey());
+      org.bouncycastle.asn1.sec.ECPrivateKey named =
+          new org.bouncycastle.asn1.sec.ECPrivateKey(
+              256,
+              sec1.getKey(),
+              sec1.getPublicKey(),
+              info.getPrivateKeyAlgorithm().getParameters());
+      return pem("EC PRIVATE KEY", named.getEncoded());
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
     }
-    parts.add(Der.encode(Der.CONTEXT_0, curve));
-    return pem("EC PRIVATE KEY", Der.encode(Der.SEQUENCE, parts.toArray(new byte[0][])));
+  }
+
+  private static org.bouncycastle.asn1.ASN1Encodable inner(PrivateKey key)
+      throws java.io.IOException {
+    return org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(key.getEncoded())
+        .parsePrivateKey();
   }
 
   /** Writes the certificate and the key (in the given PEM text) where the server reads them. */

@@ -36,7 +36,8 @@ final class Timelines {
       System.out.println(
           "=== written to "
               + story.toAbsolutePath()
-              + " (and .full.txt with every watch delivery)");
+              + " (and .full.txt with every request, watch delivery and effect of the syncer's"
+              + " core)");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -4,12 +4,14 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kuik.kube.RootCause;
 import io.kuik.model.ResourceId;
 import io.kuik.ports.Clock;
+import io.kuik.syncer.Answer;
 import io.kuik.syncer.Effect.RecordEvent;
 import io.kuik.syncer.Effect.RecordEvent.Type;
+import io.kuik.syncer.RepeatedFailures;
 import java.time.Instant;
-import java.util.logging.Logger;
 
 /**
  * One {@link RecordEvent} on fabric8: a core/v1 Event on the routing resource (cluster-scoped, so
@@ -32,7 +34,9 @@ final class ApiEventRecorder {
   /** Leaves room in a 253-character name for the suffix that makes each Event's name unique. */
   private static final int MAX_NAME_PREFIX = 253 - 17;
 
-  private static final Logger LOG = Logger.getLogger(ApiEventRecorder.class.getName());
+  /** Events that could not be recorded (each is dropped), one story per outage. */
+  private final RepeatedFailures failures =
+      new RepeatedFailures(System.getLogger(ApiEventRecorder.class.getName()), "Events", "Events");
 
   private final KubernetesClient client;
   private final WriteFence fence;
@@ -93,27 +97,15 @@ final class ApiEventRecorder {
     if (!fence.isOpen()) {
       return;
     }
+    String what = "the " + event.getReason() + " event on " + on;
     try {
       client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
+      failures.anySucceeded(clock.now());
     } catch (KubernetesClientException e) {
-      LOG.warning(
-          "could not record the "
-              + event.getReason()
-              + " event on "
-              + on
-              + ": "
-              + ApplyingSecretWriter.refusal(e).reason()
-              + " ("
-              + e.getCode()
-              + ")");
+      Answer.Refused refused = ApplyingSecretWriter.refusal(e);
+      failures.failed(what, refused.summary(), refused.message(), clock.now(), null);
     } catch (RuntimeException broken) {
-      LOG.warning(
-          "could not record the "
-              + event.getReason()
-              + " event on "
-              + on
-              + ": "
-              + broken.getClass());
+      failures.failed(what, "not sent", RootCause.of(broken), clock.now(), null);
     }
   }
 

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kuik.kube.RootCause;
 import io.kuik.syncer.Answer;
 import io.kuik.syncer.Effect;
 
@@ -68,7 +69,7 @@ final class ApplyingSecretWriter {
       reason = code == 0 ? "Transport" : "Unknown";
     }
     if (message == null || message.isEmpty()) {
-      message = e.getMessage();
+      message = code == 0 ? RootCause.of(e) : e.getMessage();
     }
     return new Answer.Refused(code, reason, message);
   }

@@ -5,11 +5,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kuik.ports.Clock;
 import io.kuik.syncer.Answer;
 import io.kuik.syncer.Effect;
+import io.kuik.syncer.RepeatedFailures;
 import io.kuik.syncer.RoutingStatus;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * One {@link Effect.WriteStatus} on fabric8: a server-side apply of the status alone on the
@@ -20,16 +20,22 @@ import java.util.logging.Logger;
  */
 final class ApplyingStatusWriter {
 
-  private static final Logger LOG = Logger.getLogger(ApplyingStatusWriter.class.getName());
+  /** Refused status writes, one story per outage (the core retries them at its pace). */
+  private final RepeatedFailures refusals =
+      new RepeatedFailures(
+          System.getLogger(ApplyingStatusWriter.class.getName()), "status writes", "resources");
 
   private final KubernetesClient client;
   private final WriteFence fence;
   private final SyncerMetrics metrics;
+  private final Clock clock;
 
-  ApplyingStatusWriter(KubernetesClient client, WriteFence fence, SyncerMetrics metrics) {
+  ApplyingStatusWriter(
+      KubernetesClient client, WriteFence fence, SyncerMetrics metrics, Clock clock) {
     this.client = client;
     this.fence = fence;
     this.metrics = metrics;
+    this.clock = clock;
   }
 
   Answer apply(RoutingStatus status) {
@@ -37,13 +43,11 @@ final class ApplyingStatusWriter {
     if (answer instanceof Answer.Refused refused) {
       metrics.statusWritten(refused.reason());
       if (refused.code() != 0) {
-        LOG.log(
-            Level.WARNING,
-            "status of {0} refused ({1} {2}): {3}",
-            new Object[] {status.resource(), refused.code(), refused.reason(), refused.message()});
+        refusals.failed(status.resource(), refused.summary(), refused.message(), clock.now(), null);
       }
     } else {
       metrics.statusWritten("Applied");
+      refusals.succeeded(status.resource(), clock.now());
     }
     return answer;
   }

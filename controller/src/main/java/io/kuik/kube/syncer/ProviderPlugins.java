@@ -1,7 +1,7 @@
 package io.kuik.kube.syncer;
 
 import io.kuik.model.CredentialProvider;
-import io.kuik.model.GoDuration;
+import io.kuik.model.Durations;
 import io.kuik.model.MintResult;
 import io.kuik.model.ProviderExchange;
 import java.io.ByteArrayOutputStream;
@@ -116,7 +116,7 @@ public final class ProviderPlugins implements AutoCloseable {
                     + ", cacheDuration "
                     + (minted.response().cacheDuration() == null
                         ? "not given"
-                        : GoDuration.format(minted.response().cacheDuration())));
+                        : Durations.text(minted.response().cacheDuration())));
       }
       return result;
     } catch (RuntimeException bug) {
@@ -174,7 +174,7 @@ public final class ProviderPlugins implements AutoCloseable {
           tooLarge.get() ? MintResult.Failure.TOO_LARGE : MintResult.Failure.TIMED_OUT,
           tooLarge.get()
               ? tooLargeMessage()
-              : "the plugin did not answer within " + GoDuration.format(timeout) + ": killed");
+              : "the plugin did not answer within " + Durations.text(timeout) + ": killed");
     }
     byte[] out = outcome(stdout);
     awaitQuietly(stderr);

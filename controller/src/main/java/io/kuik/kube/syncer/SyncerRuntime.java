@@ -82,7 +82,7 @@ public final class SyncerRuntime implements ProcessRuntime {
             clock,
             stores,
             new ApplyingSecretWriter(client, fence, metrics),
-            new ApplyingStatusWriter(client, fence, metrics),
+            new ApplyingStatusWriter(client, fence, metrics, clock),
             new ApiEventRecorder(client, fence, clock, identity),
             new PodGates(client),
             fence,

@@ -92,7 +92,7 @@ final class WriteBoundsCheck implements AutoCloseable {
                 "the admission policy "
                     + policy
                     + " and its binding could not be read: "
-                    + ApplyingSecretWriter.refusal(failed).reason());
+                    + ApplyingSecretWriter.refusal(failed).summary());
       }
     } catch (RuntimeException broken) {
       if (decided) {

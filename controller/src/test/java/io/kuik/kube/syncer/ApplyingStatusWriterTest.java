@@ -35,7 +35,7 @@ class ApplyingStatusWriterTest {
   private final WriteFence fence = new WriteFence();
   private final SyncerMetrics metrics = new SyncerMetrics();
   private final ApplyingStatusWriter writer =
-      new ApplyingStatusWriter(cluster.client(), fence, metrics);
+      new ApplyingStatusWriter(cluster.client(), fence, metrics, java.time.Instant::now);
 
   @AfterEach
   void close() {

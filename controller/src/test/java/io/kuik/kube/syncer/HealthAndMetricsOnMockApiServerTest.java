@@ -148,7 +148,12 @@ class HealthAndMetricsOnMockApiServerTest {
     }
 
     assertTrue(
-        logged.stream().anyMatch(line -> line.contains("refused (403 Forbidden)")),
+        logged.stream()
+            .anyMatch(
+                line ->
+                    line.startsWith(
+                        "Secret applies failing: ImageAlternative/acme@team-a: 403"
+                            + " Forbidden")),
         logged.toString());
     assertTrue(
         logged.stream().noneMatch(line -> line.contains("does not hold the lease")),

@@ -55,6 +55,16 @@ public final class Providers {
         .orElseThrow(() -> new IllegalArgumentException("no cloud provider " + plugin));
   }
 
+  /** The cloud of {@code plugin} issues tokens valid {@code validity} that the registry takes. */
+  public void issues(String plugin, String host, Duration validity) {
+    cloud(plugin, host).validity(validity);
+  }
+
+  /** The cloud of {@code plugin} is down from now for {@code duration}: its plugin exits 1. */
+  public void downFor(String plugin, Duration duration) {
+    cloud(plugin).downFor(duration);
+  }
+
   /**
    * The chart's {@code providers} gains the plugin {@code plugin} for {@code matchImages}, with the
    * argument {@code get-credentials} and a defaultCacheDuration of an hour (the plugin states its

@@ -4,6 +4,7 @@ import io.kuik.routing.ContainerDecision;
 import io.kuik.routing.RoutingDecision;
 import io.kuik.sim.hosts.WebhookHost;
 import io.kuik.sim.trace.Actor;
+import io.kuik.sim.trace.Note;
 import io.kuik.sim.trace.RequestKind;
 import io.kuik.sim.trace.Resource;
 import io.kuik.sim.trace.Target;
@@ -15,15 +16,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiFunction;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The timeline a person reads first, rendered from the trace: the administrator's setup folded into
- * one line; then every write, read of a Secret, pull, restart and fault, without the informers'
- * lists, watches and deliveries; the webhook's decision on each pod it admitted, just before the
- * pod's creation; and every Event as its type, reason and message rather than its generated name.
- * The trace itself is left as it is (its hash is what replays compare).
+ * one line; then every write, read of a Secret, probe, pull, restart and fault, on the clock
+ * relative to the start, without what {@link #internal} leaves to the full timeline; the webhook's
+ * decision on each pod it admitted, just before the pod's creation; and every Event as its type,
+ * reason and message rather than its generated name. The trace itself is left as it is (its hash is
+ * what replays compare).
  */
 final class Storyline {
 
@@ -31,6 +34,10 @@ final class Storyline {
   static final Actor ADMIN = new Actor("admin");
 
   private static final Actor WEBHOOK = new Actor("webhook");
+
+  /** kuik's routing kinds, whose status the syncer writes for people to read. */
+  private static final Set<Resource> KUIK_KINDS =
+      Set.of(new Resource("imagealternatives"), new Resource("imagemirrors"));
 
   private final Trace trace;
   private final List<WebhookHost.Admission> admissions;
@@ -53,13 +60,10 @@ final class Storyline {
     List<TraceRecord> records = List.copyOf(trace.records());
     int first = foldSetup(records, out);
     for (TraceRecord record : records.subList(first, records.size())) {
-      if (record instanceof TraceRecord.WatchDelivery) {
+      if (internal(record)) {
         continue;
       }
       if (record instanceof TraceRecord.Request r) {
-        if (r.kind() == RequestKind.LIST || r.kind() == RequestKind.WATCH) {
-          continue;
-        }
         if (r.kind() == RequestKind.CREATE && r.target().isA(Resource.PODS)) {
           admissionsOf(r).forEach(line -> out.append(line).append('\n'));
         }
@@ -74,6 +78,30 @@ final class Storyline {
       out.append(trace.line(record)).append('\n');
     }
     return out.toString();
+  }
+
+  /**
+   * What the story leaves to the full timeline: the informers' lists, watches and deliveries; the
+   * syncer's effects as its core returned them (the request each one leads to is in the story, on
+   * the same clock); reads of anything but a Secret (the components' own bookkeeping, the syncer's
+   * checks of its admission policy); and the status the kubelet and the controllers write on pods
+   * and Deployments. Writes, reads of Secrets, kuik's statuses, probes, pulls, Events, faults,
+   * starts and crashes stay.
+   */
+  static boolean internal(TraceRecord record) {
+    if (record instanceof TraceRecord.WatchDelivery || record instanceof Note.SyncerEffect) {
+      return true;
+    }
+    if (!(record instanceof TraceRecord.Request r)) {
+      return false;
+    }
+    if (r.kind() == RequestKind.LIST || r.kind() == RequestKind.WATCH) {
+      return true;
+    }
+    if (r.kind() == RequestKind.GET) {
+      return !r.target().isA(Resource.SECRETS);
+    }
+    return "status".equals(r.target().subresource()) && !KUIK_KINDS.contains(r.target().resource());
   }
 
   /**

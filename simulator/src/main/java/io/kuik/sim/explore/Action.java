@@ -360,7 +360,7 @@ sealed interface Action {
 
     @Override
     public void run(KuikWorld world, SimRandom drops) {
-      world.providers().cloud(Explorer.PLUGIN).downFor(window);
+      world.providers().downFor(Explorer.PLUGIN, window);
     }
   }
 }

@@ -208,7 +208,7 @@ public final class Explorer {
 
   /** What every run starts from: kuik installed, the sources' first credentials, the images. */
   private void stage() {
-    world.providers().cloud(PLUGIN, ECR).validity(Bounds.PROVIDER_TOKENS);
+    world.providers().issues(PLUGIN, ECR, Bounds.PROVIDER_TOKENS);
     world.providers().declare(PLUGIN, "*.dkr.ecr.*.amazonaws.com");
     world.providers().minValidity(Bounds.PROVIDER_MIN_VALIDITY);
     for (int tag = 1; tag <= 3; tag++) {

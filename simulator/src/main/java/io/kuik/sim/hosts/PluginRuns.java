@@ -44,7 +44,7 @@ final class PluginRuns {
       return new Answer(
           timeout,
           new MintResult.Failed(
-              MintResult.Failure.TIMED_OUT, "the plugin did not answer within 1m0s: killed"));
+              MintResult.Failure.TIMED_OUT, "the plugin did not answer within 1m: killed"));
     }
     if (run.exitStatus() != 0) {
       return new Answer(

@@ -3,6 +3,7 @@ package io.kuik.sim.hosts;
 import io.kuik.kube.syncer.InformerStores;
 import io.kuik.kube.syncer.Intake;
 import io.kuik.model.CredentialTrial;
+import io.kuik.model.Durations;
 import io.kuik.model.PullSecretGate;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.TrialVerdict;
@@ -342,7 +343,7 @@ final class SyncerProcess implements Effect.Executor {
   public void wakeAt(Effect.WakeAt wake) {
     Instant now = api.loop().now();
     Instant at = wake.timer().at();
-    trace(Note.EffectKind.WAKE, "", "at " + at);
+    trace(Note.EffectKind.WAKE, "", "in " + Durations.text(Duration.between(now, at)));
     api.loop()
         .scheduleAt(
             at.isBefore(now) ? now : at,

@@ -100,6 +100,56 @@ class StorylineTest {
   }
 
   @Test
+  void internalsStayInTheFullTimelineAndTheStoryKeepsItsRelativeClock() {
+    List<String> lines = demoStart();
+    String full = world.views().timeline();
+
+    assertTrue(full.contains("EFFECT WAKE"), "the full timeline keeps the core's effects");
+    assertTrue(full.contains("deployments/status"), "and the controllers' bookkeeping");
+    for (String line : lines) {
+      assertTrue(line.matches("\\+\\d\\d:\\d\\d:\\d\\d\\.\\d{3} .*"), line);
+      assertTrue(!line.contains("EFFECT "), line);
+      assertTrue(!line.matches(".*\\d{4}-\\d\\d-\\d\\dT.*"), "no absolute time: " + line);
+      assertTrue(
+          !line.matches("\\S+\\s+\\S+\\s+GET\\s+(?![\\s]|secrets ).*"),
+          "a read of a Secret: " + line);
+      assertTrue(!line.contains("pods/status") && !line.contains("deployments/status"), line);
+    }
+    assertTrue(
+        lines.stream().anyMatch(l -> l.matches(".*kubelet\\s+GET\\s+secrets shop/.*")),
+        "the kubelet's reads of the Secret stay");
+    assertTrue(
+        lines.stream().anyMatch(l -> l.matches(".*syncer\\s+APPLY\\s+secrets shop/.*")),
+        "the syncer's writes stay");
+    assertTrue(
+        lines.size() * 2 < full.lines().count(), lines.size() + " of " + full.lines().count());
+  }
+
+  @Test
+  void anOutageReadsAsItsWindowAndTheRefusedWritesNotTheRetryTimers() {
+    demoStart();
+    world
+        .objects()
+        .dockerRegistrySecret(
+            "kuik-system",
+            "acme-pull",
+            Map.of("quay.io/acme", RegistryCredential.basic("acme", "rotated")));
+    world.faults().apiServerUnavailable(Duration.ofMinutes(2));
+    world.pass(Duration.ofMinutes(5));
+    List<String> lines = Arrays.asList(world.views().storyline().split("\n"));
+
+    assertTrue(lines.stream().anyMatch(l -> l.contains(" OUTAGE ")), String.join("\n", lines));
+    assertTrue(lines.stream().anyMatch(l -> l.contains(" RECOVERED ")), String.join("\n", lines));
+    assertTrue(
+        lines.stream().anyMatch(l -> l.matches(".*syncer\\s+APPLY\\s+secrets shop/.* 503 .*")),
+        String.join("\n", lines));
+    assertEquals(List.of(), lines.stream().filter(l -> l.contains("EFFECT")).toList());
+    assertTrue(
+        world.views().timeline().contains("EFFECT WAKE"),
+        "the retries' timers are in the full timeline");
+  }
+
+  @Test
   void renderingTheStorylineLeavesTheTraceUnchanged() {
     demoStart();
     String hash = world.cluster().trace().hash();

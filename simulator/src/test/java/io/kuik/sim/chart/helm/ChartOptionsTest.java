@@ -390,7 +390,7 @@ class ChartOptionsTest {
   }
 
   @Test
-  void jvmOptionsReachTheContainersAsJavaToolOptionsBeforeTheExtraEnvironment() throws Exception {
+  void jvmOptionsReachTheJvmsCommandLineAndTheExtraEnvironmentStaysTheUsers() throws Exception {
     JsonNode values =
         YAMLMapper.builder().build().readTree(Helm.chartDir().resolve("values.yaml").toFile());
     String defaults = values.path("syncer").path("jvmOptions").asString();
@@ -406,18 +406,23 @@ class ChartOptionsTest {
                 "both components have the same defaults"),
         () ->
             assertEquals(
-                List.of("JAVA_TOOL_OPTIONS=" + defaults), env(byDefault, "kuik-secret-syncer")),
-        () ->
-            assertEquals(List.of("JAVA_TOOL_OPTIONS=" + defaults), env(byDefault, "kuik-webhook")),
-        () ->
-            assertEquals(
-                List.of(
-                    "JAVA_TOOL_OPTIONS=-XX:MaxRAMPercentage=60.0"
-                        + " -Djavax.net.ssl.trustStore=/ca/trust.p12"),
-                env(set, "kuik-secret-syncer")),
+                "java " + defaults + " -cp @/app/jib-classpath-file io.kuik.cli.Main",
+                command(byDefault, "kuik-secret-syncer")),
+        () -> assertEquals(List.of(), env(byDefault, "kuik-webhook")),
         () ->
             assertEquals(
-                List.of("JAVA_TOOL_OPTIONS=" + defaults, "TZ=UTC"), env(set, "kuik-webhook")));
+                "java -XX:MaxRAMPercentage=60.0 -Djavax.net.ssl.trustStore=/ca/trust.p12"
+                    + " -cp @/app/jib-classpath-file io.kuik.cli.Main",
+                command(set, "kuik-secret-syncer")),
+        () -> assertEquals(List.of("TZ=UTC"), env(set, "kuik-webhook")));
+  }
+
+  /** The first container's command, words joined by spaces. */
+  private static String command(RenderedManifests manifests, String deployment) {
+    return String.join(
+        " ",
+        RenderedManifests.strings(
+            ChartRenderTest.container(manifests.one("Deployment", deployment)).path("command")));
   }
 
   /** The first container's environment, as name=value in order. */

@@ -38,7 +38,18 @@ final class OperatorKinds {
 
   record NamespaceSelector(Boolean any, List<String> matchNames) {}
 
-  record Endpoint(String port, String path, String interval, String scrapeTimeout) {}
+  /**
+   * A ServiceMonitor endpoint: the chart's fields, and those its tests pass through
+   * endpointAdditionalProperties (RelabelConfig is left untyped).
+   */
+  record Endpoint(
+      String port,
+      String path,
+      String interval,
+      String scrapeTimeout,
+      Boolean honorLabels,
+      List<Map<String, Object>> relabelings,
+      List<Map<String, Object>> metricRelabelings) {}
 
   record ServiceMonitorSpec(
       LabelSelector selector, NamespaceSelector namespaceSelector, List<Endpoint> endpoints) {}

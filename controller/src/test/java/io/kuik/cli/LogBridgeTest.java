@@ -18,9 +18,27 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-class LogFormattersTest {
+/** Both layouts of the log, as the commands write them on standard error. */
+class LogBridgeTest {
 
   private static final Instant AT = Instant.parse("2026-01-02T03:04:05.006Z");
+
+  /** What {@code format} writes for {@code record} on standard error. */
+  private static synchronized String write(LogFormat format, LogRecord record) {
+    java.io.PrintStream err = System.err;
+    java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(written, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      new LogBridge(format).publish(record);
+    } finally {
+      System.setErr(err);
+    }
+    return written.toString(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static JsonNode json(LogRecord record) {
+    return JsonMapper.builder().build().readTree(write(LogFormat.json, record));
+  }
 
   private static LogRecord record(Level level, String message, Object... parameters) {
     LogRecord record = new LogRecord(level, message);
@@ -39,14 +57,14 @@ class LogFormattersTest {
     IllegalStateException failure = new IllegalStateException("refused: " + "x".repeat(50_000));
     record.setThrown(failure);
 
-    String line = format.formatter().format(record);
+    String line = write(format, record);
 
     assertEquals(1, line.strip().lines().count());
     assertTrue(line.strip().length() <= LogLine.MAX, line.length() + " characters");
     assertTrue(line.contains("ImageAlternative/acme is invalid: spec.alternatives[0]"), line);
     int full = ("ImageAlternative/acme is invalid: " + huge).length();
     assertTrue(line.contains("(" + full + " characters in all)"), line);
-    int error = LogLevels.describe(failure).length();
+    int error = LogLine.describe(failure).length();
     assertTrue(line.contains("(" + error + " characters in all)"), line);
   }
 
@@ -54,7 +72,7 @@ class LogFormattersTest {
   void jsonStaysWithinTheBoundWhenEscapesLengthenTheMessage() {
     String controls = "\u0001".repeat(5_000);
 
-    String line = new JsonLogFormatter().format(record(Level.WARNING, "bytes {0}", controls));
+    String line = write(LogFormat.json, record(Level.WARNING, "bytes {0}", controls));
 
     assertTrue(line.strip().length() <= LogLine.MAX, line.length() + " characters");
     assertTrue(line.contains("(5006 characters in all)"), line);
@@ -65,21 +83,26 @@ class LogFormattersTest {
     assertEquals("abc", LogLine.cut("abc", 3));
     assertEquals("… (4 characters in all)", LogLine.cut("abcd", 3));
     assertEquals("a".repeat(25) + "… (100 characters in all)", LogLine.cut("a".repeat(100), 50));
+    assertEquals("\"".repeat(12) + "… (100 characters in all)", LogLine.cut("\"".repeat(100), 50));
   }
 
   @Test
-  void jsonIsOneObjectPerLineWithTheFourFields() {
+  void jsonIsOneEcsObjectPerLine() {
     String line =
-        new JsonLogFormatter()
-            .format(record(Level.WARNING, "apply of {0} refused", "ImageAlternative/acme@team-a"));
+        write(
+            LogFormat.json,
+            record(Level.WARNING, "apply of {0} refused", "ImageAlternative/acme@team-a"));
 
     assertTrue(line.endsWith(System.lineSeparator()));
     assertEquals(1, line.strip().lines().count());
     JsonNode json = JsonMapper.builder().build().readTree(line);
-    assertEquals("2026-01-02T03:04:05.006Z", json.get("time").asString());
-    assertEquals("WARN", json.get("level").asString());
-    assertEquals("io.kuik.syncer.SecretSyncer", json.get("logger").asString());
+    assertEquals("2026-01-02T03:04:05.006Z", json.get("@timestamp").asString());
+    assertTrue(json.get("ecs.version").asString().matches("[0-9]+\\.[0-9]+\\.[0-9]+"), line);
+    assertEquals("WARN", json.get("log.level").asString());
+    assertEquals("io.kuik.syncer.SecretSyncer", json.get("log.logger").asString());
+    assertEquals(Thread.currentThread().getName(), json.get("process.thread.name").asString());
     assertEquals("apply of ImageAlternative/acme@team-a refused", json.get("message").asString());
+    assertEquals(6, json.size(), line);
   }
 
   @Test
@@ -87,16 +110,9 @@ class LogFormattersTest {
     Pair pair = new Pair(new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "acme"), "team-a");
 
     JsonNode json =
-        JsonMapper.builder()
-            .build()
-            .readTree(
-                new JsonLogFormatter()
-                    .format(
-                        record(
-                            Level.WARNING,
-                            "apply of {0} refused, retry in {1}",
-                            pair,
-                            Duration.ofSeconds(64))));
+        json(
+            record(
+                Level.WARNING, "apply of {0} refused, retry in {1}", pair, Duration.ofSeconds(64)));
 
     assertEquals("team-a", json.get("namespace").asString());
     assertEquals("acme", json.get("name").asString());
@@ -109,33 +125,19 @@ class LogFormattersTest {
 
   @Test
   void jsonCarriesAnAdmittedPodAsNamespaceAndPod() {
-    JsonNode json =
-        JsonMapper.builder()
-            .build()
-            .readTree(
-                new JsonLogFormatter()
-                    .format(
-                        record(Level.INFO, "admission {0}", new AdmittedPod("team-a", "web-*"))));
+    JsonNode json = json(record(Level.INFO, "admission {0}", new AdmittedPod("team-a", "web-*")));
 
     assertEquals("team-a", json.get("namespace").asString());
     assertEquals("web-*", json.get("pod").asString());
+    assertEquals("INFO", json.get("log.level").asString());
     assertEquals("admission team-a/web-*", json.get("message").asString());
   }
 
   @ParameterizedTest(name = "if the duration is {0}, expect {1}")
-  @CsvSource({
-    "PT1M4S, 1m4s",
-    "PT15M, 15m0s",
-    "PT0.5S, 500ms",
-    "PT1.5S, 1.5s",
-    "PT1H30M, 1h30m0s",
-    "PT0S, 0s"
-  })
-  void durationsAreWrittenAsGoWritesThem(String iso, String written) {
-    assertEquals(written, LogFields.duration(Duration.parse(iso)));
+  @CsvSource({"PT1M4S, 1m4s", "PT15M, 15m", "PT0.5S, 500ms"})
+  void durationParametersAreWrittenAsTheFlagsWriteThem(String iso, String written) {
     assertTrue(
-        new TextLogFormatter()
-            .format(record(Level.INFO, "retry in {0}", Duration.parse(iso)))
+        write(LogFormat.text, record(Level.INFO, "retry in {0}", Duration.parse(iso)))
             .contains("retry in " + written));
   }
 
@@ -144,19 +146,26 @@ class LogFormattersTest {
     LogRecord record = record(Level.SEVERE, "the informers could not start");
     record.setThrown(new IllegalStateException("403\nForbidden", new RuntimeException("cause")));
 
-    String line = new JsonLogFormatter().format(record);
+    String line = write(LogFormat.json, record);
 
     assertEquals(1, line.strip().lines().count());
     JsonNode json = JsonMapper.builder().build().readTree(line);
-    assertEquals("ERROR", json.get("level").asString());
+    assertEquals("ERROR", json.get("log.level").asString());
+    assertEquals("java.lang.IllegalStateException", json.get("error.type").asString());
     assertEquals(
         "java.lang.IllegalStateException: 403 Forbidden <- java.lang.RuntimeException: cause",
-        json.get("error").asString());
+        json.get("error.message").asString());
+    assertTrue(
+        write(LogFormat.text, record)
+            .endsWith(
+                "the informers could not start error=java.lang.IllegalStateException: 403"
+                    + " Forbidden <- java.lang.RuntimeException: cause"
+                    + System.lineSeparator()));
   }
 
   @Test
   void textIsOneLineEvenForAMultiLineMessage() {
-    String line = new TextLogFormatter().format(record(Level.INFO, "first\nsecond"));
+    String line = write(LogFormat.text, record(Level.INFO, "first\nsecond"));
 
     assertEquals(
         "2026-01-02T03:04:05.006Z INFO  io.kuik.syncer.SecretSyncer first second"
