@@ -7,7 +7,6 @@ import io.kuik.model.CredentialProviderConfig;
 import io.kuik.model.Durations;
 import io.kuik.syncer.ProviderSettings;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -84,12 +83,12 @@ final class ProviderOptions {
   int concurrency;
 
   /** The providers and the bound, read from the config file; refused with the file's problems. */
-  ProviderSettings settings(CommandSpec spec) {
+  ProviderSettings settings(CommandSpec spec, SyncerCommand.MountedFiles files) {
     Map<String, CredentialProvider> providers = Map.of();
     if (config != null && !config.isBlank()) {
       String text;
       try {
-        text = Files.readString(Path.of(config));
+        text = files.read(Path.of(config));
       } catch (IOException unreadable) {
         throw new ParameterException(
             spec.commandLine(), "Cannot read --provider-config " + config + ": " + unreadable);

@@ -4,6 +4,7 @@ import io.kuik.model.MintResult;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewrittenPod;
 import io.kuik.model.TrialVerdict;
+import io.kuik.model.WriteBounds;
 import java.util.Objects;
 
 /**

@@ -1,9 +1,7 @@
 package io.kuik.syncer;
 
-import io.kuik.model.Entry;
 import io.kuik.model.ObservedNamespace;
 import io.kuik.model.ResourceId;
-import io.kuik.model.RewrittenPod;
 import io.kuik.model.Validated;
 import io.kuik.ports.InformerView;
 import io.kuik.syncer.ProblemReports.Problem;
@@ -11,12 +9,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -46,10 +42,17 @@ public final class SecretSyncer {
   private final CredentialTrials trials;
   private final ProviderMints mints;
   private final ProviderWork providers;
+  private final PodChanges pods;
   private boolean started;
 
-  /** The admission policy that bounds the writes went away: nothing is decided into a write. */
-  private boolean held;
+  /**
+   * While the admission policy that bounds the writes is away: the Events kept for the end of the
+   * hold (at most {@link #HELD_EVENTS}); null while the writes are not held.
+   */
+  private List<Effect> held;
+
+  /** Events kept through one hold, at most; later ones are dropped. */
+  static final int HELD_EVENTS = 1_000;
 
   public SecretSyncer(SyncerSettings settings, InformerView view) {
     this(settings, view, SyncerObserver.NONE);
@@ -68,6 +71,7 @@ public final class SecretSyncer {
     this.pacer = new Pacer(settings);
     this.memory = new PairMemory(hashes);
     this.gates = new Gates(settings, view, observer);
+    this.pods = new PodChanges(settings, view, memory, claims);
     this.mints = new ProviderMints(settings, view, counters);
     this.reconciler =
         new Reconciler(
@@ -100,7 +104,7 @@ public final class SecretSyncer {
   public List<Effect> handle(Input input, Instant now) {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(now, "now");
-    Effects out = new Effects(pacer, now);
+    Effects out = new Effects(pacer, now, held);
     reconciler.clock(now);
     if (input instanceof Input.Started) {
       if (started) {
@@ -110,17 +114,18 @@ public final class SecretSyncer {
     } else if (!started) {
       throw new IllegalStateException(input + " before the core started");
     } else if (input instanceof Input.TimerFired fired) {
-      if (!pacer.fired(fired.timer()) || held) {
+      if (!pacer.fired(fired.timer()) || out.holding()) {
         return List.of(); // stale, or held: the policy's return runs what is due
       }
       if (pacer.resyncDue(now)) {
-        resync(now);
+        reconciler.resync(now);
       }
       reconciler.runDue(now, out);
       gates.retryDue(now, out);
     } else if (input instanceof Input.PodChanged pod) {
-      podChanged(pod.before(), pod.after(), now);
-      gates.podNoticed(pod.before(), pod.after(), now, held ? null : out);
+      pods.changed(pod.before(), pod.after(), now)
+          .forEach(pair -> pacer.enqueue(pair, afterDebounce(now), Lane.EVENT));
+      gates.podNoticed(pod.before(), pod.after(), now, out);
     } else if (providers.handle(input, now)) {
       // a mint or a store answered: what changed is looked at below
     } else if (input instanceof Input.ResourceChanged changed) {
@@ -152,18 +157,16 @@ public final class SecretSyncer {
     } else if (input instanceof Input.StatusAnswered answered) {
       statuses.answered(answered.write().status(), answered.answer(), now, counters);
     } else if (input instanceof Input.WriteBoundsChanged bounds) {
-      if (!bounds.inPlace()) {
-        held = true;
-      } else if (held) {
-        held = false;
-        resync(now);
-        reconciler.runDue(now, out);
-        gates.retryDue(now, out);
-      }
+      return boundsChanged(bounds.inPlace(), now);
     } else {
       throw new AssertionError("an input of no known kind: " + input);
     }
-    if (!held) {
+    return finish(out, now);
+  }
+
+  /** The trials due and the next wake-up, unless the writes are held. */
+  private List<Effect> finish(Effects out, Instant now) {
+    if (!out.holding()) {
       providers.due(now, out);
       trials.due(now, out);
       Optional<Instant> writeDue =
@@ -179,6 +182,32 @@ public final class SecretSyncer {
     return out.list();
   }
 
+  /**
+   * The admission policy that bounds the writes went away, or came back: the hold begins (every
+   * input still updates what the core knows, and nothing is decided into a write), or it ends with
+   * the Events kept meanwhile and a resync of every pair, whose applies are forced: someone may
+   * have written under the reserved names while nothing refused it.
+   */
+  private List<Effect> boundsChanged(boolean inPlace, Instant now) {
+    if (!inPlace) {
+      if (held == null) {
+        held = new ArrayList<>();
+      }
+      return List.of();
+    }
+    if (held == null) {
+      return List.of();
+    }
+    List<Effect> kept = held;
+    held = null;
+    Effects out = new Effects(pacer, now, null);
+    kept.forEach(out::add);
+    reconciler.resync(now);
+    reconciler.runDue(now, out);
+    gates.retryDue(now, out);
+    return finish(out, now);
+  }
+
   /** Once the informers have synced: every pair the view shows is reconciled once. */
   private void start(Instant now, Effects out) {
     started = true;
@@ -186,8 +215,8 @@ public final class SecretSyncer {
     view.routingResources().forEach(r -> reportValidity(r, out));
     Instant due = afterDebounce(now);
     view.routingResources().forEach(r -> statuses.changed(r.id(), due));
-    mints.readAll();
     trials.readAll(out);
+    mints.readAll();
     for (Validated resource : view.routingResources()) {
       for (ObservedNamespace ns : view.namespaces()) {
         pacer.enqueue(new Pair(resource.id(), ns.name()), due, Lane.START);
@@ -209,42 +238,6 @@ public final class SecretSyncer {
     statuses.forget(id);
   }
 
-  /**
-   * A pod added ({@code before} null), changed, or gone ({@code after} null): the pairs of the
-   * resources it claims rewrote it. The entries it used until now start their grace here, even if
-   * no reconcile saw it live (a pod created and deleted within the debounce window), provided its
-   * claim counted: a forged pod created and deleted must not start a grace either.
-   */
-  private void podChanged(RewrittenPod before, RewrittenPod after, Instant now) {
-    Set<ResourceId> rewriters = new LinkedHashSet<>();
-    if (before != null) {
-      rewriters.addAll(RewrittenPods.rewriters(before));
-    }
-    if (after != null) {
-      rewriters.addAll(RewrittenPods.rewriters(after));
-    }
-    String namespace = (after != null ? after : before).namespace();
-    Optional<ObservedNamespace> served =
-        view.namespace(namespace).filter(ns -> settings.targeting().serves(ns.labels()));
-    for (ResourceId id : rewriters) {
-      Pair pair = new Pair(id, namespace);
-      if (before != null && before.live() && served.isPresent()) {
-        ViewReads.onFailureResource(view, id)
-            .ifPresent(
-                resource ->
-                    Claims.judge(resource, served.get().labels(), List.of(before))
-                        .recognized()
-                        .stream()
-                        .filter(Entry::injects)
-                        .forEach(entry -> memory.sawNeeded(pair, entry.authsKey(), now)));
-      }
-      pacer.enqueue(pair, afterDebounce(now), Lane.EVENT);
-    }
-    if (after == null) {
-      claims.forget(before);
-    }
-  }
-
   /** A Secret of the cluster resource namespace changed: every pair of the resources naming it. */
   private void sourceChanged(String name, Instant now, Effects out) {
     reconciler.forgetCredentials();
@@ -258,25 +251,6 @@ public final class SecretSyncer {
       }
     }
     propagations.changed(now, queued);
-  }
-
-  /**
-   * The periodic resync: every pair owes a forced apply at its slot in the window, which bypasses
-   * the hash and so restores a Secret someone else deleted; unchanged content is a no-op on the API
-   * server. The window stretches when the pairs that hold a Secret (and those the start's pass has
-   * still to apply) cannot all be applied in it at the resync's share of the write budget.
-   */
-  private void resync(Instant now) {
-    reconciler.forgetCredentials();
-    pacer.resyncing(
-        now,
-        memory.writtenCount() + pacer.startPassLeft(pair -> ViewReads.mayHoldASecret(view, pair)));
-    Instant from = afterDebounce(now);
-    for (Validated resource : view.routingResources()) {
-      for (ObservedNamespace ns : view.namespaces()) {
-        pacer.oweResync(new Pair(resource.id(), ns.name()), from);
-      }
-    }
   }
 
   private void reportValidity(Validated validated, Effects out) {
@@ -321,10 +295,7 @@ public final class SecretSyncer {
     return gates.waiting();
   }
 
-  /**
-   * Each provider's soonest-expiring credential among those written at {@code now}
-   * (kuik_syncer_provider_credential_expiry_seconds).
-   */
+  /** Each provider's soonest-expiring credential written at {@code now}, for the metrics. */
   public Map<String, io.kuik.model.ProviderCredential> providerCredentials(Instant now) {
     return providers.serving(now);
   }

@@ -25,6 +25,12 @@ import java.util.Optional;
  */
 public final class Providers {
 
+  /** Each declared provider's defaultCacheDuration: the plugins state their own. */
+  private static final Duration DEFAULT_CACHE_DURATION = Duration.ofHours(1);
+
+  /** The image the chart's init container would copy the plugins from. */
+  private static final String PLUGINS_IMAGE = "registry.example/kuik/credential-providers:1";
+
   /** How often the watch of the bound looks. */
   public static final Duration WATCH_EVERY = Duration.ofSeconds(10);
 
@@ -83,9 +89,32 @@ public final class Providers {
     return minValidity;
   }
 
-  /** The providers and the bound the syncer runs with, as the chart passes them. */
-  public ProviderSettings settings() {
-    return ProviderSettings.of(declared).withMinValidity(minValidity);
+  /**
+   * The chart's values for the providers declared so far, as {@code --set} writes them (none
+   * without any): each provider, {@code providerCredentials.minValidity}, and an init container for
+   * the plugins, which the chart asks for with providers (the simulator runs the cloud provider of
+   * a plugin's name, not its executable).
+   */
+  public List<String> values() {
+    List<String> values = new ArrayList<>();
+    if (declared.isEmpty()) {
+      return values;
+    }
+    int i = 0;
+    for (CredentialProvider provider : declared.values()) {
+      String at = "providers[" + i++ + "].";
+      values.add(at + "name=" + provider.name());
+      for (int j = 0; j < provider.matchImages().size(); j++) {
+        values.add(at + "matchImages[" + j + "]=" + provider.matchImages().get(j));
+      }
+      values.add(at + "defaultCacheDuration=" + Install.chartDuration(DEFAULT_CACHE_DURATION));
+      for (int j = 0; j < provider.args().size(); j++) {
+        values.add(at + "args[" + j + "]=" + provider.args().get(j));
+      }
+    }
+    values.add("providerCredentials.minValidity=" + Install.chartDuration(minValidity));
+    values.add("providerCredentials.plugins.initContainer.image=" + PLUGINS_IMAGE);
+    return values;
   }
 
   /**
@@ -95,10 +124,7 @@ public final class Providers {
   public void rotate(String plugin, List<String> args) {
     CredentialProvider before = declared.get(plugin);
     declared.put(plugin, provider(plugin, before.matchImages(), args));
-    world
-        .install()
-        .syncer()
-        .restartWith(world.install().syncer().settings().withProviders(settings()));
+    world.install().upgradeWithTheProviders();
   }
 
   // ---- what happened --------------------------------------------------------------------------
@@ -210,6 +236,6 @@ public final class Providers {
 
   private static CredentialProvider provider(String name, List<String> match, List<String> args) {
     return new CredentialProvider(
-        name, match, Duration.ofHours(1), CredentialProvider.PROTOCOL_V1, args, List.of());
+        name, match, DEFAULT_CACHE_DURATION, CredentialProvider.PROTOCOL_V1, args, List.of());
   }
 }

@@ -6,58 +6,66 @@ import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.function.BooleanSupplier;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The leader-election Lease a syncer incarnation renews while it is alive. */
+/**
+ * The leader-election Lease the production syncer's leader renews every retry period (2 s, for 15
+ * s), by the name it is told ({@code --lease-name}): the webhook gates pods only while it is fresh.
+ * The simulator runs one syncer, always the leader; a halted one stops renewing, and the Lease goes
+ * stale after its duration.
+ */
 final class LeaseRenewal {
 
-  /** The production defaults of the leader election: its Lease, renewed every 2 s for 15 s. */
-  static final String LEASE_NAME = "kuik-secret-syncer";
+  /** The production defaults of the leader election: the Lease renewed every 2 s for 15 s. */
+  static final Duration RENEW = Duration.ofSeconds(2);
 
-  static final Duration LEASE_RENEW = Duration.ofSeconds(2);
-  static final Duration LEASE_DURATION = Duration.ofSeconds(15);
+  static final Duration DURATION = Duration.ofSeconds(15);
 
   /** A Lease's MicroTime. */
-  private static final java.time.format.DateTimeFormatter LEASE_TIME =
-      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX")
-          .withZone(java.time.ZoneOffset.UTC);
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
 
   private final ApiServer api;
   private final Identity identity;
   private final String namespace;
-  private final String name;
+  private final String lease;
+  private final String holder;
   private final BooleanSupplier alive;
 
   LeaseRenewal(
-      ApiServer api, Identity identity, String namespace, String name, BooleanSupplier alive) {
+      ApiServer api,
+      Identity identity,
+      String namespace,
+      String lease,
+      String holder,
+      BooleanSupplier alive) {
     this.api = api;
     this.identity = identity;
     this.namespace = namespace;
-    this.name = name;
+    this.lease = lease;
+    this.holder = holder;
     this.alive = alive;
   }
 
-  /**
-   * The leader-election Lease the production syncer's leader renews every retry period (2 s, for 15
-   * s): the webhook gates pods only while it is fresh. The simulator runs one syncer, always the
-   * leader; a halted one stops renewing, and the Lease goes stale after its duration.
-   */
+  /** Renews now and every {@link #RENEW} while the process is alive. */
   void renew() {
     if (!alive.getAsBoolean()) {
       return;
     }
-    String renewed = LEASE_TIME.format(api.loop().now());
+    String renewed = TIME.format(api.loop().now());
     try {
       try {
         api.mergePatch(
             identity,
             ResourceType.LEASE,
             namespace,
-            LEASE_NAME,
+            lease,
             Json.MAPPER.readTree(
                 "{\"spec\":{\"holderIdentity\":\""
-                    + name
+                    + holder
                     + "\",\"renewTime\":\""
                     + renewed
                     + "\"}}"),
@@ -66,21 +74,21 @@ final class LeaseRenewal {
         if (missing.code() != 404) {
           throw missing;
         }
-        ObjectNode lease = Json.object();
-        lease.put("apiVersion", "coordination.k8s.io/v1");
-        lease.put("kind", "Lease");
-        lease.putObject("metadata").put("name", LEASE_NAME).put("namespace", namespace);
-        lease
+        ObjectNode object = Json.object();
+        object.put("apiVersion", "coordination.k8s.io/v1");
+        object.put("kind", "Lease");
+        object.putObject("metadata").put("name", lease).put("namespace", namespace);
+        object
             .putObject("spec")
-            .put("holderIdentity", name)
-            .put("leaseDurationSeconds", LEASE_DURATION.toSeconds())
+            .put("holderIdentity", holder)
+            .put("leaseDurationSeconds", DURATION.toSeconds())
             .put("acquireTime", renewed)
             .put("renewTime", renewed);
-        api.create(identity, lease);
+        api.create(identity, object);
       }
     } catch (ApiException refused) {
       // As fabric8's elector: a renewal that fails is tried again at the next period.
     }
-    api.loop().schedule(LEASE_RENEW, name + " renews its lease", this::renew);
+    api.loop().schedule(RENEW, holder + " renews its lease", this::renew);
   }
 }
