@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The effects one input produces, in order: the core's side of the write gate. An Event pays its
- * write token as it is added (into debt if need be, {@link Pacer#owe}): the only write that never
- * waits for one. While the writes are held (the admission policy that bounds them is away), an
+ * The effects one input produces, in order: the core's side of the write gate. An Event, and the
+ * store of a provider credential, pay their write token as they are added (into debt if need be,
+ * {@link Pacer#owe}): the only writes that never wait for one. While the writes are held (the admission policy that bounds them is away), an
  * Event is kept in {@code held} for the end of the hold, and any other write is a bug: the core
  * decides none then (docs/architecture.md#the-write-gate). Every text the core writes (an Event's
  * message, a status) passes the {@link Redactor} of the credentials the core tries, whatever made
@@ -50,7 +50,9 @@ final class Effects {
       }
       return;
     }
-    if (effect instanceof Effect.RecordEvent event) {
+    if (effect instanceof Effect.StoreProviderCredential) {
+      pacer.owe(now); // the credential itself: the one write never redacted
+    } else if (effect instanceof Effect.RecordEvent event) {
       pacer.owe(now);
       effect = event.redacted(redactor.get());
     } else if (effect instanceof Effect.WriteStatus write) {

@@ -60,6 +60,10 @@ final class Reconciler {
   private final SyncerCounters counters;
   private final ClaimReports claims;
   private final Gates gates;
+  private final ProviderMints mints;
+
+  /** The time of the input being handled: what provider credentials are looked up at. */
+  private Instant lookupAt = Instant.EPOCH;
 
   /** Refused applies, told as one story per outage rather than one line per pair and retry. */
   private final RepeatedFailures applies = new RepeatedFailures(LOG, "Secret applies", "pairs");
@@ -82,7 +86,8 @@ final class Reconciler {
       Propagations propagations,
       SyncerCounters counters,
       ClaimReports claims,
-      Gates gates) {
+      Gates gates,
+      ProviderMints mints) {
     this.settings = settings;
     this.view = view;
     this.observer = observer;
@@ -94,6 +99,12 @@ final class Reconciler {
     this.counters = counters;
     this.claims = claims;
     this.gates = gates;
+    this.mints = mints;
+  }
+
+  /** The input handled from here on came at {@code now}. */
+  void clock(Instant now) {
+    this.lookupAt = now;
   }
 
   /** The resource changed or went: its credentials are read again when next needed. */
@@ -104,7 +115,10 @@ final class Reconciler {
   /** The resource's entry credentials, read from its source Secrets once until they change. */
   EntryCredentials credentialsOf(RoutingResource resource) {
     return resolved.computeIfAbsent(
-        resource.id(), id -> PairDecision.credentialsFrom(view, settings).apply(resource));
+        resource.id(),
+        id ->
+            PairDecision.credentialsFrom(view, settings, entry -> mints.lookup(entry, lookupAt))
+                .apply(resource));
   }
 
   /** A source Secret changed, or a resync: every resource's credentials are read again. */
@@ -185,7 +199,7 @@ final class Reconciler {
       return Outcome.NO_WRITE;
     }
     Long applied = memory.applied(pair);
-    if (applied != null && applied == decision.hash()) {
+    if (applied != null && applied == decision.hash() && !decision.waitsForProvider()) {
       gates.inSync(pair, now, out); // taken, and what the pair must hold now, its pods included
     }
     if (!decision.needsApply(memory.applied(pair), pacer.resyncOwed(pair, now))) {

@@ -16,7 +16,8 @@ import java.util.Objects;
  * validation: {@code reason} and {@code message} say why not), the generation it was decided from,
  * in how many namespaces the syncer's last apply of its Secret holds a credential, and, when it has
  * injecting entries, the condition {@code CredentialsAccepted} with what each registry answered
- * ({@code credentials}, null without such entries).
+ * ({@code credentials}, null without such entries), and, when it has injecting provider entries,
+ * the condition {@code ProviderCredentialsValid} ({@code providers}, null without).
  */
 public record RoutingStatus(
     ResourceId resource,
@@ -26,7 +27,29 @@ public record RoutingStatus(
     String message,
     int secretNamespaces,
     Instant lastTransitionTime,
-    Credentials credentials) {
+    Credentials credentials,
+    Condition providers) {
+
+  /** One more condition, in metav1.Condition's shape. */
+  public record Condition(
+      String type, String status, String reason, String message, Instant lastTransitionTime) {
+    public Condition {
+      Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(status, "status");
+      Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(message, "message");
+      Objects.requireNonNull(lastTransitionTime, "lastTransitionTime");
+    }
+
+    /** The same but for the transition time. */
+    boolean sameAs(Condition other) {
+      return other != null
+          && type.equals(other.type)
+          && status.equals(other.status)
+          && reason.equals(other.reason)
+          && message.equals(other.message);
+    }
+  }
 
   /**
    * The condition {@code CredentialsAccepted} ({@code True}, {@code False} or {@code Unknown}) and
@@ -87,6 +110,7 @@ public record RoutingStatus(
         message,
         secretNamespaces,
         lastTransitionTime,
+        null,
         null);
   }
 
@@ -145,6 +169,16 @@ public record RoutingStatus(
       }
       fields.put("credentials", entries);
     }
+    if (providers != null) {
+      Map<String, Object> minted = new LinkedHashMap<>();
+      minted.put("type", providers.type());
+      minted.put("status", providers.status());
+      minted.put("observedGeneration", observedGeneration);
+      minted.put("lastTransitionTime", providers.lastTransitionTime().toString());
+      minted.put("reason", providers.reason());
+      minted.put("message", providers.message());
+      conditions.add(minted);
+    }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("apiVersion", API_VERSION);
     body.put("kind", resource.kind().kind());
@@ -200,8 +234,7 @@ public record RoutingStatus(
         && reason.equals(other.reason)
         && message.equals(other.message)
         && secretNamespaces == other.secretNamespaces
-        && (credentials == null
-            ? other.credentials == null
-            : credentials.sameAs(other.credentials));
+        && (credentials == null ? other.credentials == null : credentials.sameAs(other.credentials))
+        && (providers == null ? other.providers == null : providers.sameAs(other.providers));
   }
 }

@@ -47,7 +47,12 @@ class SyncerCommandLineTest {
           "--credential-trial-timeout",
           "--insecure-registries",
           "--log-format",
-          "--log-level");
+          "--log-level",
+          "--provider-config",
+          "--provider-bin-dir",
+          "--provider-min-validity",
+          "--provider-timeout",
+          "--provider-concurrency");
 
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();

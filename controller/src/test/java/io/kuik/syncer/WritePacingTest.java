@@ -321,6 +321,12 @@ class WritePacingTest {
     public void tryCredential(Effect.TryCredential trial) {} // a trial is no API write
 
     @Override
+    public void mint(Effect.MintCredential mint) {} // no provider entry here
+
+    @Override
+    public void store(Effect.StoreProviderCredential store) {}
+
+    @Override
     public void wakeAt(Effect.WakeAt wake) {
       timers.computeIfAbsent(wake.timer().at(), at -> new ArrayList<>()).add(wake.timer());
     }

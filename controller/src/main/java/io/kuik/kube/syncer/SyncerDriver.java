@@ -48,6 +48,7 @@ final class SyncerDriver implements Effect.Executor {
   private final Executor notes;
   private final SyncerMetrics metrics;
   private final CredentialTrier trier;
+  private final ProviderPlugins plugins;
   private SecretSyncer core; // the loop's thread only
 
   /**
@@ -58,6 +59,7 @@ final class SyncerDriver implements Effect.Executor {
    * @param statuses counts the answers of the status writes
    * @param gate every write's way out
    * @param trier tries credentials on their registries, on threads of its own
+   * @param plugins runs credential provider plugins, on threads of its own
    */
   SyncerDriver(
       CoreLoop loop,
@@ -71,7 +73,8 @@ final class SyncerDriver implements Effect.Executor {
       Executor releasers,
       Executor notes,
       SyncerMetrics metrics,
-      CredentialTrier trier) {
+      CredentialTrier trier,
+      ProviderPlugins plugins) {
     this.loop = loop;
     this.settings = settings;
     this.clock = clock;
@@ -85,6 +88,7 @@ final class SyncerDriver implements Effect.Executor {
     this.notes = notes;
     this.metrics = metrics;
     this.trier = trier;
+    this.plugins = plugins;
   }
 
   /** Builds the core and reconciles every pair once; later calls do nothing. Any thread. */
@@ -200,6 +204,31 @@ final class SyncerDriver implements Effect.Executor {
                 () -> handle(new Input.TrialAnswered(trial, verdict))));
   }
 
+  /**
+   * On the plugins' threads, whatever the plugin takes; the result comes back to the loop. Neither
+   * the mint nor its result is logged with the credential.
+   */
+  @Override
+  public void mint(Effect.MintCredential mint) {
+    plugins.mint(
+        mint.provider(),
+        mint.image(),
+        result ->
+            loop.execute(
+                "mint of " + mint.provider().name() + " for " + mint.image() + " answered",
+                () -> handle(new Input.MintAnswered(mint, result))));
+  }
+
+  /** On the notes' thread, through the write gate, as an apply. */
+  @Override
+  public void store(Effect.StoreProviderCredential store) {
+    send(
+        notes,
+        "store of " + store.secret().getMetadata().getName(),
+        () -> gate.store(store),
+        answer -> new Input.StoreAnswered(store, answer));
+  }
+
   /** Sends on {@code threads}; the answer comes back to the loop, whatever happens. */
   private void send(
       Executor threads, String what, Supplier<Answer> write, Function<Answer, Input> answered) {
@@ -231,6 +260,7 @@ final class SyncerDriver implements Effect.Executor {
             pairs,
             core.resyncPeriod()));
     metrics.podsGated(core.podsGated());
+    metrics.providerCredentials(core.providerCredentials(clock.now()));
     metrics.publishLanes(core.queueStats(clock.now()));
     LogRedaction.use(core.redactor());
   }

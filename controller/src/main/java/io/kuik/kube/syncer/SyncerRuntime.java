@@ -50,6 +50,8 @@ public final class SyncerRuntime implements ProcessRuntime {
   private final ExecutorService notes;
   // Credential trials, on threads of their own: a registry may take its timeout to answer.
   private final CredentialTrier trier;
+  // Provider plugins, on threads of their own: a plugin may take its timeout to answer.
+  private final ProviderPlugins plugins;
   private final SyncerDriver driver;
   private final StartGate start;
   private final SyncerInformers informers;
@@ -69,6 +71,13 @@ public final class SyncerRuntime implements ProcessRuntime {
     notes = threads("kuik-syncer-notes-", 1);
     trier =
         new CredentialTrier(settings.trials().timeout(), settings.trials().insecureRegistries());
+    plugins =
+        new ProviderPlugins(
+            settings.plugins().directory(),
+            settings.plugins().timeout(),
+            settings.plugins().concurrency(),
+            settings.plugins().maxOutput());
+    metrics.providers(settings.syncer().providers().providers().keySet());
     InformerStores stores = new InformerStores(namespace);
     informers = new SyncerInformers(client, stores, namespace);
     ApplyingSecretWriter secrets = new ApplyingSecretWriter(client, metrics);
@@ -95,7 +104,8 @@ public final class SyncerRuntime implements ProcessRuntime {
             releasers,
             notes,
             metrics,
-            trier);
+            trier,
+            plugins);
     start = new StartGate(driver::startSyncing);
     metrics.informersSynced(() -> synced && informers.noneStopped());
     metrics.admissionPolicyInPlace(false);
@@ -186,6 +196,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     releasers.shutdownNow();
     notes.shutdownNow();
     trier.close();
+    plugins.close();
     loop.close();
     bounds.close();
     if (election != null) {

@@ -63,6 +63,19 @@ public final class Faults {
     SyncerCrashes.crashAndRestart(world.install().syncer());
   }
 
+  /**
+   * From now on, every {@code every} for {@code total}, the syncer crashes and starts again at once
+   * (a node drained, the pod evicted and replaced).
+   */
+  public void syncerCrashesAndRestartsEvery(Duration every, Duration total) {
+    for (long n = 1; every.multipliedBy(n).compareTo(total) <= 0; n++) {
+      world
+          .cluster()
+          .loop()
+          .schedule(every.multipliedBy(n), "the syncer crashes", this::syncerCrashesAndRestarts);
+    }
+  }
+
   /** The syncer is started again after a crash; nothing when it runs. */
   public void syncerRestarts() {
     SyncerCrashes.restart(world.install().syncer());

@@ -61,5 +61,18 @@ public final class Bounds {
   public static final Duration LIVENESS_PHASE =
       DEBOUNCE.plus(RETRY_CAP).plus(KuikWorld.RESYNC_PERIOD).plus(MAX_FAULT_WINDOW).plus(MARGIN);
 
+  /**
+   * The explorer's provider tokens: short, so that each run sees several refreshes, and longer than
+   * twice the bound and a fault window, so that an outage the explorer opens is shorter than the
+   * margin between a refresh (at half) and the bound.
+   */
+  public static final Duration PROVIDER_TOKENS = Duration.ofMinutes(40);
+
+  /** The explorer's minValidity (its syncer's setting, kept here as the checker's too). */
+  public static final Duration PROVIDER_MIN_VALIDITY = Duration.ofMinutes(5);
+
+  /** How much sooner than the bound a credential leaves the Secrets, as documented. */
+  public static final Duration PROVIDER_WRITE_LEAD = Duration.ofMinutes(1);
+
   private Bounds() {}
 }

@@ -67,6 +67,15 @@ public final class Registry {
   private final Map<String, Map<String, String>> tags = new TreeMap<>();
   private final Map<String, Set<String>> digests = new TreeMap<>();
   private final List<Grant> grants = new ArrayList<>();
+
+  /** Paths whose pulls take a cloud provider's tokens, while unexpired. */
+  private record TokenGrant(List<String> prefix, CloudProvider provider) {
+    boolean covers(List<String> path) {
+      return prefix.size() <= path.size() && prefix.equals(path.subList(0, prefix.size()));
+    }
+  }
+
+  private final List<TokenGrant> tokenGrants = new ArrayList<>();
   private final Set<String> downRepositories = new TreeSet<>();
   private boolean servesEverything;
   private boolean echoes;
@@ -119,6 +128,16 @@ public final class Registry {
     Objects.requireNonNull(username, "username");
     Objects.requireNonNull(password, "password");
     grants.add(new Grant(segments(pathPrefix), username, password));
+    return this;
+  }
+
+  /**
+   * From now on repositories under {@code pathPrefix} (whole segments; empty for the whole
+   * registry) need a token of {@code provider}, and take one until it expires, as ECR takes its
+   * authorization tokens.
+   */
+  public Registry acceptTokensOf(CloudProvider provider, String pathPrefix) {
+    tokenGrants.add(new TokenGrant(segments(pathPrefix), Objects.requireNonNull(provider)));
     return this;
   }
 
@@ -224,7 +243,13 @@ public final class Registry {
       throw new IllegalArgumentException(image + " is not on " + host);
     }
     Availability answer = answer(image, credential);
-    note(action, image.toString(), answer.specName() + " as " + who(credential));
+    note(
+        action,
+        image.toString(),
+        answer.specName()
+            + " as "
+            + who(credential)
+            + (answer == Availability.UNAUTHORIZED ? expired(credential) : ""));
     return answer;
   }
 
@@ -236,13 +261,17 @@ public final class Registry {
       return Availability.AVAILABLE;
     }
     boolean anonymous = credential == null || credential.isEmpty();
-    if (!anonymous && grants.stream().noneMatch(g -> g.accepts(credential))) {
+    if (!anonymous && !accepted(credential)) {
       return Availability.UNAUTHORIZED;
     }
     List<String> path = segments(image.path());
     List<Grant> covering = grants.stream().filter(g -> g.covers(path)).toList();
-    if (!covering.isEmpty()
-        && (anonymous || covering.stream().noneMatch(g -> g.accepts(credential)))) {
+    List<TokenGrant> tokensCovering = tokenGrants.stream().filter(g -> g.covers(path)).toList();
+    boolean coveredAndTaken =
+        covering.stream().anyMatch(g -> !anonymous && g.accepts(credential))
+            || tokensCovering.stream()
+                .anyMatch(g -> !anonymous && g.provider().accepts(credential, loop.now()));
+    if ((!covering.isEmpty() || !tokensCovering.isEmpty()) && !coveredAndTaken) {
       return Availability.UNAUTHORIZED;
     }
     String repository = image.path();
@@ -265,8 +294,7 @@ public final class Registry {
     Login answer;
     if (!reachable()) {
       answer = new Login(Login.Outcome.UNREACHABLE, host + ": connection refused");
-    } else if (servesEverything
-        || credential != null && grants.stream().anyMatch(g -> g.accepts(credential))) {
+    } else if (servesEverything || credential != null && accepted(credential)) {
       answer = new Login(Login.Outcome.ACCEPTED, "GET /v2/ answered 200");
     } else {
       answer =
@@ -300,6 +328,25 @@ public final class Registry {
         + " (password="
         + java.net.URLEncoder.encode(credential.password(), StandardCharsets.UTF_8)
         + ")";
+  }
+
+  /** Whether one of this registry's users or unexpired tokens is {@code credential}. */
+  private boolean accepted(RegistryCredential credential) {
+    return grants.stream().anyMatch(g -> g.accepts(credential))
+        || tokenGrants.stream().anyMatch(g -> g.provider().accepts(credential, loop.now()));
+  }
+
+  /**
+   * {@code " (token #n expired)"} when {@code credential} is a token one of the providers issued,
+   * expired now; else empty.
+   */
+  private String expired(RegistryCredential credential) {
+    for (TokenGrant grant : tokenGrants) {
+      if (grant.provider().expiryOf(credential).filter(e -> !loop.now().isBefore(e)).isPresent()) {
+        return " (token " + grant.provider().traceName(credential).orElseThrow() + " expired)";
+      }
+    }
+    return "";
   }
 
   static String who(RegistryCredential credential) {

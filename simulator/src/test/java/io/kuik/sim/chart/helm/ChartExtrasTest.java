@@ -124,7 +124,7 @@ class ChartExtrasTest {
     assertEquals(List.of("tls", "tmp", "truststore"), names(mounts));
     assertEquals("/etc/kuik/truststore", mounts.get(2).path("mountPath").asString());
     assertEquals(
-        List.of("tmp"),
+        List.of("tmp", "providers"),
         names(
             Renders.of(values)
                 .one("Deployment", "kuik-secret-syncer")
