@@ -44,6 +44,19 @@ Feature: Proof on your own cluster with helm test
       | reserved-names | fail   | the API server admitted a dry-run create of kuik-system/kuik-inject-selftest            |
     And the API server must hold no Secret kuik-system/kuik-inject-selftest
 
+  Scenario: helm test should name why the syncer is not ready, in its pod's own words
+    The policy's binding is gone: the syncer holds its writes and is not ready, so its Deployment
+    has no available replica and its Service no endpoint. The row names why, from the /readyz of
+    its pod: the very object the syncer waits for.
+
+    When the administrator deletes the ValidatingAdmissionPolicyBinding kuik-pull-secrets
+    And 1 second passes
+    And `helm test kuik` runs
+    Then the test must fail with the rows:
+      | check          | result | saying                                                                                                                              |
+      | policy-binding | fail   | no ValidatingAdmissionPolicyBinding kuik-pull-secrets                                                                               |
+      | syncer-ready   | fail   | pod kuik-secret-syncer-0: /readyz answered 503: writes held: the ValidatingAdmissionPolicyBinding kuik-pull-secrets does not exist |
+
   Scenario: helm test should fail when the syncer is down
     When the syncer stops
     And 1 second passes

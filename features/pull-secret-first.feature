@@ -250,3 +250,30 @@ Feature: Pull secret first
       """
     Then the write must have passed
     And the pod web-1 in team-a must be gated by kuik.enix.io/pull-secret
+
+  Scenario: Until the policy that bounds the pod patches is in place, no pod is gated and no Secret written
+    Helm creates the ValidatingAdmissionPolicies after the Deployments, and deletes them first on
+    uninstall: the webhook and the syncer watch the pod-gates policy and its binding by name, and
+    neither patches a pod while either is missing. The webhook gates no new pod then (nothing could
+    release it), and the syncer, whose writes the policy bounds too, writes nothing.
+
+    Given the namespace team-a
+    And the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And 2 seconds pass
+    When the administrator deletes the ValidatingAdmissionPolicyBinding kuik-pod-gates
+    And 1 second passes
+    And the registry docker.io is down
+    And a pod web-1 using docker.io/acme/app:1.0 is created in team-a
+    And 5 seconds pass
+    Then the pod web-1 in team-a must not be gated
+    And team-a must not have the Secret kuik-inject-imagealternative-quay
+    And the syncer must not be ready, saying "the ValidatingAdmissionPolicyBinding kuik-pod-gates does not exist"

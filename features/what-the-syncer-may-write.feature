@@ -43,16 +43,19 @@ Feature: What the syncer may write
       | names a kuik-provider-* outside its namespace   | team-a    | kuik-provider-x | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer | kuik-provider-* (in kuik-system only)                     |
 
   @the-policy-refuses-the-syncer
-  Scenario Outline: The syncer's ServiceAccount with a token bound to no pod should be refused <what>
+  Scenario Outline: The syncer's ServiceAccount with <token> should be refused <what>
     A legacy token Secret, or a token from kubectl create token, is not bound to the syncer's pod:
-    the API server says so by leaving the pod's name out of the request's userInfo.extra.
-    When the syncer's ServiceAccount with a token bound to no pod applies in team-a a Secret <name> of type <type> <labelled>
+    the API server says so by leaving the pod's name out of the request's userInfo.extra (a
+    requested token carries its credential id there, a legacy one nothing at all).
+    When the syncer's ServiceAccount with <token> applies in team-a a Secret <name> of type <type> <labelled>
     Then the write must be refused saying "system:serviceaccount:kuik-system:kuik-secret-syncer writes Secrets only with a token bound to one of its pods"
 
     Examples:
-      | what                    | name                               | type                           | labelled                                                 |
-      | its own pull secrets    | kuik-inject-imagealternative-other | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer |
-      | any other Secret either | registry-creds                     | Opaque                         | unlabelled                                               |
+      | token                             | what                    | name                               | type                           | labelled                                                 |
+      | a legacy token Secret             | its own pull secrets    | kuik-inject-imagealternative-other | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer |
+      | a legacy token Secret             | any other Secret either | registry-creds                     | Opaque                         | unlabelled                                               |
+      | a token from kubectl create token | its own pull secrets    | kuik-inject-imagealternative-other | kubernetes.io/dockerconfigjson | labelled app.kubernetes.io/managed-by=kuik-secret-syncer |
+      | a token from kubectl create token | any other Secret either | registry-creds                     | Opaque                         | unlabelled                                               |
 
   Scenario: A Secret created with generateName kuik-inject- should be refused: its name is generated before the policy looks
     When a person creates in team-a a Secret named from generateName kuik-inject- of type kubernetes.io/dockerconfigjson

@@ -1,12 +1,16 @@
 {{/*
 Names. Objects are named <fullname>-<component>, fullname being the release name unless
-fullnameOverride says otherwise; nameOverride changes the app.kubernetes.io/name label. The files
-under chart/files (RBAC, admission policy) may use nothing but .Release.Namespace and the helpers
-kuik.fullname, kuik.name, kuik.commonLabels and the three that name identities below: the
-simulator renders them too, from the same values.
+fullnameOverride says otherwise; nameOverride changes the app.kubernetes.io/name label. Every
+object is named by one helper below, and every name a process is told (a flag, a URL, an RBAC
+resourceNames entry) comes from the helper that names the object: ValuesSpaceTest renders the
+chart over many value sets and checks that each told name is an object of the render.
 */}}
 {{- define "kuik.fullname" -}}
-{{ .Values.fullnameOverride | default .Release.Name }}
+{{- $fullname := .Values.fullnameOverride | default .Release.Name -}}
+{{- if gt (len $fullname) 40 -}}
+{{- fail (printf "the release name %s is %d characters, and the chart names objects after it (%s-secret-syncer-metrics is a Service, at most 63): install under a name of at most 40 characters, or set fullnameOverride (at most 40)" $fullname (len $fullname) $fullname) -}}
+{{- end -}}
+{{ $fullname }}
 {{- end }}
 
 {{- define "kuik.name" -}}
@@ -19,6 +23,47 @@ simulator renders them too, from the same values.
 
 {{- define "kuik.webhook.name" -}}
 {{ include "kuik.fullname" . }}-webhook
+{{- end }}
+
+{{/* The ValidatingAdmissionPolicy that bounds the syncer's Secret writes, and its binding. */}}
+{{- define "kuik.pullSecretsPolicy.name" -}}
+{{ include "kuik.fullname" . }}-pull-secrets
+{{- end }}
+
+{{/* The ValidatingAdmissionPolicy that bounds kuik's pod writes (pull secret first), and its binding. */}}
+{{- define "kuik.podGatesPolicy.name" -}}
+{{ include "kuik.fullname" . }}-pod-gates
+{{- end }}
+
+{{/* The ValidatingAdmissionPolicy that bounds the selftest's identity to dry runs, and its binding. */}}
+{{- define "kuik.selftestPolicy.name" -}}
+{{ include "kuik.fullname" . }}-selftest-dry-run
+{{- end }}
+
+{{/*
+The syncer's leader-election Lease in the install namespace: one per release, so that two releases
+in one namespace elect apart. The syncer creates it; the webhook reads it (pull secret first).
+*/}}
+{{- define "kuik.syncer.leaseName" -}}
+{{ include "kuik.syncer.name" . }}
+{{- end }}
+
+{{/* The selftest's ServiceAccount, pod and RBAC (helm test). */}}
+{{- define "kuik.selftest.name" -}}
+{{ include "kuik.fullname" . }}-selftest
+{{- end }}
+
+{{/* A component's metrics Service; pass (dict "root" $ "component" "secret-syncer"). */}}
+{{- define "kuik.metricsService.name" -}}
+{{ include "kuik.fullname" .root }}-{{ .component }}-metrics
+{{- end }}
+
+{{/*
+The namespaces kuik never serves, one definition for the webhook configuration and both processes:
+the install namespace, kube-system and webhook.excludedNamespaces. As a JSON list.
+*/}}
+{{- define "kuik.excludedNamespaces" -}}
+{{- concat (list .Release.Namespace "kube-system") .Values.webhook.excludedNamespaces | uniq | toJson -}}
 {{- end }}
 
 {{/* The ServiceAccount each component runs as: serviceAccount.name, or the component's name. */}}
@@ -56,7 +101,7 @@ commonLabels, for the objects of chart/files (one "key: value" line each, empty 
 schema keeps them off the chart's own label keys, so that no key is written twice.
 */}}
 {{- define "kuik.commonLabels" -}}
-{{- with .Values.commonLabels }}
+{{- with merge (deepCopy (.Values.commonLabels | default dict)) (dig "commonLabels" dict (.Values.global | default dict)) }}
 {{- toYaml . }}
 {{- end }}
 {{- end }}
@@ -69,7 +114,7 @@ schema keeps them off the chart's own label keys, so that no key is written twic
   "app.kubernetes.io/instance" .Release.Name
   "app.kubernetes.io/version" .Chart.AppVersion
   "app.kubernetes.io/managed-by" .Release.Service -}}
-{{- toYaml (merge $labels (.Values.commonLabels | default dict)) }}
+{{- toYaml (merge $labels (include "kuik.commonLabels" . | fromYaml)) }}
 {{- end }}
 
 {{/* Selector labels of one component; pass (dict "root" $ "component" "secret-syncer"). */}}
@@ -96,6 +141,27 @@ over the selector). Pass (dict "root" $ "component" "webhook" "values" .Values.w
 
 {{- define "kuik.image" -}}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}{{ with .Values.image.digest }}@{{ . }}{{ end }}
+{{- end }}
+
+{{/*
+global.* as cert-manager's chart honours it, for the pods of one component: pass (dict "root" $
+"values" .Values.syncer). imagePullSecrets: the chart's, then global's; priorityClassName: the
+component's, else global's; nodeSelector: global's under the component's.
+*/}}
+{{- define "kuik.podPlacement" -}}
+{{- $global := .root.Values.global | default dict -}}
+{{- $pullSecrets := concat (.root.Values.imagePullSecrets | default list) (dig "imagePullSecrets" list $global) | uniq -}}
+{{- with $pullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .values.priorityClassName | default (dig "priorityClassName" "" $global) }}
+priorityClassName: {{ . }}
+{{- end }}
+{{- with merge (deepCopy (.values.nodeSelector | default dict)) (dig "nodeSelector" dict $global) }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -135,13 +201,19 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --api-burst={{ .Values.syncer.api.burst }}
 - --leader-elect={{ .Values.syncer.leaderElection.enabled }}
 - --health-port={{ .Values.syncer.healthPort }}
-- --admission-policy={{ .Release.Name }}-pull-secrets
-- --admission-policy-binding={{ .Release.Name }}-pull-secrets
+- --admission-policy={{ include "kuik.pullSecretsPolicy.name" . }}
+- --admission-policy-binding={{ include "kuik.pullSecretsPolicy.name" . }}
+- --lease-name={{ include "kuik.syncer.leaseName" . }}
+- --excluded-namespaces={{ join "," .Values.webhook.excludedNamespaces }}
 - --credential-trial-timeout={{ .Values.syncer.credentialTrialTimeout }}
 - --insecure-registries={{ join "," .Values.webhook.insecureRegistries }}
 - --log-format={{ .Values.logFormat }}
 - --log-level={{ .Values.logLevel }}
 - --release-gates={{ .Values.pullSecretFirst.enabled }}
+{{- if .Values.pullSecretFirst.enabled }}
+- --pod-gates-policy={{ include "kuik.podGatesPolicy.name" . }}
+- --pod-gates-policy-binding={{ include "kuik.podGatesPolicy.name" . }}
+{{- end }}
 {{- end }}
 
 {{- define "kuik.webhook.args" -}}
@@ -157,8 +229,14 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --shutdown-delay={{ .Values.webhook.shutdownDelay }}
 - --log-format={{ .Values.logFormat }}
 - --log-level={{ .Values.logLevel }}
+- --excluded-namespaces={{ join "," .Values.webhook.excludedNamespaces }}
 - --pull-secret-first={{ .Values.pullSecretFirst.enabled }}
 - --gate-max-wait={{ .Values.pullSecretFirst.maxWait }}
+{{- if .Values.pullSecretFirst.enabled }}
+- --syncer-lease={{ include "kuik.syncer.leaseName" . }}
+- --pod-gates-policy={{ include "kuik.podGatesPolicy.name" . }}
+- --pod-gates-policy-binding={{ include "kuik.podGatesPolicy.name" . }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -190,10 +268,13 @@ The selftest's command line (templates/selftest.yaml): the release, where its co
 - selftest
 - --release={{ .Release.Name }}
 - --cluster-resource-namespace={{ .Release.Namespace }}
-- --fullname={{ include "kuik.fullname" . }}
+- --admission-policy={{ include "kuik.pullSecretsPolicy.name" . }}
+- --admission-policy-binding={{ include "kuik.pullSecretsPolicy.name" . }}
+- --syncer-deployment={{ include "kuik.syncer.name" . }}
+- --webhook-deployment={{ include "kuik.webhook.name" . }}
 {{- if .Values.metrics.service.enabled }}
-- --syncer-readyz=http://{{ include "kuik.syncer.name" . }}-metrics.{{ .Release.Namespace }}.svc:{{ .Values.syncer.healthPort }}/readyz
-- --webhook-readyz=http://{{ include "kuik.webhook.name" . }}-metrics.{{ .Release.Namespace }}.svc:{{ .Values.webhook.healthPort }}/readyz
+- --syncer-readyz=http://{{ include "kuik.metricsService.name" (dict "root" . "component" "secret-syncer") }}.{{ .Release.Namespace }}.svc:{{ .Values.syncer.healthPort }}/readyz
+- --webhook-readyz=http://{{ include "kuik.metricsService.name" (dict "root" . "component" "webhook") }}.{{ .Release.Namespace }}.svc:{{ .Values.webhook.healthPort }}/readyz
 {{- else }}
 - --syncer-readyz=none
 - --webhook-readyz=none

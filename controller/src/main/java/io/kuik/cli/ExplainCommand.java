@@ -84,6 +84,8 @@ public final class ExplainCommand implements KuikSubcommand {
         })
     boolean namespacesByDefault;
 
+    @Mixin ExcludedNamespacesOption excluded;
+
     @Option(
         names = "--probe",
         description = {
@@ -153,7 +155,11 @@ public final class ExplainCommand implements KuikSubcommand {
       }
       SyncerSettings settings =
           SyncerSettings.defaults(clusterResourceNamespace)
-              .withTargeting(new Targeting(clusterResourceNamespace, namespacesByDefault));
+              .withTargeting(
+                  new Targeting(
+                      clusterResourceNamespace,
+                      namespacesByDefault,
+                      excluded.served(clusterResourceNamespace, spec)));
       PrintWriter err = spec.commandLine().getErr();
       ClusterConnection connection;
       try {

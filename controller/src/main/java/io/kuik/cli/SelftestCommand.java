@@ -115,6 +115,47 @@ public final class SelftestCommand implements KuikSubcommand {
   String fullname;
 
   @Option(
+      names = "--admission-policy",
+      paramLabel = "<name>",
+      defaultValue = "${env:KUIK_ADMISSION_POLICY}",
+      description = {
+        "The ValidatingAdmissionPolicy that bounds the syncer's writes (the syncer's flag of the"
+            + " same name).",
+        "Env: KUIK_ADMISSION_POLICY. Default: <fullname>-pull-secrets."
+      })
+  String admissionPolicy;
+
+  @Option(
+      names = "--admission-policy-binding",
+      paramLabel = "<name>",
+      defaultValue = "${env:KUIK_ADMISSION_POLICY_BINDING}",
+      description = {
+        "Its ValidatingAdmissionPolicyBinding.",
+        "Env: KUIK_ADMISSION_POLICY_BINDING. Default: <fullname>-pull-secrets."
+      })
+  String admissionPolicyBinding;
+
+  @Option(
+      names = "--syncer-deployment",
+      paramLabel = "<name>",
+      defaultValue = "${env:KUIK_SYNCER_DEPLOYMENT}",
+      description = {
+        "The syncer's Deployment in the release's namespace.",
+        "Env: KUIK_SYNCER_DEPLOYMENT. Default: <fullname>-secret-syncer."
+      })
+  String syncerDeployment;
+
+  @Option(
+      names = "--webhook-deployment",
+      paramLabel = "<name>",
+      defaultValue = "${env:KUIK_WEBHOOK_DEPLOYMENT}",
+      description = {
+        "The webhook's Deployment in the release's namespace.",
+        "Env: KUIK_WEBHOOK_DEPLOYMENT. Default: <fullname>-webhook."
+      })
+  String webhookDeployment;
+
+  @Option(
       names = "--syncer-readyz",
       paramLabel = "<url|none>",
       defaultValue = "${env:KUIK_SYNCER_READYZ}",
@@ -239,13 +280,31 @@ public final class SelftestCommand implements KuikSubcommand {
       }
       pod = new SelftestSettings.PodCheck(podNamespace, podImage);
     }
+    SelftestSettings.Names chart = SelftestSettings.Names.of(prefix);
+    SelftestSettings.Names names =
+        new SelftestSettings.Names(
+            name("--admission-policy", admissionPolicy, chart.policy()),
+            name("--admission-policy-binding", admissionPolicyBinding, chart.policyBinding()),
+            name("--syncer-deployment", syncerDeployment, chart.syncerDeployment()),
+            name("--webhook-deployment", webhookDeployment, chart.webhookDeployment()));
     return new SelftestSettings(
         release,
         clusterResourceNamespace,
-        prefix,
-        readyz("--syncer-readyz", syncerReadyz, prefix + "-secret-syncer"),
-        readyz("--webhook-readyz", webhookReadyz, prefix + "-webhook"),
+        names,
+        readyz("--syncer-readyz", syncerReadyz, names.syncerDeployment()),
+        readyz("--webhook-readyz", webhookReadyz, names.webhookDeployment()),
         pod);
+  }
+
+  /** An object's name as given, or the chart's default for it. */
+  private String name(String flag, String value, String chartDefault) {
+    if (value == null || value.isBlank()) {
+      return chartDefault;
+    }
+    if (!Dns1123.isSubdomain(value.strip())) {
+      throw bad("Invalid " + flag + " '" + value + "': not an object name");
+    }
+    return value.strip();
   }
 
   /**

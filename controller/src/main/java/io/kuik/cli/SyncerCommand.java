@@ -4,17 +4,18 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kuik.kube.ApiClientMetrics;
 import io.kuik.kube.ExitReason;
-import io.kuik.kube.syncer.LeaseSettings;
 import io.kuik.kube.syncer.SyncerRuntime;
 import io.kuik.kube.syncer.SyncerRuntimeSettings;
 import io.kuik.model.Dns1123;
 import io.kuik.model.Durations;
+import io.kuik.model.WriteBounds;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.logging.Logger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -197,9 +198,10 @@ public final class SyncerCommand implements KuikSubcommand {
           "${env:KUIK_ADMISSION_POLICY:-" + SyncerRuntimeSettings.Bounds.DEFAULT_NAME + "}",
       description = {
         "The ValidatingAdmissionPolicy that bounds the syncer's Secret writes (the chart's"
-            + " <release>-pull-secrets). The syncer writes nothing while it or its binding is"
+            + " <fullname>-pull-secrets). The syncer writes nothing while it or its binding is"
             + " missing: /readyz fails, a log line and kuik_syncer_admission_policy_in_place say"
-            + " so. Read by name with get; the syncer needs nothing else of it.",
+            + " so. Watched by name (list and watch with the field selector metadata.name); the"
+            + " syncer needs nothing else of it.",
         "Env: KUIK_ADMISSION_POLICY. Default: ${DEFAULT-VALUE}."
       })
   String admissionPolicy;
@@ -214,6 +216,12 @@ public final class SyncerCommand implements KuikSubcommand {
         "Env: KUIK_ADMISSION_POLICY_BINDING. Default: ${DEFAULT-VALUE}."
       })
   String admissionPolicyBinding;
+
+  @Mixin PodGatesPolicyOptions podGates;
+
+  @Mixin ExcludedNamespacesOption excluded;
+
+  @Mixin LeaseOptions lease;
 
   @Option(
       names = "--log-format",
@@ -236,35 +244,6 @@ public final class SyncerCommand implements KuikSubcommand {
       })
   LogLevel logLevel;
 
-  // Leader-election timings: client-go's defaults suit every cluster; tests shorten them.
-  @Option(
-      names = "--lease-name",
-      hidden = true,
-      defaultValue = "${env:KUIK_LEASE_NAME:-" + LeaseSettings.DEFAULT_NAME + "}")
-  String leaseName;
-
-  @Option(
-      names = "--lease-duration",
-      hidden = true,
-      converter = DurationConverter.class,
-      defaultValue = "${env:KUIK_LEASE_DURATION:-15s}")
-  Duration leaseDuration;
-
-  @Option(
-      names = "--lease-renew-deadline",
-      hidden = true,
-      converter = DurationConverter.class,
-      defaultValue = "${env:KUIK_LEASE_RENEW_DEADLINE:-10s}")
-  Duration leaseRenewDeadline;
-
-  @Option(
-      names = "--lease-retry-period",
-      hidden = true,
-      converter = DurationConverter.class,
-      defaultValue = "${env:KUIK_LEASE_RETRY_PERIOD:-2s}")
-  Duration leaseRetryPeriod;
-
-  // How often the admission policy and its binding are read: 5 s suits every cluster.
   @Option(
       names = "--credential-trial-timeout",
       paramLabel = "<duration>",
@@ -290,13 +269,6 @@ public final class SyncerCommand implements KuikSubcommand {
         "Env: KUIK_INSECURE_REGISTRIES. Default: none."
       })
   String insecureRegistries;
-
-  @Option(
-      names = "--admission-policy-check-period",
-      hidden = true,
-      converter = DurationConverter.class,
-      defaultValue = "${env:KUIK_ADMISSION_POLICY_CHECK_PERIOD:-5s}")
-  Duration admissionPolicyCheckPeriod;
 
   private final UntilExit<SyncerRuntime> process = new UntilExit<>();
 
@@ -345,7 +317,11 @@ public final class SyncerCommand implements KuikSubcommand {
     return process.running();
   }
 
-  SyncerRuntimeSettings settings() {
+  /**
+   * What the parsed command line tells the process (the simulator runs it from the chart's own
+   * arguments).
+   */
+  public SyncerRuntimeSettings settings() {
     String namespace =
         ClusterResourceNamespace.resolve(
                 clusterResourceNamespace, ClusterResourceNamespace.SERVICE_ACCOUNT_NAMESPACE)
@@ -411,7 +387,7 @@ public final class SyncerCommand implements KuikSubcommand {
                   debounce,
                   defaults.retryBase(),
                   defaults.retryCap(),
-                  new Targeting(namespace, namespacesByDefault))
+                  new Targeting(namespace, namespacesByDefault, excluded.served(namespace, spec)))
               // The core paces every write at the API rate and spreads each resync over its
               // period, so a restart or resync of many pairs never bursts (the benchmark's case).
               .withWriteLimit(apiQps, apiBurst)
@@ -421,11 +397,11 @@ public final class SyncerCommand implements KuikSubcommand {
               .withReleasesGates(releaseGates);
       return new SyncerRuntimeSettings(
           syncer,
-          new LeaseSettings(
-              leaderElect, leaseName, leaseDuration, leaseRenewDeadline, leaseRetryPeriod),
+          lease.settings(leaderElect, spec),
           healthPort,
           new SyncerRuntimeSettings.Bounds(
-              admissionPolicy, admissionPolicyBinding, admissionPolicyCheckPeriod),
+              new WriteBounds.Policy(admissionPolicy, admissionPolicyBinding),
+              releaseGates ? podGates.policy(spec) : null),
           new SyncerRuntimeSettings.Trials(credentialTrialTimeout, insecureRegistries()));
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), "Invalid setting: " + invalid.getMessage());
@@ -464,8 +440,11 @@ public final class SyncerCommand implements KuikSubcommand {
         + syncer.writeBurst()
         + "), "
         + (s.lease().enabled() ? "lease " + s.lease().name() : "no leader election")
-        + ", policy "
-        + s.bounds().policy()
-        + (syncer.targeting().namespacesByDefault() ? "" : ", labelled namespaces only");
+        + ", "
+        + String.join(
+            " and ", s.bounds().policies().stream().map(WriteBounds.Policy::policy).toList())
+        + (syncer.targeting().namespacesByDefault() ? "" : ", labelled namespaces only")
+        + ", never in "
+        + String.join(", ", syncer.targeting().served().neverServed());
   }
 }

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.logging.Logger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -174,10 +175,14 @@ public final class WebhookCommand implements KuikSubcommand {
       defaultValue = "${env:KUIK_SYNCER_LEASE:-kuik-secret-syncer}",
       description = {
         "With --pull-secret-first: the syncer's leader-election Lease in the cluster resource"
-            + " namespace (the syncer's --lease-name).",
+            + " namespace (the syncer's --lease-name; the chart's <fullname>-secret-syncer).",
         "Env: KUIK_SYNCER_LEASE. Default: ${DEFAULT-VALUE}."
       })
   String syncerLease;
+
+  @Mixin PodGatesPolicyOptions podGates;
+
+  @Mixin ExcludedNamespacesOption excluded;
 
   @Option(
       names = "--shutdown-delay",
@@ -260,6 +265,14 @@ public final class WebhookCommand implements KuikSubcommand {
   }
 
   WebhookRuntimeSettings settings() {
+    return settings(true);
+  }
+
+  /**
+   * What the parsed command line tells the process; {@code filesChecked} false leaves the TLS files
+   * unread (the simulator runs the webhook without TLS, from the chart's own arguments).
+   */
+  public WebhookRuntimeSettings settings(boolean filesChecked) {
     String namespace =
         ClusterResourceNamespace.resolve(
                 clusterResourceNamespace, ClusterResourceNamespace.SERVICE_ACCOUNT_NAMESPACE)
@@ -273,10 +286,7 @@ public final class WebhookCommand implements KuikSubcommand {
       throw bad("Invalid cluster resource namespace '" + namespace + "': not a namespace name");
     }
     if (pullSecretFirst && !Dns1123.isSubdomain(syncerLease)) {
-      throw bad(
-          "Invalid --syncer-lease '"
-              + syncerLease
-              + "': not an object name, e.g. kuik-secret-syncer");
+      throw bad("Invalid --syncer-lease '" + syncerLease + "': not an object name");
     }
     if (pullSecretFirst && (gateMaxWait.isZero() || gateMaxWait.isNegative())) {
       throw bad("Invalid --gate-max-wait " + gateMaxWait + ": give a positive duration, e.g. 30s");
@@ -286,8 +296,8 @@ public final class WebhookCommand implements KuikSubcommand {
     if (port != 0 && port == healthPort) {
       throw bad("--port and --health-port are both " + port + ": give them different ports");
     }
-    Path cert = readableFile("--tls-cert-file", "KUIK_TLS_CERT_FILE", tlsCertFile);
-    Path key = readableFile("--tls-key-file", "KUIK_TLS_KEY_FILE", tlsKeyFile);
+    Path cert = readableFile("--tls-cert-file", "KUIK_TLS_CERT_FILE", tlsCertFile, filesChecked);
+    Path key = readableFile("--tls-key-file", "KUIK_TLS_KEY_FILE", tlsKeyFile, filesChecked);
     try {
       ProberSettings prober =
           new ProberSettings(
@@ -302,8 +312,10 @@ public final class WebhookCommand implements KuikSubcommand {
           prober,
           shutdownDelay,
           pullSecretFirst
-              ? new WebhookRuntimeSettings.PullSecretFirst(syncerLease, gateMaxWait)
-              : null);
+              ? new WebhookRuntimeSettings.PullSecretFirst(
+                  syncerLease, gateMaxWait, podGates.policy(spec))
+              : null,
+          excluded.served(namespace, spec));
     } catch (IllegalArgumentException invalid) {
       throw bad("Invalid setting: " + invalid.getMessage());
     }
@@ -323,11 +335,11 @@ public final class WebhookCommand implements KuikSubcommand {
     }
   }
 
-  private Path readableFile(String flag, String env, Path file) {
+  private Path readableFile(String flag, String env, Path file, boolean checked) {
     if (file == null || file.toString().isBlank()) {
       throw bad("Missing " + flag + ": pass " + flag + "=<PEM file> or set " + env);
     }
-    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+    if (checked && (!Files.isRegularFile(file) || !Files.isReadable(file))) {
       throw bad("Invalid " + flag + " " + file + ": no readable file there");
     }
     return file;

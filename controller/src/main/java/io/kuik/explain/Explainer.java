@@ -64,8 +64,15 @@ final class Explainer {
     List<String> warnings = new ArrayList<>();
     Map<String, String> labels = in.namespaceLabels().orElse(Map.of());
     Targeting targeting = settings.targeting();
-    Boolean served = in.namespaceLabels().map(targeting::serves).orElse(null);
-    if (Boolean.FALSE.equals(served)) {
+    Boolean served = in.namespaceLabels().map(l -> targeting.serves(namespace, l)).orElse(null);
+    if (!targeting.served().serves(namespace)) {
+      warnings.add(
+          "kuik never serves namespace "
+              + namespace
+              + " (kube-system, its install namespace and the chart's"
+              + " webhook.excludedNamespaces): no pod there is rewritten, and the syncer writes no"
+              + " kuik-inject-* Secret there");
+    } else if (Boolean.FALSE.equals(served)) {
       warnings.add(
           "the syncer of "
               + targeting.instance()

@@ -13,6 +13,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Runs {@link TokenFlow} trials off the caller's thread, on a few threads of its own, so that the
@@ -66,14 +67,24 @@ public final class CredentialTrier implements AutoCloseable {
    * once; once closed, answers at once that nothing was sent. Never blocks, never throws.
    */
   public void tryCredential(CredentialTrial trial, Consumer<TrialVerdict> answered) {
+    tryOnATrialThread(() -> tryNow(trial), answered);
+  }
+
+  /**
+   * Runs {@code trial} (a {@link #tryNow}, through a gate that may refuse it) on a trial thread and
+   * hands its verdict to {@code answered} there, exactly once; once closed, answers at once that
+   * nothing was sent. Never blocks, never throws.
+   */
+  public void tryOnATrialThread(Supplier<TrialVerdict> trial, Consumer<TrialVerdict> answered) {
     try {
-      workers.execute(() -> answered.accept(run(trial)));
+      workers.execute(() -> answered.accept(trial.get()));
     } catch (RejectedExecutionException closed) {
       answered.accept(TrialVerdict.unreachable("the syncer is stopping: the trial was not sent"));
     }
   }
 
-  private TrialVerdict run(CredentialTrial trial) {
+  /** The token flow with the credential, on the caller's thread; never throws. */
+  public TrialVerdict tryNow(CredentialTrial trial) {
     try {
       TrialVerdict verdict = flow.tryPull(trial);
       LOG.log(

@@ -94,6 +94,59 @@ public final class FabricSelftestCluster implements SelftestCluster {
     }
   }
 
+  /** Pods asked, at most: the reason of the first few is the reason of all. */
+  static final int PODS_ASKED = 3;
+
+  @Override
+  public Read<List<PodReadyz>> podsReadyz(String namespace, Deployment deployment) {
+    var selector =
+        deployment.getSpec() == null || deployment.getSpec().getSelector() == null
+            ? null
+            : deployment.getSpec().getSelector().getMatchLabels();
+    if (selector == null || selector.isEmpty()) {
+      return Read.missing();
+    }
+    Read<List<io.fabric8.kubernetes.api.model.Pod>> pods =
+        read(() -> client.pods().inNamespace(namespace).withLabels(selector).list().getItems());
+    if (!pods.isFound()) {
+      return Read.failed(pods.code(), pods.message());
+    }
+    List<PodReadyz> answers = new ArrayList<>();
+    for (io.fabric8.kubernetes.api.model.Pod pod : pods.object()) {
+      if (answers.size() == PODS_ASKED) {
+        break;
+      }
+      String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+      Integer port = healthPort(pod);
+      String name = pod.getMetadata().getName();
+      answers.add(
+          new PodReadyz(
+              name,
+              ip == null || port == null
+                  ? Readyz.unreachable("no address yet")
+                  : readyz(URI.create("http://" + ip + ":" + port + "/readyz"))));
+    }
+    return Read.found(answers);
+  }
+
+  /** The container port named {@code health}, where the chart serves /readyz. */
+  private static Integer healthPort(io.fabric8.kubernetes.api.model.Pod pod) {
+    if (pod.getSpec() == null) {
+      return null;
+    }
+    for (var container : pod.getSpec().getContainers()) {
+      for (var port :
+          container.getPorts() == null
+              ? List.<io.fabric8.kubernetes.api.model.ContainerPort>of()
+              : container.getPorts()) {
+        if ("health".equals(port.getName())) {
+          return port.getContainerPort();
+        }
+      }
+    }
+    return null;
+  }
+
   @Override
   public Read<List<GenericKubernetesResource>> routingResources() {
     List<GenericKubernetesResource> all = new ArrayList<>();

@@ -113,7 +113,8 @@ public final class Selftest {
   }
 
   private CheckResult binding() {
-    String name = settings.policyName();
+    String name = settings.policyBindingName();
+    String policy = settings.policyName();
     Read<ValidatingAdmissionPolicyBinding> read = cluster.admissionPolicyBinding(name);
     if (read.isMissing()) {
       return CheckResult.fail(
@@ -133,7 +134,7 @@ public final class Selftest {
     }
     var spec = read.object().getSpec();
     String policyName = spec == null ? null : spec.getPolicyName();
-    if (!name.equals(policyName)) {
+    if (!policy.equals(policyName)) {
       return CheckResult.fail(
           POLICY_BINDING,
           "ValidatingAdmissionPolicyBinding "
@@ -141,7 +142,7 @@ public final class Selftest {
               + " binds policy "
               + policyName
               + ", not "
-              + name);
+              + policy);
     }
     List<String> actions = spec.getValidationActions();
     if (actions == null || !actions.contains("Deny")) {
@@ -155,7 +156,7 @@ public final class Selftest {
     }
     return CheckResult.pass(
         POLICY_BINDING,
-        "ValidatingAdmissionPolicyBinding " + name + " binds " + name + " with Deny");
+        "ValidatingAdmissionPolicyBinding " + name + " binds " + policy + " with Deny");
   }
 
   /**
@@ -303,7 +304,8 @@ public final class Selftest {
       return CheckResult.fail(check, where + " is scaled to 0 replicas");
     }
     if (available == 0) {
-      return CheckResult.fail(check, where + ": " + count + notAvailableBecause(deployment));
+      return CheckResult.fail(
+          check, where + ": " + count + notAvailableBecause(deployment) + podsSay(deployment));
     }
     if (readyz == null) {
       return CheckResult.pass(check, where + ": " + count);
@@ -335,6 +337,35 @@ public final class Selftest {
                   + answer.detail()
                   + "), so only the replicas were checked");
     };
+  }
+
+  /**
+   * Why its pods are not ready, in their own words: each pod's {@code /readyz} (the syncer names
+   * the policy it waits for, the webhook its informers), so that a process told a name that does
+   * not exist is named as such.
+   */
+  private String podsSay(Deployment deployment) {
+    Read<List<SelftestCluster.PodReadyz>> pods =
+        cluster.podsReadyz(settings.namespace(), deployment);
+    if (!pods.isFound()) {
+      return pods.isMissing() ? "" : "; its pods could not be listed: " + cannotRead("", pods);
+    }
+    StringBuilder said = new StringBuilder();
+    for (SelftestCluster.PodReadyz pod : pods.object()) {
+      Readyz answer = pod.readyz();
+      said.append("; pod ").append(pod.pod()).append(": ");
+      switch (answer.state()) {
+        case READY -> said.append("/readyz answered 200");
+        case NOT_READY ->
+            said.append("/readyz answered ")
+                .append(answer.code())
+                .append(": ")
+                .append(quote(answer.detail()));
+        case UNREACHABLE ->
+            said.append("/readyz not reachable (").append(answer.detail()).append(')');
+      }
+    }
+    return said.toString();
   }
 
   private static String notAvailableBecause(Deployment deployment) {

@@ -35,6 +35,21 @@ public interface SelftestCluster {
   /** A GET of a component's {@code /readyz} through its Service. */
   Readyz readyz(URI url);
 
+  /**
+   * What {@code /readyz} answers on each pod the Deployment selects (a few at most), asked at the
+   * pod's address on its {@code health} port: why a component with no available replica is not
+   * ready, when its Service has no endpoint to ask.
+   */
+  Read<List<PodReadyz>> podsReadyz(String namespace, Deployment deployment);
+
+  /** One pod's {@code /readyz}. */
+  record PodReadyz(String pod, Readyz readyz) {
+    public PodReadyz {
+      Objects.requireNonNull(pod, "pod");
+      Objects.requireNonNull(readyz, "readyz");
+    }
+  }
+
   /** Every ImageAlternative and ImageMirror, as stored (their status included). */
   Read<List<GenericKubernetesResource>> routingResources();
 

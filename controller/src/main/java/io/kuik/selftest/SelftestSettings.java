@@ -8,8 +8,7 @@ import java.util.Objects;
  *
  * @param release the Helm release whose objects these must be ({@code meta.helm.sh/release-name})
  * @param namespace the release's namespace, kuik's install namespace
- * @param fullname the prefix of the release's object names, the release name unless the chart's
- *     {@code fullnameOverride} says otherwise
+ * @param names the names of the release's objects it checks, as the chart tells them
  * @param syncerReadyz the syncer's {@code /readyz} through its Service, or null not to ask
  * @param webhookReadyz the webhook's {@code /readyz} through its Service, or null not to ask
  * @param pod the dry-run pod to create, or null to skip that check
@@ -17,7 +16,7 @@ import java.util.Objects;
 public record SelftestSettings(
     String release,
     String namespace,
-    String fullname,
+    Names names,
     URI syncerReadyz,
     URI webhookReadyz,
     PodCheck pod) {
@@ -33,23 +32,57 @@ public record SelftestSettings(
     }
   }
 
+  /**
+   * The release's objects the selftest reads: the chart tells each name (from the helper that names
+   * the object, chart/templates/_helpers.tpl); run by hand, {@link #of} gives the chart's names for
+   * a {@code fullname}.
+   *
+   * @param policy the ValidatingAdmissionPolicy that bounds the syncer's Secret writes
+   * @param policyBinding its binding
+   * @param syncerDeployment the syncer's Deployment
+   * @param webhookDeployment the webhook's Deployment
+   */
+  public record Names(
+      String policy, String policyBinding, String syncerDeployment, String webhookDeployment) {
+    public Names {
+      Objects.requireNonNull(policy, "policy");
+      Objects.requireNonNull(policyBinding, "policyBinding");
+      Objects.requireNonNull(syncerDeployment, "syncerDeployment");
+      Objects.requireNonNull(webhookDeployment, "webhookDeployment");
+    }
+
+    /** The chart's names for objects named after {@code fullname} (the release's by default). */
+    public static Names of(String fullname) {
+      return new Names(
+          fullname + "-pull-secrets",
+          fullname + "-pull-secrets",
+          fullname + "-secret-syncer",
+          fullname + "-webhook");
+    }
+  }
+
   public SelftestSettings {
     Objects.requireNonNull(release, "release");
     Objects.requireNonNull(namespace, "namespace");
-    Objects.requireNonNull(fullname, "fullname");
+    Objects.requireNonNull(names, "names");
   }
 
-  /** The chart's ValidatingAdmissionPolicy and its binding: {@code <fullname>-pull-secrets}. */
+  /** The ValidatingAdmissionPolicy that bounds the syncer's Secret writes. */
   public String policyName() {
-    return fullname + "-pull-secrets";
+    return names.policy();
+  }
+
+  /** Its binding. */
+  public String policyBindingName() {
+    return names.policyBinding();
   }
 
   public String syncerDeployment() {
-    return fullname + "-secret-syncer";
+    return names.syncerDeployment();
   }
 
   public String webhookDeployment() {
-    return fullname + "-webhook";
+    return names.webhookDeployment();
   }
 
   /**

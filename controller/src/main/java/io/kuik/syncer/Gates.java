@@ -77,7 +77,7 @@ final class Gates {
       return;
     }
     for (ObservedNamespace ns : view.namespaces()) {
-      if (settings.targeting().serves(ns.labels())) {
+      if (settings.targeting().serves(ns.name(), ns.labels())) {
         for (RewrittenPod pod : view.pods(ns.name())) {
           if (pod.gated()) {
             podChanged(pod, key(pod), now, out);
@@ -89,8 +89,8 @@ final class Gates {
 
   /**
    * The informer's news of a rewritten pod. Another instance serves the pods of a namespace this
-   * one does not: theirs to release, so such a pod is forgotten here. {@code out} is null while the
-   * writes are held: nothing is released then.
+   * one does not: theirs to release, so such a pod is forgotten here. Nothing is released while the
+   * writes are held: the end of the hold releases what is due.
    */
   void podNoticed(RewrittenPod before, RewrittenPod after, Instant now, Effects out) {
     RewrittenPod any = after != null ? after : before;
@@ -99,7 +99,7 @@ final class Gates {
 
   private boolean served(RewrittenPod pod) {
     return view.namespace(pod.namespace())
-        .filter(ns -> settings.targeting().serves(ns.labels()))
+        .filter(ns -> settings.targeting().serves(ns.name(), ns.labels()))
         .isPresent();
   }
 
@@ -235,11 +235,11 @@ final class Gates {
   }
 
   /**
-   * Sends the release; without {@code out} (writes are held: the policy that bounds them is away)
-   * it is owed from now, and goes with the first wake-up after the policy is back.
+   * Sends the release; while the writes are held (the policy that bounds them is away) it is owed
+   * from now, and goes with the first wake-up after the policy is back.
    */
   private void release(Waiting pod, Effects out, Instant now) {
-    if (out == null) {
+    if (out.holding()) {
       pod.owed = true;
       pod.retry = new Retry(pod.retry == null ? 1 : pod.retry.attempts(), now);
       return;

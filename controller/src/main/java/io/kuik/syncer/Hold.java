@@ -58,6 +58,7 @@ record Hold(
    */
   static Hold keysToHold(
       RoutingResource resource,
+      String namespace,
       Map<String, String> namespaceLabels,
       Collection<RewrittenPod> pods,
       Targeting targeting,
@@ -65,7 +66,7 @@ record Hold(
       Duration grace,
       Instant now) {
     Map<String, String> labels = namespaceLabels == null ? Map.of() : namespaceLabels;
-    boolean served = targeting.serves(labels);
+    boolean served = targeting.serves(namespace, labels);
     Set<String> injecting = injectingKeys(resource);
     if (resource.rewritePolicy() == RewritePolicy.ALWAYS) {
       // Grace belongs to OnFailure needs: a clock left from an earlier OnFailure spell of the

@@ -3,6 +3,7 @@ package io.kuik.syncer;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewrittenPod;
 import io.kuik.model.TrialVerdict;
+import io.kuik.model.WriteBounds;
 import java.util.Objects;
 
 /**

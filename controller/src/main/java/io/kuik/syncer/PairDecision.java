@@ -111,7 +111,7 @@ public final class PairDecision {
       List<Claims.NotRecognized> forged =
           found.isEmpty()
                   && namespace.isPresent()
-                  && settings.targeting().serves(namespace.get().labels())
+                  && settings.targeting().serves(pair.namespace(), namespace.get().labels())
               ? Claims.ofMissing(pair.resource(), view.pods(pair.namespace())).notRecognized()
               : List.of();
       return new PairDecision(pair, Verdict.GONE, null, null, null, List.of(), forged);
@@ -128,6 +128,7 @@ public final class PairDecision {
     Hold hold =
         Hold.keysToHold(
             resource,
+            pair.namespace(),
             namespace.get().labels(),
             view.pods(pair.namespace()),
             settings.targeting(),

@@ -47,8 +47,14 @@ public final class SecretSyncer {
   private final CredentialTrials trials;
   private boolean started;
 
-  /** The admission policy that bounds the writes went away: nothing is decided into a write. */
-  private boolean held;
+  /**
+   * While the admission policy that bounds the writes is away: the Events kept for the end of the
+   * hold (at most {@link #HELD_EVENTS}); null while the writes are not held.
+   */
+  private List<Effect> held;
+
+  /** Events kept through one hold, at most; later ones are dropped. */
+  static final int HELD_EVENTS = 1_000;
 
   public SecretSyncer(SyncerSettings settings, InformerView view) {
     this(settings, view, SyncerObserver.NONE);
@@ -94,7 +100,7 @@ public final class SecretSyncer {
   public List<Effect> handle(Input input, Instant now) {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(now, "now");
-    Effects out = new Effects(pacer, now);
+    Effects out = new Effects(pacer, now, held);
     if (input instanceof Input.Started) {
       if (started) {
         return List.of();
@@ -103,17 +109,17 @@ public final class SecretSyncer {
     } else if (!started) {
       throw new IllegalStateException(input + " before the core started");
     } else if (input instanceof Input.TimerFired fired) {
-      if (!pacer.fired(fired.timer()) || held) {
+      if (!pacer.fired(fired.timer()) || out.holding()) {
         return List.of(); // stale, or held: the policy's return runs what is due
       }
       if (pacer.resyncDue(now)) {
-        resync(now);
+        reconciler.resync(now);
       }
       reconciler.runDue(now, out);
       gates.retryDue(now, out);
     } else if (input instanceof Input.PodChanged pod) {
       podChanged(pod.before(), pod.after(), now);
-      gates.podNoticed(pod.before(), pod.after(), now, held ? null : out);
+      gates.podNoticed(pod.before(), pod.after(), now, out);
     } else if (input instanceof Input.ResourceChanged changed) {
       reconciler.forgetCredentials(changed.id());
       view.routingResource(changed.id()).ifPresent(r -> reportValidity(r, out));
@@ -142,18 +148,16 @@ public final class SecretSyncer {
     } else if (input instanceof Input.StatusAnswered answered) {
       statuses.answered(answered.write().status(), answered.answer(), now, counters);
     } else if (input instanceof Input.WriteBoundsChanged bounds) {
-      if (!bounds.inPlace()) {
-        held = true;
-      } else if (held) {
-        held = false;
-        resync(now);
-        reconciler.runDue(now, out);
-        gates.retryDue(now, out);
-      }
+      return boundsChanged(bounds.inPlace(), now);
     } else {
       throw new AssertionError("an input of no known kind: " + input);
     }
-    if (!held) {
+    return finish(out, now);
+  }
+
+  /** The trials due and the next wake-up, unless the writes are held. */
+  private List<Effect> finish(Effects out, Instant now) {
+    if (!out.holding()) {
       trials.due(now, out);
       Optional<Instant> writeDue =
           Stream.of(statuses.nextDue(), gates.nextRetry())
@@ -162,6 +166,32 @@ public final class SecretSyncer {
       pacer.wake(now, writeDue, trials.nextDue(now)).ifPresent(out::add);
     }
     return out.list();
+  }
+
+  /**
+   * The admission policy that bounds the writes went away, or came back: the hold begins (every
+   * input still updates what the core knows, and nothing is decided into a write), or it ends with
+   * the Events kept meanwhile and a resync of every pair, whose applies are forced: someone may
+   * have written under the reserved names while nothing refused it.
+   */
+  private List<Effect> boundsChanged(boolean inPlace, Instant now) {
+    if (!inPlace) {
+      if (held == null) {
+        held = new ArrayList<>();
+      }
+      return List.of();
+    }
+    if (held == null) {
+      return List.of();
+    }
+    List<Effect> kept = held;
+    held = null;
+    Effects out = new Effects(pacer, now, null);
+    kept.forEach(out::add);
+    reconciler.resync(now);
+    reconciler.runDue(now, out);
+    gates.retryDue(now, out);
+    return finish(out, now);
   }
 
   /** Once the informers have synced: every pair the view shows is reconciled once. */
@@ -208,7 +238,7 @@ public final class SecretSyncer {
     }
     String namespace = (after != null ? after : before).namespace();
     Optional<ObservedNamespace> served =
-        view.namespace(namespace).filter(ns -> settings.targeting().serves(ns.labels()));
+        view.namespace(namespace).filter(ns -> settings.targeting().serves(ns.name(), ns.labels()));
     for (ResourceId id : rewriters) {
       Pair pair = new Pair(id, namespace);
       if (before != null && before.live() && served.isPresent()) {
@@ -246,41 +276,6 @@ public final class SecretSyncer {
       }
     }
     propagations.changed(now, queued);
-  }
-
-  /**
-   * The periodic resync: every pair owes a forced apply at its slot in the window, which bypasses
-   * the hash and so restores a Secret someone else deleted; unchanged content is a no-op on the API
-   * server. The window stretches when the pairs that hold a Secret (and those the start's pass has
-   * still to apply) cannot all be applied in it at the resync's share of the write budget.
-   */
-  private void resync(Instant now) {
-    reconciler.forgetCredentials();
-    pacer.resyncing(now, memory.writtenCount() + pacer.startPassLeft(this::mayHoldASecret));
-    Instant from = afterDebounce(now);
-    for (Validated resource : view.routingResources()) {
-      for (ObservedNamespace ns : view.namespaces()) {
-        pacer.oweResync(new Pair(resource.id(), ns.name()), from);
-      }
-    }
-  }
-
-  /**
-   * Whether the start's pass will apply the pair: an Always resource's, or an OnFailure resource's
-   * in a namespace where a pod it rewrote lives. Counting every pair the start's pass has left
-   * would stretch a resync that comes during it for the pairs that never hold a Secret (three in
-   * four at the scale harness's size).
-   */
-  private boolean mayHoldASecret(Pair pair) {
-    Optional<Validated> found = view.routingResource(pair.resource());
-    if (found.isEmpty() || !(found.get() instanceof Validated.Valid valid)) {
-      return false;
-    }
-    if (valid.resource().rewritePolicy() == RewritePolicy.ALWAYS) {
-      return true;
-    }
-    return view.pods(pair.namespace()).stream()
-        .anyMatch(pod -> RewrittenPods.rewriters(pod).contains(pair.resource()));
   }
 
   private void reportValidity(Validated validated, Effects out) {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kuik.model.ServedNamespaces;
 import io.kuik.routing.ContainerDecision;
 import io.kuik.routing.Coverage;
 import io.kuik.routing.PatchOperation;
@@ -48,6 +49,7 @@ public final class AdmissionHandler {
 
   private final Router router;
   private final Supplier<? extends Coverage> resources;
+  private final ServedNamespaces served;
   private final Function<String, Optional<Map<String, String>>> namespaceLabels;
   private final Consumer<RoutingDecision> decided;
   private final BooleanSupplier gating;
@@ -78,21 +80,32 @@ public final class AdmissionHandler {
       Supplier<? extends Coverage> resources,
       Function<String, Optional<Map<String, String>>> namespaceLabels,
       Consumer<RoutingDecision> decided) {
-    this(router, resources, namespaceLabels, decided, () -> false);
+    this(
+        router,
+        resources,
+        ServedNamespaces.allBut(ServedNamespaces.KUBE_SYSTEM),
+        namespaceLabels,
+        decided,
+        () -> false);
   }
 
   /**
    * A handler that also gates the pods it gives a pull-secret reference while {@code gating} says
    * so (pull secret first, docs/decisions/0052-pull-secret-first.md).
    *
+   * @param served the namespaces kuik serves: a pod created elsewhere is admitted as it came, as
+   *     the webhook configuration's namespaceSelector, rendered from the same list, would not even
+   *     send it
    * @param gating asked once per pod given a reference; must not block
    */
   public AdmissionHandler(
       Router router,
       Supplier<? extends Coverage> resources,
+      ServedNamespaces served,
       Function<String, Optional<Map<String, String>>> namespaceLabels,
       Consumer<RoutingDecision> decided,
       BooleanSupplier gating) {
+    this.served = Objects.requireNonNull(served, "served");
     this.gating = Objects.requireNonNull(gating, "gating");
     this.router = Objects.requireNonNull(router, "router");
     this.resources = Objects.requireNonNull(resources, "resources");
@@ -162,6 +175,11 @@ public final class AdmissionHandler {
           request.getOperation(),
           kindOf(request.getKind()),
           where);
+      return null;
+    }
+    if (request.getNamespace() == null || !served.serves(request.getNamespace())) {
+      LOG.log(
+          Level.DEBUG, "admission {0}: a namespace kuik does not serve, allowed unchanged", where);
       return null;
     }
     Optional<Pod> pod = podOf(request.getObject());

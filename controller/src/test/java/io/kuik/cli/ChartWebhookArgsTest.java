@@ -25,9 +25,7 @@ class ChartWebhookArgsTest {
   private static final String HELPER = "kuik.webhook.args";
 
   /** Flags the chart leaves at their defaults: each one a choice, not an oversight. */
-  private static final Set<String> NOT_PASSED =
-      // The chart's syncer keeps the default name of its Lease.
-      Set.of("--syncer-lease");
+  private static final Set<String> NOT_PASSED = Set.of();
 
   @Test
   void theChartPassesOnlyFlagsTheWebhookKnowsAndLeavesOutOnlyTheListedOnes() throws IOException {

@@ -37,6 +37,13 @@ class SyncerCommandLineTest {
           "--health-port",
           "--admission-policy",
           "--admission-policy-binding",
+          "--pod-gates-policy",
+          "--pod-gates-policy-binding",
+          "--excluded-namespaces",
+          "--lease-name",
+          "--lease-duration",
+          "--lease-renew-deadline",
+          "--lease-retry-period",
           "--credential-trial-timeout",
           "--insecure-registries",
           "--log-format",
@@ -70,7 +77,6 @@ class SyncerCommandLineTest {
       String env = "KUIK_" + flag.substring(2).replace('-', '_').toUpperCase();
       assertTrue(help.contains("Env: " + env), env + " in\n" + help);
     }
-    assertFalse(help.contains("--lease-duration"), "the lease timings are for tests only");
   }
 
   @Test
@@ -144,9 +150,11 @@ class SyncerCommandLineTest {
     assertEquals(50, settings.syncer().writeBurst());
     assertEquals(8, settings.syncer().maxInFlight());
     assertTrue(settings.lease().enabled());
-    assertEquals("kuik-pull-secrets", settings.bounds().policy());
-    assertEquals("kuik-pull-secrets", settings.bounds().binding());
-    assertEquals(Duration.ofSeconds(5), settings.bounds().period());
+    assertEquals(
+        java.util.List.of(
+            new io.kuik.model.WriteBounds.Policy("kuik-pull-secrets", "kuik-pull-secrets")),
+        settings.bounds().policies());
+    assertEquals("kuik-secret-syncer", settings.lease().name());
     assertEquals("kuik-system", settings.syncer().clusterResourceNamespace());
     assertEquals(8080, settings.healthPort());
     // One default per setting: the command's are the core's own, the simulator's among them.

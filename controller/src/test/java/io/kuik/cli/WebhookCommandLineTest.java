@@ -38,6 +38,9 @@ class WebhookCommandLineTest {
           "--pull-secret-first",
           "--gate-max-wait",
           "--syncer-lease",
+          "--pod-gates-policy",
+          "--pod-gates-policy-binding",
+          "--excluded-namespaces",
           "--shutdown-delay",
           "--log-format",
           "--log-level");

@@ -1,14 +1,8 @@
 package io.kuik.kube;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
@@ -21,17 +15,11 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * pkg/apis/rbac/v1/evaluation_helpers.go). Nothing else is granted: no aggregation, no default
  * roles beyond discovery.
  *
- * <p>The files may use only {@code {{ .Release.Name }}}, {@code {{ .Release.Namespace }}} and the
- * ServiceAccount name helpers (at their defaults), which is how the chart includes them; any other
- * template action fails the test here, as it fails the simulator.
+ * <p>The file is rendered by Helm itself with the chart's default values ({@link ChartFileRender}).
  */
 public final class ChartRbac {
 
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
-  private static final Pattern ACTION = Pattern.compile("\\{\\{\\s*([^}]*?)\\s*}}");
-  private static final Pattern COMMON_LABELS =
-      Pattern.compile(
-          "\\n[ ]*\\{\\{-\\s*include \"kuik\\.commonLabels\" \\. \\| nindent \\d+\\s*}}");
 
   /** What the API server makes of one request: {@code RequestInfo} as the authorizer sees it. */
   public record Attributes(
@@ -68,14 +56,7 @@ public final class ChartRbac {
    */
   public static ChartRbac load(
       String file, String releaseName, String releaseNamespace, String more) {
-    Path chart = Path.of(System.getProperty("basedir", ".")).resolve("../chart").normalize();
-    String text;
-    try {
-      text = Files.readString(chart.resolve(file));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the chart's " + file, e);
-    }
-    return parse(render(text, releaseName, releaseNamespace, file) + "\n---\n" + more);
+    return parse(ChartFileRender.render(file, releaseName, releaseNamespace) + "\n---\n" + more);
   }
 
   /** Several chart files' grants together, as a release with the values that install them. */
@@ -83,36 +64,6 @@ public final class ChartRbac {
     List<Grant> all = new ArrayList<>();
     files.forEach(file -> all.addAll(load(file, releaseName, releaseNamespace).grants));
     return new ChartRbac(List.copyOf(all));
-  }
-
-  public static String render(
-      String text, String releaseName, String releaseNamespace, String source) {
-    // The chart's default values: no commonLabels (the line holding only their include renders
-    // nothing, its line break trimmed by {{-), no fullnameOverride, no nameOverride.
-    text = COMMON_LABELS.matcher(text).replaceAll("");
-    Matcher action = ACTION.matcher(text);
-    StringBuilder out = new StringBuilder();
-    while (action.find()) {
-      String value =
-          switch (action.group(1)) {
-            case ".Release.Name" -> releaseName;
-            case ".Release.Namespace" -> releaseNamespace;
-            case "include \"kuik.fullname\" ." -> releaseName;
-            case "include \"kuik.name\" ." -> "kuik";
-            // The default ServiceAccounts: serviceAccount.name left empty in values.yaml.
-            case "include \"kuik.syncer.serviceAccountName\" ." -> releaseName + "-secret-syncer";
-            case "include \"kuik.webhook.serviceAccountName\" ." -> releaseName + "-webhook";
-            default ->
-                throw new IllegalStateException(
-                    source
-                        + " uses "
-                        + action.group()
-                        + "; only the release name and namespace and the ServiceAccount names");
-          };
-      action.appendReplacement(out, Matcher.quoteReplacement(value));
-    }
-    action.appendTail(out);
-    return out.toString();
   }
 
   private static ChartRbac parse(String yaml) {
@@ -271,11 +222,31 @@ public final class ChartRbac {
     String subresource = rest.size() > 2 ? rest.get(2) : "";
     if (name.isEmpty() && verb.equals("get")) {
       verb = watchRequested(query) ? "watch" : "list";
+      // A list or watch whose field selector requires one metadata.name is authorized as a
+      // request for that name (requestinfo.go, NewRequestInfo), so resourceNames can grant it.
+      name = selectedName(query);
     }
     if (name.isEmpty() && verb.equals("delete")) {
       verb = "deletecollection";
     }
     return new Attributes(true, verb, group, resource, subresource, namespace, name, path);
+  }
+
+  /** The name a {@code fieldSelector} of exactly {@code metadata.name=<name>} selects, or "". */
+  private static String selectedName(String query) {
+    for (String pair : query.split("&")) {
+      if (pair.startsWith("fieldSelector=")) {
+        String selector =
+            java.net.URLDecoder.decode(
+                pair.substring("fieldSelector=".length()), java.nio.charset.StandardCharsets.UTF_8);
+        for (String prefix : List.of("metadata.name==", "metadata.name=")) {
+          if (selector.startsWith(prefix) && !selector.contains(",")) {
+            return selector.substring(prefix.length());
+          }
+        }
+      }
+    }
+    return "";
   }
 
   /** Any value of {@code watch} but {@code false} or {@code 0} asks for a watch. */

@@ -90,8 +90,20 @@ public final class MockCluster implements AutoCloseable {
     installAdmissionPolicy(client);
   }
 
-  /** The same, on any API server the client reaches (the scale harness's own mock). */
+  /**
+   * The same, on any API server the client reaches (the scale harness's own mock); with the
+   * pod-gates policy and binding of pull secret first ({@code kuik-pod-gates}), which the syncer
+   * releasing gates and the webhook gating pods wait for.
+   */
   public static void installAdmissionPolicy(KubernetesClient client) {
+    installPolicy(client, POLICY);
+    installPolicy(client, POD_GATES_POLICY);
+  }
+
+  /** The pod-gates policy's name the chart gives it for the release {@code kuik}. */
+  public static final String POD_GATES_POLICY = "kuik-pod-gates";
+
+  private static void installPolicy(KubernetesClient client, String name) {
     client
         .admissionRegistration()
         .v1()
@@ -100,7 +112,7 @@ public final class MockCluster implements AutoCloseable {
             new io.fabric8.kubernetes.api.model.admissionregistration.v1
                     .ValidatingAdmissionPolicyBuilder()
                 .withNewMetadata()
-                .withName(POLICY)
+                .withName(name)
                 .endMetadata()
                 .withNewSpec()
                 .withFailurePolicy("Fail")
@@ -115,10 +127,10 @@ public final class MockCluster implements AutoCloseable {
             new io.fabric8.kubernetes.api.model.admissionregistration.v1
                     .ValidatingAdmissionPolicyBindingBuilder()
                 .withNewMetadata()
-                .withName(POLICY)
+                .withName(name)
                 .endMetadata()
                 .withNewSpec()
-                .withPolicyName(POLICY)
+                .withPolicyName(name)
                 .withValidationActions("Deny")
                 .endSpec()
                 .build())

@@ -44,7 +44,7 @@ final class FakeSelftestCluster implements SelftestCluster {
     return new SelftestSettings(
         RELEASE,
         NAMESPACE,
-        RELEASE,
+        SelftestSettings.Names.of(RELEASE),
         URI.create("http://kuik-secret-syncer-metrics.kuik-system.svc:8080/readyz"),
         URI.create("http://kuik-webhook-metrics.kuik-system.svc:8080/readyz"),
         null);
@@ -146,6 +146,14 @@ final class FakeSelftestCluster implements SelftestCluster {
   @Override
   public Readyz readyz(URI url) {
     return readyz;
+  }
+
+  /** What the pods of a Deployment answer on /readyz: none by default. */
+  Read<List<PodReadyz>> pods = Read.found(List.of());
+
+  @Override
+  public Read<List<PodReadyz>> podsReadyz(String namespace, Deployment deployment) {
+    return pods;
   }
 
   @Override

@@ -35,7 +35,7 @@ class SelftestTest {
         new SelftestSettings(
             plain.release(),
             plain.namespace(),
-            plain.fullname(),
+            plain.names(),
             plain.syncerReadyz(),
             plain.webhookReadyz(),
             new SelftestSettings.PodCheck("team-a", "quay.io/acme/app:1")));
@@ -187,6 +187,37 @@ class SelftestTest {
     cluster.dryRun = object -> DryRun.refused(400, "BadRequest", "dryRun is not supported");
 
     assertRow(run(), Selftest.RESERVED_NAMES, Result.FAIL, "answered 400 BadRequest");
+  }
+
+  /**
+   * "0 of 2 replicas available" says nothing: the row names why, in the pods' own words (their
+   * {@code /readyz}), so that a syncer told a policy that does not exist is named as such.
+   */
+  @Test
+  void aComponentWithoutAvailableReplicasIsNamedWhyByItsPodsReadyz() {
+    cluster.deployments.put(
+        "kuik-secret-syncer",
+        Read.found(FakeSelftestCluster.deployment("kuik-secret-syncer", 2, 0)));
+    cluster.pods =
+        Read.found(
+            List.of(
+                new SelftestCluster.PodReadyz(
+                    "kuik-secret-syncer-7d9f-a",
+                    SelftestCluster.Readyz.notReady(
+                        503,
+                        "writes held: the ValidatingAdmissionPolicy kuik-pull-secrets does not"
+                            + " exist")),
+                new SelftestCluster.PodReadyz(
+                    "kuik-secret-syncer-7d9f-b",
+                    SelftestCluster.Readyz.unreachable("connection refused"))));
+
+    assertRow(
+        run(),
+        Selftest.SYNCER_READY,
+        Result.FAIL,
+        "0 of 2 replicas available; pod kuik-secret-syncer-7d9f-a: /readyz answered 503: writes"
+            + " held: the ValidatingAdmissionPolicy kuik-pull-secrets does not exist; pod"
+            + " kuik-secret-syncer-7d9f-b: /readyz not reachable (connection refused)");
   }
 
   @Test

@@ -66,6 +66,7 @@ class HoldTest {
       Instant now) {
     return Hold.keysToHold(
         resource,
+        "team-a",
         labels(labels),
         pods.stream().map(Records::pod).toList(),
         targeting,

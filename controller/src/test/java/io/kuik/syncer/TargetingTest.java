@@ -3,6 +3,7 @@ package io.kuik.syncer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kuik.model.PullSecretsOverride;
+import io.kuik.model.ServedNamespaces;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,17 +45,31 @@ class TargetingTest {
       labels.put(Targeting.INSTANCE_LABEL, "kuik-other");
     }
     var targeting = new Targeting("kuik-system", byDefault);
-    assertEquals(served.equals("yes"), targeting.serves(labels));
+    assertEquals(served.equals("yes"), targeting.serves("team-a", labels));
   }
 
   @ParameterizedTest(name = "override value \"{0}\" reads as unset")
   @CsvSource({"yes", "TRUE", "1", "''"})
   void anOverrideThatIsNeitherTrueNorFalseReadsAsUnset(String value) {
     var targeting = new Targeting("kuik-system", false);
-    assertEquals(false, targeting.serves(Map.of(PullSecretsOverride.LABEL, value)));
+    assertEquals(false, targeting.serves("team-a", Map.of(PullSecretsOverride.LABEL, value)));
     assertEquals(
         true,
         targeting.serves(
+            "team-a",
             Map.of(PullSecretsOverride.LABEL, value, Targeting.INSTANCE_LABEL, "kuik-system")));
+  }
+
+  @ParameterizedTest(name = "{0} is never served, whatever its labels")
+  @CsvSource({"kube-system", "kuik-system", "legacy"})
+  void aNamespaceKuikDoesNotServeIsServedByNoInstanceWhateverItsLabels(String namespace) {
+    var targeting =
+        new Targeting("kuik-system", true, ServedNamespaces.parse("kuik-system", "legacy,sandbox"));
+
+    assertEquals(false, targeting.serves(namespace, Map.of()));
+    assertEquals(false, targeting.serves(namespace, Map.of(PullSecretsOverride.LABEL, "true")));
+    assertEquals(
+        false, targeting.serves(namespace, Map.of(Targeting.INSTANCE_LABEL, "kuik-system")));
+    assertEquals(true, targeting.serves("team-a", Map.of()));
   }
 }

@@ -7,6 +7,7 @@ import io.kuik.model.ResourceId;
 import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingKind;
 import io.kuik.model.RoutingResource;
+import io.kuik.model.ServedNamespaces;
 import io.kuik.ports.RegistryProber;
 import io.kuik.routing.Router;
 import io.kuik.routing.RoutingIndex;
@@ -47,14 +48,23 @@ final class AdmissionFixtures {
 
   private AdmissionFixtures() {}
 
+  /** A handler routing with {@link #PROD_MIRROR}, serving every namespace but kube-system. */
   static AdmissionHandler handler(RegistryProber prober) {
+    return handler(prober, ServedNamespaces.allBut(ServedNamespaces.KUBE_SYSTEM));
+  }
+
+  /** The same, serving only the namespaces {@code served} says. */
+  static AdmissionHandler handler(RegistryProber prober, ServedNamespaces served) {
     RoutingIndex index = RoutingIndex.of(List.of(PROD_MIRROR));
     Map<String, Map<String, String>> namespaces =
         Map.of("team-a", Map.of("kubernetes.io/metadata.name", "team-a"));
     return new AdmissionHandler(
         new Router(prober, name -> Optional.empty()),
         () -> index,
-        name -> Optional.ofNullable(namespaces.get(name)));
+        served,
+        name -> Optional.ofNullable(namespaces.get(name)),
+        decision -> {},
+        () -> false);
   }
 
   static byte[] recorded(String file) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.zjsonpatch.JsonPatch;
+import io.kuik.model.ServedNamespaces;
 import io.kuik.ports.RegistryProber;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -135,6 +136,33 @@ class AdmissionHandlerTest {
     assertEquals(uid, response.get("uid").asString());
     assertNull(response.get("patch"));
     assertNull(response.get("patchType"));
+  }
+
+  @ParameterizedTest(name = "a pod of team-a is admitted as it came where kuik {0}")
+  @CsvSource({
+    "is installed in team-a, team-a, ''",
+    "leaves team-a out (webhook.excludedNamespaces), kuik-system, 'legacy,team-a'",
+  })
+  void aPodOfANamespaceKuikDoesNotServeIsAdmittedAsItCame(
+      String where, String installNamespace, String excluded) {
+    var served = ServedNamespaces.parse(installNamespace, excluded);
+
+    JsonNode response =
+        answer(AdmissionFixtures.handler(MIRROR_HAS_EVERYTHING, served), "pod-create.json")
+            .get("response");
+
+    assertTrue(response.get("allowed").asBoolean());
+    assertNull(response.get("patch"), where);
+    JsonNode routed =
+        answer(
+                AdmissionFixtures.handler(
+                    MIRROR_HAS_EVERYTHING, ServedNamespaces.parse(installNamespace, "legacy")),
+                "pod-create.json")
+            .get("response");
+    assertEquals(
+        installNamespace.equals("team-a"),
+        routed.get("patch") == null,
+        "served otherwise, and routed there");
   }
 
   @Test

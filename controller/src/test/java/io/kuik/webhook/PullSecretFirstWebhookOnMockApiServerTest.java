@@ -32,7 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
  * fabric8's mock API server: a pod given a pull-secret reference is gated while the syncer's Lease
  * is fresh and not once it is stale, and a pod still gated past {@code --gate-max-wait} is released
  * with a Warning Event PullSecretNotReady, the syncer nowhere
- * (docs/decisions/0052-pull-secret-first.md).
+ * (docs/decisions/0052-pull-secret-first.md); while the pod-gates policy is away it gates and
+ * patches nothing (docs/decisions/0056-policies-watched-by-name.md).
  */
 class PullSecretFirstWebhookOnMockApiServerTest {
 
@@ -119,6 +120,49 @@ class PullSecretFirstWebhookOnMockApiServerTest {
     String metrics = webhook.health("/metrics").body();
     assertTrue(metrics.contains("kuik_webhook_gates_released_by_bound_total 1"), metrics);
     assertTrue(metrics.contains("kuik_webhook_pods_gated 0"), metrics);
+  }
+
+  @Test
+  void gatesNoPodAndPatchesNoneWhileThePodGatesPolicyIsAwayThenGatesAgain() {
+    putAlternative();
+    lease(Instant.now());
+    await("a gated pod")
+        .atMost(PATIENCE)
+        .until(() -> "[{\"name\":\"kuik.enix.io/pull-secret\"}]".equals(gates(review())));
+
+    client
+        .admissionRegistration()
+        .v1()
+        .validatingAdmissionPolicyBindings()
+        .withName(MockCluster.POD_GATES_POLICY)
+        .delete();
+    await("routed, but gated no more, the syncer's Lease fresh: nothing could release it")
+        .atMost(PATIENCE)
+        .until(() -> renewed() && gates(review()).equals("null") && rewritten(review()));
+    fixtures.gatedRewrittenPod("team-a", "old", Instant.now().minusSeconds(60));
+    await("a pod gated past the bound keeps its gate: no patch while nothing bounds it")
+        .during(Duration.ofSeconds(3))
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                fixtures
+                    .gates("team-a", "old")
+                    .equals(List.of("example.com/quota", "kuik.enix.io/pull-secret")));
+
+    MockCluster.installAdmissionPolicy(client);
+    await("gated again once the policy is back")
+        .atMost(PATIENCE)
+        .until(
+            () -> renewed() && "[{\"name\":\"kuik.enix.io/pull-secret\"}]".equals(gates(review())));
+    await("and the pod past the bound released")
+        .atMost(PATIENCE)
+        .until(() -> fixtures.gates("team-a", "old").equals(List.of("example.com/quota")));
+  }
+
+  /** The syncer's leader renews its Lease now; true, for use inside a condition. */
+  private boolean renewed() {
+    lease(Instant.now());
+    return true;
   }
 
   private boolean pullSecretNotReadyOnOld(Event event) {

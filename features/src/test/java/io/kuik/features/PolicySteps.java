@@ -70,22 +70,22 @@ public class PolicySteps {
   }
 
   @When(
-      "^the syncer's ServiceAccount with a token bound to no pod applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
+      "^the syncer's ServiceAccount with (a legacy token Secret|a token from kubectl create token) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) labelled ([^=\\s]+)=(\\S+)$")
   public void theSyncersUnboundTokenApplies(
-      String namespace, String name, String type, String key, String value) {
-    syncerApplies(
-        world().install().syncerAccountWithALegacyToken(),
-        namespace,
-        name,
-        type,
-        Map.of(key, value));
+      String token, String namespace, String name, String type, String key, String value) {
+    syncerApplies(unbound(token), namespace, name, type, Map.of(key, value));
   }
 
   @When(
-      "^the syncer's ServiceAccount with a token bound to no pod applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) unlabelled$")
-  public void theSyncersUnboundTokenAppliesUnlabelled(String namespace, String name, String type) {
-    syncerApplies(
-        world().install().syncerAccountWithALegacyToken(), namespace, name, type, Map.of());
+      "^the syncer's ServiceAccount with (a legacy token Secret|a token from kubectl create token) applies in ([a-z0-9-]+) a Secret ([a-z0-9.-]+) of type (\\S+) unlabelled$")
+  public void theSyncersUnboundTokenAppliesUnlabelled(
+      String token, String namespace, String name, String type) {
+    syncerApplies(unbound(token), namespace, name, type, Map.of());
+  }
+
+  /** A token of the syncer's ServiceAccount bound to no pod, as the API server authenticates it. */
+  private Identity unbound(String token) {
+    return world().install().syncerAccountWithATokenBoundToNoPod(token.contains("kubectl"));
   }
 
   private void syncerApplies(

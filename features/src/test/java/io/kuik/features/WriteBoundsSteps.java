@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.cucumber.java.en.Given;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
+import io.kuik.model.WriteBounds;
 import io.kuik.sim.dsl.KuikWorld;
 import io.kuik.sim.trace.RequestKind;
-import io.kuik.syncer.WriteBounds;
 
 /** The admission policy that bounds the syncer's writes, there or not, and the syncer's answer. */
 public class WriteBoundsSteps {

@@ -8,6 +8,7 @@ import io.kuik.sim.actors.People;
 import io.kuik.sim.actors.Velero;
 import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.chart.Release;
+import io.kuik.sim.chart.RenderedRelease;
 import io.kuik.sim.client.Informer;
 import io.kuik.sim.faults.Outages;
 import io.kuik.sim.faults.PolicyFailure;
@@ -25,10 +26,13 @@ import io.kuik.sim.world.kubelet.Kubelet;
 import io.kuik.sim.world.kubelet.PodFeed;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.LabelSelector;
+import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.registry.Registries;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -104,11 +108,13 @@ public final class Cluster {
   }
 
   /**
-   * {@code helm install}, reduced to what the simulated cluster enforces: the chart's CRDs (when
-   * missing), the release namespace, the syncer's and the webhook's ServiceAccounts, every object
-   * of the chart's RBAC and admission policy files rendered for the release, and the two
-   * components' Deployments, created as {@link #ADMIN} with the annotations Helm puts on every
-   * object it installs ({@link #helmOwned}).
+   * {@code helm install}, reduced to what the simulated cluster enforces: Helm renders the chart
+   * for the release ({@link ChartFiles#render}), and the cluster gets the chart's CRDs (when
+   * missing), the release namespace (when missing), the ServiceAccounts, every Role, ClusterRole
+   * and binding, the components' Deployments and the ValidatingAdmissionPolicies with their
+   * bindings of that render, created as {@link #ADMIN} with the annotations Helm puts on every
+   * object it installs ({@link #helmOwned}). What the simulator does not model (Services, Secrets
+   * of TLS, PodDisruptionBudgets, NetworkPolicies, monitors) is left out.
    *
    * @return the objects as stored, in creation order
    */
@@ -118,24 +124,54 @@ public final class Cluster {
     return stored;
   }
 
+  /** The kinds of a render the simulated cluster installs before the policies, in this order. */
+  private static final List<String> INSTALLED_FIRST =
+      List.of("ServiceAccount", "ClusterRole", "Role", "ClusterRoleBinding", "RoleBinding");
+
+  /** The policies, which Helm 3 creates last. */
+  private static final List<String> POLICIES =
+      List.of("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding");
+
   /**
-   * {@link #install} but the ValidatingAdmissionPolicy and its binding, which Helm 3 creates last:
-   * kinds missing from its install order go after every known kind, Deployments included (helm/helm
-   * {@code pkg/releaseutil/kind_sorter.go}, {@code InstallOrder}), so the syncer's pods can start
-   * before them. {@link #installPolicy} creates them.
+   * {@link #install} but the ValidatingAdmissionPolicies and their bindings, which Helm 3 creates
+   * last: kinds missing from its install order go after every known kind, Deployments included
+   * (helm/helm {@code pkg/releaseutil/kind_sorter.go}, {@code InstallOrder}), so the syncer's pods
+   * can start before them. {@link #installPolicy} creates them.
    */
   public List<ObjectNode> installWithoutThePolicy(Release release) {
+    RenderedRelease rendered = chart().render(release);
     List<ObjectNode> stored = new ArrayList<>(installCrds());
-    stored.add(api.create(ADMIN, object("v1", "Namespace", null, release.namespace())));
+    if (api.find(ADMIN, ResourceType.NAMESPACE, null, release.namespace()).isEmpty()) {
+      stored.add(api.create(ADMIN, object("v1", "Namespace", null, release.namespace())));
+    }
+    for (String kind : INSTALLED_FIRST) {
+      for (ObjectNode object : rendered.ofKind(kind)) {
+        if (!isHook(object)) {
+          stored.add(api.create(ADMIN, helmOwned(object, release)));
+        }
+      }
+    }
+    // A ServiceAccount the values name but the chart does not create is the user's: brought along.
     for (String account :
         List.of(release.syncerServiceAccount(), release.webhookServiceAccount())) {
-      stored.add(api.create(ADMIN, object("v1", "ServiceAccount", release.namespace(), account)));
+      if (api.find(ADMIN, ResourceType.SERVICE_ACCOUNT, release.namespace(), account).isEmpty()) {
+        stored.add(api.create(ADMIN, object("v1", "ServiceAccount", release.namespace(), account)));
+      }
     }
-    ChartFiles chart = chart();
-    for (String file : List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC)) {
-      chart.load(file, release).forEach(o -> stored.add(api.create(ADMIN, helmOwned(o, release))));
+    Map<String, String> deployments = new LinkedHashMap<>();
+    for (String command : List.of("syncer", "webhook")) {
+      rendered
+          .runner(command)
+          .ifPresent(
+              d ->
+                  deployments.put(
+                      d.path("metadata")
+                          .path("labels")
+                          .path("app.kubernetes.io/component")
+                          .asString(),
+                      Meta.name(d)));
     }
-    componentDeployments.install(ADMIN, release.name(), release.fullname(), release.namespace());
+    componentDeployments.install(ADMIN, release.name(), release.namespace(), deployments);
     trace.alias(
         Identity.serviceAccount(release.namespace(), release.syncerServiceAccount()), "syncer");
     trace.alias(
@@ -144,24 +180,30 @@ public final class Cluster {
   }
 
   /**
-   * The release's ValidatingAdmissionPolicy and its binding, those missing created as {@link
+   * The release's ValidatingAdmissionPolicies and their bindings, those missing created as {@link
    * #ADMIN} (an install, or an upgrade that puts back what someone deleted).
    *
    * @return the objects created now
    */
   public List<ObjectNode> installPolicy(Release release) {
     List<ObjectNode> stored = new ArrayList<>();
-    for (ObjectNode object : chart().load(ChartFiles.ADMISSION_POLICY, release)) {
-      ResourceType type =
-          object.path("kind").asString().equals("ValidatingAdmissionPolicy")
-              ? ResourceType.VALIDATING_ADMISSION_POLICY
-              : ResourceType.VALIDATING_ADMISSION_POLICY_BINDING;
-      String name = object.path("metadata").path("name").asString();
-      if (api.find(ADMIN, type, null, name).isEmpty()) {
-        stored.add(api.create(ADMIN, helmOwned(object, release)));
+    RenderedRelease rendered = chart().render(release);
+    for (String kind : POLICIES) {
+      for (ObjectNode object : rendered.ofKind(kind)) {
+        ResourceType type =
+            kind.equals("ValidatingAdmissionPolicy")
+                ? ResourceType.VALIDATING_ADMISSION_POLICY
+                : ResourceType.VALIDATING_ADMISSION_POLICY_BINDING;
+        if (!isHook(object) && api.find(ADMIN, type, null, Meta.name(object)).isEmpty()) {
+          stored.add(api.create(ADMIN, helmOwned(object, release)));
+        }
       }
     }
     return stored;
+  }
+
+  private static boolean isHook(ObjectNode object) {
+    return object.path("metadata").path("annotations").has(RenderedRelease.HOOK);
   }
 
   /**
@@ -194,28 +236,28 @@ public final class Cluster {
   }
 
   /**
-   * {@code --set pullSecretFirst.enabled=true} of an installed release: the pod-write RBAC of its
-   * syncer and webhook, the webhook's read of the syncer's Lease, and the admission policy that
-   * bounds those pod writes.
-   */
-  public List<ObjectNode> enablePullSecretFirst(Release release) {
-    List<ObjectNode> stored = new ArrayList<>();
-    chart()
-        .load(ChartFiles.PULL_SECRET_FIRST, release)
-        .forEach(o -> stored.add(api.create(ADMIN, o)));
-    return stored;
-  }
-
-  /**
    * {@code helm upgrade} of a release whose values changed (its peers, say), reduced as {@link
-   * #install} is: the chart files rendered again and written over what the install stored, as
-   * {@link #ADMIN} (Helm's three-way merge ends in the same objects).
+   * #install} is: Helm renders the chart again, and the RBAC and policies it renders are written
+   * over what the install stored, or created, as {@link #ADMIN} (Helm's three-way merge ends in the
+   * same objects).
    */
   public void upgrade(Release release) {
-    ChartFiles chart = chart();
-    for (String file :
-        List.of(ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC, ChartFiles.ADMISSION_POLICY)) {
-      chart.load(file, release).forEach(o -> api.update(ADMIN, helmOwned(o, release)));
+    RenderedRelease rendered = chart().render(release);
+    List<String> kinds = new ArrayList<>(INSTALLED_FIRST);
+    kinds.addAll(POLICIES);
+    for (String kind : kinds) {
+      for (ObjectNode object : rendered.ofKind(kind)) {
+        if (isHook(object)) {
+          continue;
+        }
+        ResourceType type =
+            ResourceType.ofKind(Json.text(object, "apiVersion"), kind).orElseThrow();
+        if (api.find(ADMIN, type, Meta.namespace(object), Meta.name(object)).isPresent()) {
+          api.update(ADMIN, helmOwned(object, release));
+        } else {
+          api.create(ADMIN, helmOwned(object, release));
+        }
+      }
     }
   }
 

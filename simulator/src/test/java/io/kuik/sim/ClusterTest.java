@@ -26,7 +26,8 @@ class ClusterTest {
     int fromChart =
         chart.load(ChartFiles.SYNCER_RBAC, release).size()
             + chart.load(ChartFiles.WEBHOOK_RBAC, release).size()
-            + chart.load(ChartFiles.ADMISSION_POLICY, release).size();
+            + chart.load(ChartFiles.ADMISSION_POLICY, release).size()
+            + chart.load(ChartFiles.SELFTEST_POLICY, release).size();
 
     List<ObjectNode> stored = cluster.install(release);
 

@@ -19,8 +19,8 @@ import java.time.Instant;
  * namespace). The core paid its write token.
  *
  * <p>Never throws: an Event that cannot be created is logged and dropped. Only the leader records
- * (a standby's core does not run, and a deposed leader's fence is closed). It blocks for the round
- * trip, on the executor's thread for statuses and Events.
+ * (a standby's core does not run, and a deposed leader's {@link io.kuik.syncer.WriteGate} is
+ * closed). It blocks for the round trip, on the executor's thread for statuses and Events.
  */
 final class ApiEventRecorder {
 
@@ -39,13 +39,11 @@ final class ApiEventRecorder {
       new RepeatedFailures(System.getLogger(ApiEventRecorder.class.getName()), "Events", "Events");
 
   private final KubernetesClient client;
-  private final WriteFence fence;
   private final Clock clock;
   private final String instance;
 
-  ApiEventRecorder(KubernetesClient client, WriteFence fence, Clock clock, String instance) {
+  ApiEventRecorder(KubernetesClient client, Clock clock, String instance) {
     this.client = client;
-    this.fence = fence;
     this.clock = clock;
     this.instance = instance;
   }
@@ -94,9 +92,6 @@ final class ApiEventRecorder {
   }
 
   private void create(String on, Event event) {
-    if (!fence.isOpen()) {
-      return;
-    }
     String what = "the " + event.getReason() + " event on " + on;
     try {
       client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();

@@ -11,24 +11,26 @@ import io.kuik.syncer.Effect;
 /**
  * One {@link Effect.ApplySecret} on fabric8: a server-side apply with field manager {@code
  * kuik-secret-syncer} and force, never a read first (docs/behaviour.md#keeping-it-valid), behind
- * the write fence. The core has paced it already. It blocks for the round trip, on one of the
- * {@link SyncerDriver}'s sender threads. Every failure comes back as an {@link Answer.Refused}, so
- * the core decides on the retry.
+ * the {@link io.kuik.syncer.WriteGate}. The core has paced it already. It blocks for the round
+ * trip, on one of the {@link SyncerDriver}'s sender threads. Every failure comes back as an {@link
+ * Answer.Refused}, so the core decides on the retry.
  */
 final class ApplyingSecretWriter {
 
   private final KubernetesClient client;
-  private final WriteFence fence;
   private final SyncerMetrics metrics;
 
-  ApplyingSecretWriter(KubernetesClient client, WriteFence fence, SyncerMetrics metrics) {
+  ApplyingSecretWriter(KubernetesClient client, SyncerMetrics metrics) {
     this.client = client;
-    this.fence = fence;
     this.metrics = metrics;
   }
 
   Answer apply(Secret secret) {
-    Answer answer = send(secret);
+    return send(secret);
+  }
+
+  /** Counts a refusal, the gate's included, in the metrics; returns the answer. */
+  Answer counted(Answer answer) {
     if (answer instanceof Answer.Refused refused) {
       metrics.applyFailed(refused.reason());
     }
@@ -36,10 +38,6 @@ final class ApplyingSecretWriter {
   }
 
   private Answer send(Secret secret) {
-    Answer.Refused closed = fence.refusal();
-    if (closed != null) {
-      return closed;
-    }
     try {
       client
           .secrets()

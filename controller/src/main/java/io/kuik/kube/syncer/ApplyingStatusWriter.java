@@ -14,9 +14,9 @@ import io.kuik.syncer.RoutingStatus;
 /**
  * One {@link Effect.WriteStatus} on fabric8: a server-side apply of the status alone on the
  * resource's status subresource, as {@code kuik-secret-syncer-status} with force, behind the same
- * write fence as the Secrets (the core paced it with them). The ServiceAccount may patch {@code
- * imagealternatives/status} and {@code imagemirrors/status}, nothing else of them. It blocks for
- * the round trip, on the driver's thread for statuses and Events.
+ * {@link io.kuik.syncer.WriteGate} as the Secrets (the core paced it with them). The ServiceAccount
+ * may patch {@code imagealternatives/status} and {@code imagemirrors/status}, nothing else of them.
+ * It blocks for the round trip, on the driver's thread for statuses and Events.
  */
 final class ApplyingStatusWriter {
 
@@ -26,20 +26,21 @@ final class ApplyingStatusWriter {
           System.getLogger(ApplyingStatusWriter.class.getName()), "status writes", "resources");
 
   private final KubernetesClient client;
-  private final WriteFence fence;
   private final SyncerMetrics metrics;
   private final Clock clock;
 
-  ApplyingStatusWriter(
-      KubernetesClient client, WriteFence fence, SyncerMetrics metrics, Clock clock) {
+  ApplyingStatusWriter(KubernetesClient client, SyncerMetrics metrics, Clock clock) {
     this.client = client;
-    this.fence = fence;
     this.metrics = metrics;
     this.clock = clock;
   }
 
   Answer apply(RoutingStatus status) {
-    Answer answer = send(status);
+    return send(status);
+  }
+
+  /** Counts the answer, the gate's refusal included, in the metrics; returns it. */
+  Answer counted(RoutingStatus status, Answer answer) {
     if (answer instanceof Answer.Refused refused) {
       metrics.statusWritten(refused.reason());
       if (refused.code() != 0) {
@@ -53,10 +54,6 @@ final class ApplyingStatusWriter {
   }
 
   private Answer send(RoutingStatus status) {
-    Answer.Refused closed = fence.refusal();
-    if (closed != null) {
-      return closed;
-    }
     try {
       // With the object in hand, fabric8 sends the apply alone: no read first.
       client

@@ -1,6 +1,5 @@
 package io.kuik.kube.syncer;
 
-import io.kuik.kube.PodGates;
 import io.kuik.ports.Clock;
 import io.kuik.registry.CredentialTrier;
 import io.kuik.syncer.Answer;
@@ -8,6 +7,7 @@ import io.kuik.syncer.Effect;
 import io.kuik.syncer.Input;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
+import io.kuik.syncer.WriteGate;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -23,7 +23,8 @@ import java.util.logging.Logger;
  * {@link Intake}; applies go out on the sender threads (as many as the core lets fly, {@code
  * --max-applies-in-flight}), statuses and Events on a thread of their own, credential trials on the
  * {@link CredentialTrier}'s, and every answer comes back as an input on the loop; a wake-up is a
- * one-shot timer on the loop. The production twin of the simulator's {@code SyncerProcess}.
+ * one-shot timer on the loop. Every write goes out through the {@link WriteGate}, checked on the
+ * thread that sends it. The production twin of the simulator's {@code SyncerProcess}.
  *
  * <p>Before {@link #startSyncing()} (informers synced and, with leader election, the lease held)
  * notifications only fill the caches; the core is built then and reconciles everything once.
@@ -39,9 +40,7 @@ final class SyncerDriver implements Effect.Executor {
   private final Intake intake;
   private final ApplyingSecretWriter secrets;
   private final ApplyingStatusWriter statuses;
-  private final ApiEventRecorder events;
-  private final PodGates gates;
-  private final WriteFence fence;
+  private final WriteGate gate;
   private final Executor senders;
   private final Executor notes;
   private final SyncerMetrics metrics;
@@ -51,6 +50,9 @@ final class SyncerDriver implements Effect.Executor {
   /**
    * @param senders the threads that send applies (fabric8's apply blocks for its round trip)
    * @param notes the thread that sends status writes and records Events
+   * @param secrets counts the answers of the Secrets' applies
+   * @param statuses counts the answers of the status writes
+   * @param gate every write's way out
    * @param trier tries credentials on their registries, on threads of its own
    */
   SyncerDriver(
@@ -60,9 +62,7 @@ final class SyncerDriver implements Effect.Executor {
       InformerStores stores,
       ApplyingSecretWriter secrets,
       ApplyingStatusWriter statuses,
-      ApiEventRecorder events,
-      PodGates gates,
-      WriteFence fence,
+      WriteGate gate,
       Executor senders,
       Executor notes,
       SyncerMetrics metrics,
@@ -74,9 +74,7 @@ final class SyncerDriver implements Effect.Executor {
     this.intake = new Intake(stores);
     this.secrets = secrets;
     this.statuses = statuses;
-    this.events = events;
-    this.gates = gates;
-    this.fence = fence;
+    this.gate = gate;
     this.senders = senders;
     this.notes = notes;
     this.metrics = metrics;
@@ -104,7 +102,7 @@ final class SyncerDriver implements Effect.Executor {
 
   /**
    * The admission policy that bounds the writes, or its binding, went away ({@code false}) or came
-   * back: an input of the core, which holds its writes meanwhile (the write fence stops what was
+   * back: an input of the core, which holds its writes meanwhile (the write gate stops what was
    * already on its way). Any thread.
    */
   void writeBounds(boolean inPlace) {
@@ -138,7 +136,7 @@ final class SyncerDriver implements Effect.Executor {
     send(
         senders,
         "apply of " + apply.pair(),
-        () -> secrets.apply(apply.secret()),
+        () -> secrets.counted(gate.apply(apply)),
         answer -> new Input.ApplyAnswered(apply, answer));
   }
 
@@ -147,36 +145,26 @@ final class SyncerDriver implements Effect.Executor {
     send(
         notes,
         "status of " + write.status().resource(),
-        () -> statuses.apply(write.status()),
+        () -> statuses.counted(write.status(), gate.write(write)),
         answer -> new Input.StatusAnswered(write, answer));
   }
 
   @Override
   public void record(Effect.RecordEvent event) {
     try {
-      notes.execute(() -> events.record(event));
+      notes.execute(() -> gate.record(event));
     } catch (RejectedExecutionException stopping) {
       LOG.fine(() -> "Event dropped after shutdown: " + event.reason());
     }
   }
 
-  /** On the notes' thread, behind the write fence, as a status write. */
+  /** On the notes' thread, as a status write. */
   @Override
   public void release(Effect.ReleaseGate release) {
     send(
         notes,
         "release of the gate of " + release.namespace() + "/" + release.name(),
-        () -> {
-          Answer.Refused closed = fence.refusal();
-          if (closed != null) {
-            return closed;
-          }
-          PodGates.Result result =
-              gates.release(release.namespace(), release.name(), release.uid(), release.index());
-          return result.released()
-              ? Answer.APPLIED
-              : new Answer.Refused(result.code(), result.reason(), result.message());
-        },
+        () -> gate.release(release),
         answer -> new Input.GateAnswered(release, answer));
   }
 
@@ -195,8 +183,8 @@ final class SyncerDriver implements Effect.Executor {
    */
   @Override
   public void tryCredential(Effect.TryCredential trial) {
-    trier.tryCredential(
-        trial.trial(),
+    trier.tryOnATrialThread(
+        () -> gate.tryCredential(trial),
         verdict ->
             loop.execute(
                 "credential trial on " + trial.trial().registry() + " answered",

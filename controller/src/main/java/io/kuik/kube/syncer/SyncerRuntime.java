@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kuik.kube.ExitReason;
 import io.kuik.kube.HealthServer;
 import io.kuik.kube.PodGates;
+import io.kuik.kube.PolicyWatch;
 import io.kuik.kube.ProcessRuntime;
 import io.kuik.ports.Clock;
 import io.kuik.registry.CredentialTrier;
+import io.kuik.syncer.WriteGate;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -21,13 +23,13 @@ import java.util.logging.Logger;
 
 /**
  * The production secret-syncer process: informers, the core on its own thread, the writers of its
- * effects behind the write fence (the core paces them), leader election, and the health port.
- * {@link #start} returns once it all runs; {@link #awaitExit()} blocks until something ends the
- * process; {@link #close()} takes it down, writes first.
+ * effects behind the write gate (the core paces them), leader election, and the health port. {@link
+ * #start} returns once it all runs; {@link #awaitExit()} blocks until something ends the process;
+ * {@link #close()} takes it down, writes first.
  *
  * <p>Every replica runs its informers, so a standby is warm and ready; only the leader builds the
  * core and writes, from the moment it holds the lease, its informers have synced and the admission
- * policy that bounds its writes is in place with its binding ({@link WriteBoundsCheck}).
+ * policy that bounds its writes is in place with its binding ({@link PolicyWatch}).
  */
 public final class SyncerRuntime implements ProcessRuntime {
 
@@ -35,7 +37,7 @@ public final class SyncerRuntime implements ProcessRuntime {
 
   private final SyncerRuntimeSettings settings;
   private final String identity = identity();
-  private final WriteFence fence = new WriteFence();
+  private final WriteGate gate;
   private final CompletableFuture<ExitReason> exit = new CompletableFuture<>();
   private final String apiServer;
   private final SyncerMetrics metrics = new SyncerMetrics();
@@ -47,10 +49,10 @@ public final class SyncerRuntime implements ProcessRuntime {
   // Credential trials, on threads of their own: a registry may take its timeout to answer.
   private final CredentialTrier trier;
   private final SyncerDriver driver;
-  private final StartGate gate;
+  private final StartGate start;
   private final SyncerInformers informers;
   private final LeaseElection election;
-  private final WriteBoundsCheck bounds;
+  private final PolicyWatch bounds;
   private HealthServer health;
   private volatile boolean synced;
   private boolean closed;
@@ -66,33 +68,36 @@ public final class SyncerRuntime implements ProcessRuntime {
         new CredentialTrier(settings.trials().timeout(), settings.trials().insecureRegistries());
     InformerStores stores = new InformerStores(namespace);
     informers = new SyncerInformers(client, stores, namespace);
+    ApplyingSecretWriter secrets = new ApplyingSecretWriter(client, metrics);
+    ApplyingStatusWriter statuses = new ApplyingStatusWriter(client, metrics, clock);
+    // Closed until this process leads and the policies that bound its writes are in place.
+    gate =
+        new WriteGate(
+            new FabricWire(
+                secrets,
+                statuses,
+                new ApiEventRecorder(client, clock, identity),
+                new PodGates(client),
+                trier));
     driver =
         new SyncerDriver(
             loop,
             settings.syncer(),
             clock,
             stores,
-            new ApplyingSecretWriter(client, fence, metrics),
-            new ApplyingStatusWriter(client, fence, metrics, clock),
-            new ApiEventRecorder(client, fence, clock, identity),
-            new PodGates(client),
-            fence,
+            secrets,
+            statuses,
+            gate,
             senders,
             notes,
             metrics,
             trier);
-    gate = new StartGate(driver::startSyncing);
+    start = new StartGate(driver::startSyncing);
     metrics.informersSynced(() -> synced && informers.noneStopped());
-    // Nothing is written until the policy that bounds the writes has been read and found in place.
-    fence.bounded(false);
     metrics.admissionPolicyInPlace(false);
     bounds =
-        new WriteBoundsCheck(
-            client,
-            settings.bounds().policy(),
-            settings.bounds().binding(),
-            settings.bounds().period(),
-            this::boundsChanged);
+        new PolicyWatch(
+            client, settings.bounds().policies(), "the syncer writes", this::boundsChanged);
     election =
         settings.lease().enabled()
             ? new LeaseElection(
@@ -158,12 +163,12 @@ public final class SyncerRuntime implements ProcessRuntime {
 
   /** Whether this process holds the lease (always, without leader election) and writes. */
   public boolean isWriting() {
-    return fence.isOpen();
+    return gate.isOpen();
   }
 
   /**
-   * Stops writing first (fence, then the core's thread), then gives the lease back, then stops the
-   * informers and the health port. Idempotent; blocks until done.
+   * Stops writing first (the gate, then the core's thread), then gives the lease back, then stops
+   * the informers and the health port. Idempotent; blocks until done.
    */
   @Override
   public synchronized void close() {
@@ -172,7 +177,7 @@ public final class SyncerRuntime implements ProcessRuntime {
     }
     closed = true;
     requestExit(ExitReason.SHUTDOWN);
-    fence.closeForShutdown();
+    gate.stopping();
     senders.shutdownNow(); // an apply not sent yet is dropped; one on the wire ends
     notes.shutdownNow();
     trier.close();
@@ -211,18 +216,18 @@ public final class SyncerRuntime implements ProcessRuntime {
               } else {
                 LOG.info("informers synced");
                 synced = true;
-                gate.synced();
+                start.synced();
               }
             });
   }
 
-  /** The admission policy and its binding came or went: the fence, the core, the gauge. */
-  private void boundsChanged(io.kuik.syncer.WriteBounds now) {
-    fence.bounded(now.inPlace());
+  /** The admission policies came or went: the gate, the core, the gauge. */
+  private void boundsChanged(io.kuik.model.WriteBounds now) {
+    gate.bounds(now);
     metrics.admissionPolicyInPlace(now.inPlace());
     driver.writeBounds(now.inPlace());
     if (now.inPlace()) {
-      gate.bounded();
+      start.bounded();
     }
   }
 
@@ -234,14 +239,14 @@ public final class SyncerRuntime implements ProcessRuntime {
   }
 
   private void leading() {
-    fence.open();
+    gate.leading(true);
     metrics.leading(true);
-    gate.leading();
+    start.leading();
   }
 
   /** Lost the lease: no write may leave this process from now on, and the process ends. */
   private void deposed() {
-    fence.close();
+    gate.leading(false);
     metrics.leading(false);
     requestExit(ExitReason.LOST_LEASE);
   }

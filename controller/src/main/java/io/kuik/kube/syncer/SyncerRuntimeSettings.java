@@ -1,14 +1,16 @@
 package io.kuik.kube.syncer;
 
+import io.kuik.model.WriteBounds;
 import io.kuik.syncer.SyncerSettings;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * Everything the production syncer process needs beyond the core's own {@link SyncerSettings}.
  *
  * @param healthPort port of /healthz, /readyz and /metrics; zero picks a free one
- * @param bounds the admission policy and binding that bound the writes, and how often to read them
+ * @param bounds the admission policies and bindings that bound the writes
  * @param trials how credentials are tried on their registries
  */
 public record SyncerRuntimeSettings(
@@ -43,31 +45,34 @@ public record SyncerRuntimeSettings(
   }
 
   /**
-   * The chart's ValidatingAdmissionPolicy and binding (both {@code <release>-pull-secrets}), read
-   * by name every {@code period}: the syncer writes only while both are in place.
+   * The ValidatingAdmissionPolicies, each with its binding, that bound the syncer's writes, watched
+   * by name: the syncer writes only while every one is in place (docs/behaviour.md#writing-only-
+   * under-the-policy).
+   *
+   * @param secrets the one that bounds the Secret writes (the chart's {@code
+   *     <fullname>-pull-secrets})
+   * @param podGates the one that bounds the pod patches of pull secret first ({@code
+   *     <fullname>-pod-gates}); null when the syncer releases no gate
    */
-  public record Bounds(String policy, String binding, Duration period) {
+  public record Bounds(WriteBounds.Policy secrets, WriteBounds.Policy podGates) {
 
     /** The names the chart gives them for the release {@code kuik}. */
     public static final String DEFAULT_NAME = "kuik-pull-secrets";
 
-    public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(5);
+    public static final String POD_GATES = "kuik-pod-gates";
 
     public Bounds {
-      Objects.requireNonNull(policy, "policy");
-      Objects.requireNonNull(binding, "binding");
-      Objects.requireNonNull(period, "period");
-      if (policy.isBlank() || binding.isBlank()) {
-        throw new IllegalArgumentException("the admission policy and its binding need names");
-      }
-      if (period.isNegative() || period.isZero()) {
-        throw new IllegalArgumentException("the policy check period must be positive");
-      }
+      Objects.requireNonNull(secrets, "secrets");
     }
 
-    /** The chart's names for the release {@code kuik}, checked every 5 seconds. */
+    /** The chart's names for the release {@code kuik}, without pull secret first. */
     public static Bounds defaults() {
-      return new Bounds(DEFAULT_NAME, DEFAULT_NAME, DEFAULT_PERIOD);
+      return new Bounds(new WriteBounds.Policy(DEFAULT_NAME, DEFAULT_NAME), null);
+    }
+
+    /** Every policy to watch, the Secrets' first. */
+    public List<WriteBounds.Policy> policies() {
+      return podGates == null ? List.of(secrets) : List.of(secrets, podGates);
     }
   }
 

@@ -9,13 +9,16 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kuik.kube.PodGates;
+import io.kuik.kube.PolicyWatch;
 import io.kuik.model.PullSecretGate;
 import io.kuik.model.RewriteAnnotations;
+import io.kuik.model.WriteBounds;
 import io.kuik.webhook.GateBound;
 import io.kuik.webhook.SyncerLease;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +30,8 @@ import java.util.logging.Logger;
  * the syncer's Lease every {@link #LEASE_PERIOD} for {@link SyncerLease}, which the admission asks
  * whether to gate; watches the rewritten pods and, every {@link #TICK}, removes the gate of those
  * past the bound ({@link GateBound}) with a Warning Event on each. One thread of its own runs all
- * of it; the informer hands its changes to that thread.
+ * of it; the informer hands its changes to that thread. It gates and patches no pod while the
+ * admission policy that bounds those patches, or its binding, is missing ({@link PolicyWatch}).
  */
 final class GateKeeper implements AutoCloseable {
 
@@ -43,6 +47,7 @@ final class GateKeeper implements AutoCloseable {
   private final SyncerLease lease = new SyncerLease();
   private final GateBound bound;
   private final PodGates gates;
+  private final PolicyWatch policy;
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -54,17 +59,27 @@ final class GateKeeper implements AutoCloseable {
   private volatile long released;
   private SharedIndexInformer<Pod> pods;
 
-  GateKeeper(KubernetesClient client, String namespace, String leaseName, Duration maxWait) {
+  GateKeeper(
+      KubernetesClient client,
+      String namespace,
+      String leaseName,
+      Duration maxWait,
+      WriteBounds.Policy podGates) {
     this.client = client;
     this.namespace = namespace;
     this.leaseName = leaseName;
     this.bound = new GateBound(maxWait, RETRY);
     this.gates = new PodGates(client);
+    this.policy =
+        new PolicyWatch(client, List.of(podGates), "the webhook gates and patches", b -> {});
   }
 
-  /** Whether to gate a pod admitted now: the syncer's Lease is fresh. Any thread. */
+  /**
+   * Whether to gate a pod admitted now: the syncer's Lease is fresh, and the policy that bounds the
+   * patch that will remove the gate is in place. Any thread.
+   */
   boolean gating() {
-    return lease.fresh(Instant.now());
+    return policy.bounds().inPlace() && lease.fresh(Instant.now());
   }
 
   long gatedPods() {
@@ -76,6 +91,7 @@ final class GateKeeper implements AutoCloseable {
   }
 
   void start() {
+    policy.start();
     thread.scheduleWithFixedDelay(
         this::readLease, 0, LEASE_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
     pods =
@@ -159,6 +175,9 @@ final class GateKeeper implements AutoCloseable {
   }
 
   private void tick() {
+    if (!policy.bounds().inPlace()) {
+      return; // no patch while nothing bounds it: the gated pods wait for the policy
+    }
     try {
       Instant now = Instant.now();
       for (GateBound.GatedPod pod : bound.due(now)) {
@@ -224,6 +243,7 @@ final class GateKeeper implements AutoCloseable {
 
   @Override
   public void close() {
+    policy.close();
     if (pods != null) {
       pods.stop();
     }

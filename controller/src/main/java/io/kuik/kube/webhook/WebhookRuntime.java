@@ -60,7 +60,11 @@ public final class WebhookRuntime implements ProcessRuntime {
         first == null
             ? null
             : new GateKeeper(
-                client, settings.clusterResourceNamespace(), first.lease(), first.maxWait());
+                client,
+                settings.clusterResourceNamespace(),
+                first.lease(),
+                first.maxWait(),
+                first.podGates());
     if (gateKeeper != null) {
       metrics.gates(gateKeeper::gatedPods, gateKeeper::releasedByTheBound);
     }
@@ -69,6 +73,7 @@ public final class WebhookRuntime implements ProcessRuntime {
             new Router(
                 new WebhookProbeMeter(prober, metrics, System::nanoTime), informers.credentials()),
             routing,
+            settings.served(),
             this::namespaceLabels,
             metrics::decided,
             () -> gateKeeper != null && gateKeeper.gating());

@@ -1,5 +1,7 @@
 package io.kuik.kube.webhook;
 
+import io.kuik.model.ServedNamespaces;
+import io.kuik.model.WriteBounds;
 import io.kuik.webhook.ProberSettings;
 import io.kuik.webhook.WebhookServer;
 import java.time.Duration;
@@ -16,6 +18,7 @@ import java.util.Objects;
  * @param shutdownDelay after SIGTERM, how long admissions are still answered while /readyz fails,
  *     so that the Service stops sending before the server closes; zero closes at once
  * @param pullSecretFirst gate the pods given a pull-secret reference and bound the gate; null: off
+ * @param served the namespaces kuik serves: a pod elsewhere is admitted as it came
  */
 public record WebhookRuntimeSettings(
     String clusterResourceNamespace,
@@ -23,7 +26,8 @@ public record WebhookRuntimeSettings(
     int healthPort,
     ProberSettings prober,
     Duration shutdownDelay,
-    PullSecretFirst pullSecretFirst) {
+    PullSecretFirst pullSecretFirst,
+    ServedNamespaces served) {
 
   /**
    * Pull secret first, the webhook's part (docs/decisions/0052-pull-secret-first.md).
@@ -31,25 +35,35 @@ public record WebhookRuntimeSettings(
    * @param lease the syncer's leader-election Lease in the cluster resource namespace: pods are
    *     gated only while it is fresh
    * @param maxWait a pod still gated this long after its creation is released anyway
+   * @param podGates the admission policy that bounds the webhook's pod patches, and its binding: no
+   *     pod is gated or patched while either is missing
    */
-  public record PullSecretFirst(String lease, Duration maxWait) {
+  public record PullSecretFirst(String lease, Duration maxWait, WriteBounds.Policy podGates) {
     public PullSecretFirst {
       Objects.requireNonNull(lease, "lease");
       Objects.requireNonNull(maxWait, "maxWait");
+      Objects.requireNonNull(podGates, "podGates");
       if (maxWait.isNegative() || maxWait.isZero()) {
         throw new IllegalArgumentException("the gate's bound must be positive, got " + maxWait);
       }
     }
   }
 
-  /** Without pull secret first. */
+  /** Without pull secret first, serving every namespace but kube-system and its own. */
   public WebhookRuntimeSettings(
       String clusterResourceNamespace,
       WebhookServer.Settings server,
       int healthPort,
       ProberSettings prober,
       Duration shutdownDelay) {
-    this(clusterResourceNamespace, server, healthPort, prober, shutdownDelay, null);
+    this(
+        clusterResourceNamespace,
+        server,
+        healthPort,
+        prober,
+        shutdownDelay,
+        null,
+        ServedNamespaces.allBut(clusterResourceNamespace));
   }
 
   public WebhookRuntimeSettings {
@@ -57,6 +71,7 @@ public record WebhookRuntimeSettings(
     Objects.requireNonNull(server, "server");
     Objects.requireNonNull(prober, "prober");
     Objects.requireNonNull(shutdownDelay, "shutdownDelay");
+    Objects.requireNonNull(served, "served");
     if (healthPort < 0 || healthPort > 65535) {
       throw new IllegalArgumentException("the health port must be 0 to 65535, got " + healthPort);
     }

@@ -9,6 +9,7 @@ import io.kuik.kube.MockCluster;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingKind;
 import io.kuik.syncer.Effect.RecordEvent;
+import io.kuik.syncer.WriteGate;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,9 +25,9 @@ class ApiEventRecorderTest {
   private static final Instant NOW = Instant.parse("2026-01-02T03:04:05.123456789Z");
 
   private final MockCluster cluster = new MockCluster();
-  private final WriteFence fence = new WriteFence();
   private final ApiEventRecorder recorder =
-      new ApiEventRecorder(cluster.client(), fence, () -> NOW, "syncer-0_abc");
+      new ApiEventRecorder(cluster.client(), () -> NOW, "syncer-0_abc");
+  private final WriteGate gate = GatedWire.over(cluster.client(), null, null, recorder);
 
   @AfterEach
   void close() {
@@ -35,7 +36,7 @@ class ApiEventRecorderTest {
 
   @Test
   void recordsAnEventOnTheClusterScopedResourceInDefault() {
-    fence.open();
+    GatedWire.open(gate);
 
     recorder.record(
         RecordEvent.onResource(
@@ -59,7 +60,7 @@ class ApiEventRecorderTest {
 
   @Test
   void recordsAnEventOnAPodInItsOwnNamespaceWithItsUid() {
-    fence.open();
+    GatedWire.open(gate);
 
     recorder.recordOnPod(
         "tenant",
@@ -80,8 +81,8 @@ class ApiEventRecorderTest {
   }
 
   @Test
-  void recordsNothingWhileTheFenceIsClosed() {
-    recorder.record(
+  void recordsNothingWhileTheGateIsClosed() {
+    gate.record(
         RecordEvent.onResource(
             new ResourceId(RoutingKind.IMAGE_MIRROR, "prod"),
             "uid-1",
@@ -95,7 +96,7 @@ class ApiEventRecorderTest {
   /** The Event is dropped with a warning that says which, and the caller goes on. */
   @Test
   void neverThrowsWhenTheApiServerIsGone() {
-    fence.open();
+    GatedWire.open(gate);
     cluster.close();
     Logger logger = Logger.getLogger(ApiEventRecorder.class.getName());
     List<LogRecord> logged = new CopyOnWriteArrayList<>();

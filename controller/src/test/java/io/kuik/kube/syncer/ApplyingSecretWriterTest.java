@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kuik.kube.MockCluster;
 import io.kuik.syncer.Answer;
+import io.kuik.syncer.WriteGate;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -16,10 +17,9 @@ import org.junit.jupiter.api.Test;
 class ApplyingSecretWriterTest {
 
   private final MockCluster cluster = new MockCluster();
-  private final WriteFence fence = new WriteFence();
   private final SyncerMetrics metrics = new SyncerMetrics();
-  private final ApplyingSecretWriter writer =
-      new ApplyingSecretWriter(cluster.client(), fence, metrics);
+  private final ApplyingSecretWriter writer = new ApplyingSecretWriter(cluster.client(), metrics);
+  private final WriteGate gate = GatedWire.over(cluster.client(), writer, null, null);
 
   @AfterEach
   void close() {
@@ -27,10 +27,10 @@ class ApplyingSecretWriterTest {
   }
 
   @Test
-  void appliesTheSecretWhileTheFenceIsOpen() {
-    fence.open();
+  void appliesTheSecretWhileTheGateIsOpen() {
+    GatedWire.open(gate);
 
-    Answer outcome = writer.apply(secret());
+    Answer outcome = gate.apply(GatedWire.apply(secret()));
 
     assertEquals(Answer.APPLIED, outcome);
     assertEquals(
@@ -46,11 +46,11 @@ class ApplyingSecretWriterTest {
   }
 
   @Test
-  void sendsNothingOnceTheFenceIsClosed() {
-    fence.open();
-    fence.close();
+  void sendsNothingOnceTheGateIsClosed() {
+    GatedWire.open(gate);
+    gate.leading(false);
 
-    Answer outcome = writer.apply(secret());
+    Answer outcome = gate.apply(GatedWire.apply(secret()));
 
     assertEquals(
         new Answer.Refused(
@@ -61,10 +61,10 @@ class ApplyingSecretWriterTest {
 
   @Test
   void aWriteStoppedByShutdownSaysShuttingDownNotNotLeader() {
-    fence.open();
-    fence.closeForShutdown();
+    GatedWire.open(gate);
+    gate.stopping();
 
-    Answer outcome = writer.apply(secret());
+    Answer outcome = gate.apply(GatedWire.apply(secret()));
 
     assertEquals(
         new Answer.Refused(0, "ShuttingDown", "the syncer is stopping; nothing was sent"), outcome);
@@ -97,10 +97,10 @@ class ApplyingSecretWriterTest {
 
   @Test
   void anUnreachableApiServerIsATransportRefusalNotAnException() {
-    fence.open();
+    GatedWire.open(gate);
     cluster.close();
 
-    Answer outcome = writer.apply(secret());
+    Answer outcome = gate.apply(GatedWire.apply(secret()));
 
     Answer.Refused refused = (Answer.Refused) outcome;
     assertEquals(0, refused.code());

@@ -12,6 +12,7 @@ import io.kuik.model.RoutingKind;
 import io.kuik.model.crd.ImageAlternative;
 import io.kuik.syncer.Answer;
 import io.kuik.syncer.RoutingStatus;
+import io.kuik.syncer.WriteGate;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The status writer behind the write fence, on a mock API server serving the chart's CRDs: it
+ * The status writer behind the write gate, on a mock API server serving the chart's CRDs: it
  * applies status alone while this process leads, and sends nothing from a standby or a deposed
  * leader.
  */
@@ -32,10 +33,15 @@ class ApplyingStatusWriterTest {
 
   private final MockCluster cluster = new MockCluster();
   private final ClusterFixtures fixtures = new ClusterFixtures(cluster.client());
-  private final WriteFence fence = new WriteFence();
   private final SyncerMetrics metrics = new SyncerMetrics();
   private final ApplyingStatusWriter writer =
-      new ApplyingStatusWriter(cluster.client(), fence, metrics, java.time.Instant::now);
+      new ApplyingStatusWriter(cluster.client(), metrics, java.time.Instant::now);
+  private final WriteGate gate = GatedWire.over(cluster.client(), null, writer, null);
+
+  /** As the driver sends a status: through the gate, the answer counted. */
+  private Answer send(RoutingStatus status) {
+    return writer.counted(status, gate.write(GatedWire.write(status)));
+  }
 
   @AfterEach
   void close() {
@@ -74,9 +80,9 @@ class ApplyingStatusWriterTest {
   @Test
   void appliesTheStatusAloneWhileThisProcessLeads() {
     fixtures.imageAlternative("Always", "{}");
-    fence.open();
+    GatedWire.open(gate);
 
-    assertEquals(Answer.APPLIED, writer.apply(status(ACME, 3)));
+    assertEquals(Answer.APPLIED, send(status(ACME, 3)));
 
     assertEquals(3, storedNamespaces());
     assertEquals(
@@ -95,10 +101,10 @@ class ApplyingStatusWriterTest {
   void aStandbyOrADeposedLeaderSendsNoStatus() {
     fixtures.imageAlternative("Always", "{}");
 
-    assertTrue(writer.apply(status(ACME, 3)) instanceof Answer.Refused, "never opened: a standby");
-    fence.open();
-    fence.close();
-    assertTrue(writer.apply(status(ACME, 3)) instanceof Answer.Refused, "deposed");
+    assertTrue(send(status(ACME, 3)) instanceof Answer.Refused, "never opened: a standby");
+    GatedWire.open(gate);
+    gate.leading(false);
+    assertTrue(send(status(ACME, 3)) instanceof Answer.Refused, "deposed");
 
     assertNull(storedNamespaces());
     assertEquals(2, written("NotLeader"));
@@ -106,10 +112,10 @@ class ApplyingStatusWriterTest {
 
   @Test
   void theStatusOfAResourceThatIsGoneIsNotFoundAndCreatesNothing() {
-    fence.open();
+    GatedWire.open(gate);
 
     assertTrue(
-        writer.apply(status(new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "gone"), 1))
+        send(status(new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "gone"), 1))
             instanceof Answer.Refused);
 
     assertNull(cluster.client().resources(ImageAlternative.class).withName("gone").get());

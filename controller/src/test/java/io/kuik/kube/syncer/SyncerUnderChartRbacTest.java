@@ -152,9 +152,16 @@ class SyncerUnderChartRbacTest {
       assertTrue(r.query().contains("limit=500"), "a page limit in list ?" + r.query());
     }
     assertEquals(
-        Set.of("pods", "namespaces", "imagealternatives", "imagemirrors", "secrets"),
+        Set.of(
+            "pods",
+            "namespaces",
+            "imagealternatives",
+            "imagemirrors",
+            "secrets",
+            "validatingadmissionpolicies",
+            "validatingadmissionpolicybindings"),
         listed,
-        "every informer listed");
+        "every informer listed (the policy's two by name)");
     assertNoRequestRefused();
   }
 
@@ -193,10 +200,8 @@ class SyncerUnderChartRbacTest {
   @Test
   void anApplyIsOnePatchOfItsSecretWithNoReadFirst() {
     fixtures.namespace("team-a", Map.of());
-    WriteFence fence = new WriteFence();
-    fence.open();
     try (KubernetesClient asSyncer = new KubernetesClientBuilder().build()) {
-      ApplyingSecretWriter writer = new ApplyingSecretWriter(asSyncer, fence, new SyncerMetrics());
+      ApplyingSecretWriter writer = new ApplyingSecretWriter(asSyncer, new SyncerMetrics());
 
       Answer outcome = writer.apply(injectedSecret("team-a"));
 

@@ -25,7 +25,7 @@ class WriteBoundsOnMockApiServerTest {
 
   private static final Duration PATIENCE = Duration.ofSeconds(20);
 
-  /** Several of the syncer's 200 ms checks, its 50 ms debounce, and room for a busy machine. */
+  /** The watch's delivery, the syncer's 50 ms debounce, and room for a busy machine. */
   private static final Duration QUIET = Duration.ofSeconds(2);
 
   private final MockCluster cluster = MockCluster.withoutAdmissionPolicy();
@@ -55,7 +55,6 @@ class WriteBoundsOnMockApiServerTest {
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
             "--leader-elect=false",
             "--debounce=50ms",
-            "--admission-policy-check-period=200ms",
             "--log-format=json");
 
     // Started before its policy: synced, and holding every write.
@@ -100,7 +99,7 @@ class WriteBoundsOnMockApiServerTest {
   }
 
   @Test
-  void underTheChartsRbacTheSyncerMayReadThePolicyAndItsBindingByName() {
+  void underTheChartsRbacTheSyncerWatchesThePolicyAndItsBindingByNameAndNothingElseOfThem() {
     try (MockCluster underRbac = MockCluster.underSyncerRbac()) {
       ClusterFixtures arranged = new ClusterFixtures(underRbac.client());
       arranged.namespace(INSTALL_NAMESPACE, Map.of());
@@ -111,8 +110,7 @@ class WriteBoundsOnMockApiServerTest {
           new RunningSyncer(
               "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
               "--leader-elect=false",
-              "--debounce=50ms",
-              "--admission-policy-check-period=200ms")) {
+              "--debounce=50ms")) {
         await("team-a written")
             .atMost(PATIENCE)
             .until(() -> arranged.injectedUsers("team-a") != null);
@@ -120,10 +118,16 @@ class WriteBoundsOnMockApiServerTest {
             underRbac.serviceAccountRequests().stream()
                 .anyMatch(
                     r ->
-                        r.code() == 200
-                            && r.attributes().verb().equals("get")
+                        r.code() != 403
+                            && r.attributes().verb().equals("watch")
+                            && r.attributes().name().equals("kuik-pull-secrets")
                             && r.toString().contains("validatingadmissionpolicybindings")),
-            "the binding read under the chart's RBAC: " + underRbac.serviceAccountRequests());
+            "the binding watched under the chart's RBAC: " + underRbac.serviceAccountRequests());
+        assertTrue(
+            underRbac.serviceAccountRequests().stream()
+                .filter(r -> r.toString().contains("validatingadmissionpolic"))
+                .allMatch(r -> r.code() != 403 && !r.attributes().name().isEmpty()),
+            "only requests by name: " + underRbac.serviceAccountRequests());
       }
     }
   }

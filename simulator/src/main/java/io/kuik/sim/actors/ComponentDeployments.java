@@ -70,23 +70,17 @@ public final class ComponentDeployments {
     return YamlDocuments.parse(RBAC, "deployment-controller RBAC");
   }
 
-  /** The Deployment of a release's syncer, as the chart names it after the release's fullname. */
-  public static String syncer(String fullname) {
-    return fullname + "-secret-syncer";
-  }
-
-  /** The Deployment of a release's webhook, as the chart names it after the release's fullname. */
-  public static String webhook(String fullname) {
-    return fullname + "-webhook";
-  }
-
   /**
-   * The release's two Deployments as {@code helm install} creates them, as {@code installer}, with
-   * Helm's release annotations and no replica available yet.
+   * The release's Deployments as {@code helm install} creates them, named as Helm rendered them
+   * ({@code names}: component to name), as {@code installer}, with Helm's release annotations and
+   * no replica available yet. One replica each, and no pod: the simulator runs each component as
+   * one process.
    */
-  public void install(Identity installer, String release, String fullname, String namespace) {
-    for (String name : List.of(syncer(fullname), webhook(fullname))) {
-      String component = name.substring(fullname.length() + 1);
+  public void install(
+      Identity installer, String release, String namespace, Map<String, String> names) {
+    for (Map.Entry<String, String> named : names.entrySet()) {
+      String name = named.getValue();
+      String component = named.getKey();
       ObjectNode deployment = Json.object();
       deployment.put("apiVersion", "apps/v1");
       deployment.put("kind", "Deployment");

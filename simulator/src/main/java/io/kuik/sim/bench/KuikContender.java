@@ -29,14 +29,17 @@ final class KuikContender implements Contender {
   private final WebhookHost webhook;
 
   KuikContender(KuikWorld world, SyncerSettings settings) {
-    Release release = new Release("kuik", Workload.INSTALL_NAMESPACE);
+    Release release =
+        settings.releasesGates()
+            ? new Release("kuik", Workload.INSTALL_NAMESPACE)
+                .withValues("pullSecretFirst.enabled=true")
+            : new Release("kuik", Workload.INSTALL_NAMESPACE);
     world.cluster().install(release);
     Identity identity =
         SyncerHost.podIdentity(Workload.INSTALL_NAMESPACE, release.syncerServiceAccount());
     this.host = new SyncerHost(world.cluster().api(), identity, settings);
     this.actor = world.cluster().trace().actorOf(identity);
     if (settings.releasesGates()) {
-      world.cluster().enablePullSecretFirst(release);
       webhook =
           new WebhookHost(
                   world.cluster().api(),

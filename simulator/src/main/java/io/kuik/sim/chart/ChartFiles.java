@@ -4,22 +4,30 @@ import io.kuik.sim.world.object.YamlDocuments;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The repository's Helm chart, as the simulator reads it: the files under {@code chart/files} that
- * the chart's templates include with {@code tpl (.Files.Get ...) .}, rendered for a {@link Release}
- * and parsed into objects. The simulator never keeps its own copy of the policy or the RBAC: it
- * loads them from here, so a change to the chart changes what the simulated cluster enforces.
+ * The repository's Helm chart, as the simulator installs it: Helm renders it for a {@link Release}
+ * ({@link #render}, in-process), and the simulator installs what that render holds, the RBAC and
+ * admission policies it enforces included, and runs each process with the command line the render
+ * gives it. The simulator keeps no copy of the policy, the RBAC or a name: a change to the chart
+ * changes what the simulated cluster enforces and what each process is told.
  *
- * <p>The same files are also {@linkplain #bundled() bundled} in the simulator's jar (copied from
+ * <p>The whole chart is also {@linkplain #bundled() bundled} in the simulator's jar (copied from
  * {@code chart/} by the build), for the commands that run from the jar with no repository around
- * them ({@code kuik plan}).
+ * them ({@code kuik plan}, {@code kuik simulate}).
  */
 public final class ChartFiles {
 
@@ -63,8 +71,31 @@ public final class ChartFiles {
           "files/crds/imagealternatives.kuik.enix.io.yaml",
           "files/crds/imagemirrors.kuik.enix.io.yaml");
 
-  /** Where the build copies {@code chart/files} inside the jar. */
+  /**
+   * The ValidatingAdmissionPolicy that keeps the selftest's identity to dry runs, installed with
+   * the release whenever {@code selftest.enabled}.
+   */
+  public static final String SELFTEST_POLICY = "files/selftest-policy.yaml";
+
+  /** Every file of {@code chart/files} whose objects a render also gives alone ({@link #load}). */
+  public static final List<String> FILES =
+      List.of(
+          ADMISSION_POLICY,
+          SYNCER_RBAC,
+          WEBHOOK_RBAC,
+          SELFTEST_RBAC,
+          SELFTEST_POLICY,
+          SYNCER_OWNER_REFERENCES_RBAC,
+          PULL_SECRET_FIRST);
+
+  /** Where the build copies {@code chart/} inside the jar. */
   static final String BUNDLE = "/kuik/chart/";
+
+  /** The renders so far, per chart folder and release: Helm renders each once a process. */
+  private static final Map<String, RenderedRelease> RENDERS = new HashMap<>();
+
+  /** The chart copies Helm renders from, per chart folder. */
+  private static final Map<String, Path> PREPARED = new HashMap<>();
 
   /** The chart folder; {@code null} for the copy bundled in the jar. */
   private final Path directory;
@@ -147,9 +178,45 @@ public final class ChartFiles {
     return directory;
   }
 
-  /** The file's text with the release's name and namespace filled in. */
+  /**
+   * What Helm renders of the chart for the release ({@link HelmRender}): the objects to install,
+   * the test hooks, each file of {@link #FILES} alone, and each process's command line. Rendered
+   * once per chart and release in a process.
+   *
+   * @throws ChartException when Helm refuses the values (the chart's schema, a {@code fail})
+   */
+  public RenderedRelease render(Release release) {
+    synchronized (RENDERS) {
+      return renderOnce(release);
+    }
+  }
+
+  private RenderedRelease renderOnce(Release release) {
+    Path chart = chartFolder();
+    return RENDERS.computeIfAbsent(
+        chart + " " + release,
+        key ->
+            HelmRender.render(
+                PREPARED.computeIfAbsent(chart.toString(), c -> HelmRender.prepare(chart, FILES)),
+                FILES,
+                release));
+  }
+
+  /** The objects of one file of {@link #FILES}, as Helm renders it for the release. */
+  public List<ObjectNode> load(String file, Release release) {
+    return render(release).file(file);
+  }
+
+  /** The same, as one YAML stream. */
   public String render(String file, Release release) {
-    return ReleaseTemplate.render(read(file), release, file);
+    if (!FILES.contains(file)) {
+      throw new ChartException(file + " is not one of the chart's files " + FILES);
+    }
+    StringBuilder out = new StringBuilder();
+    for (ObjectNode object : load(file, release)) {
+      out.append("---\n").append(object.toString()).append('\n');
+    }
+    return out.toString();
   }
 
   /** The chart's CustomResourceDefinitions, in {@link #CRDS} order. */
@@ -161,9 +228,38 @@ public final class ChartFiles {
     return crds;
   }
 
-  /** The file rendered for the release, one object per YAML document. */
-  public List<ObjectNode> load(String file, Release release) {
-    return parse(render(file, release), file);
+  /** The chart folder Helm renders: this one, or the bundled copy unpacked once. */
+  private Path chartFolder() {
+    return directory != null ? directory : unpacked();
+  }
+
+  private static Path unpacked() {
+    return PREPARED.computeIfAbsent(
+        "bundled chart",
+        key -> {
+          try {
+            URI uri = ChartFiles.class.getResource(BUNDLE + "Chart.yaml").toURI();
+            if (uri.getScheme().equals("file")) {
+              return Path.of(uri).getParent();
+            }
+            Path target = Files.createTempDirectory("kuik-bundled-chart").resolve("kuik");
+            try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of());
+                Stream<Path> paths = Files.walk(jar.getPath(BUNDLE))) {
+              Path root = jar.getPath(BUNDLE);
+              for (Path source : (Iterable<Path>) paths::iterator) {
+                Path copy = target.resolve(root.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                  Files.createDirectories(copy);
+                } else {
+                  Files.copy(source, copy);
+                }
+              }
+            }
+            return target;
+          } catch (IOException | URISyntaxException | RuntimeException e) {
+            throw new ChartException("cannot unpack the chart bundled in the jar: " + e, e);
+          }
+        });
   }
 
   private static List<ObjectNode> parse(String text, String file) {

@@ -94,8 +94,23 @@ public record WorldView(
       java.util.Comparator.comparing(Target::toString);
 
   public static WorldView read(ClusterState state, String installNamespace, Instant now) {
+    return read(state, installNamespace, java.util.Set.of(), now);
+  }
+
+  /**
+   * The world as the checkers judge it. The namespaces kuik never serves are left out of {@link
+   * #namespaces} (docs/behaviour.md#namespaces-kuik-serves: kube-system, the install namespace and
+   * the chart's {@code webhook.excludedNamespaces}, {@code excluded} here): nothing is needed
+   * there, and a Secret found there is one nothing needs.
+   */
+  public static WorldView read(
+      ClusterState state, String installNamespace, java.util.Set<String> excluded, Instant now) {
     Map<String, NamespaceView> namespaces = new TreeMap<>();
     for (ObjectNode ns : state.list(ResourceType.NAMESPACE, null)) {
+      String name = Meta.name(ns);
+      if (name.equals("kube-system") || name.equals(installNamespace) || excluded.contains(name)) {
+        continue;
+      }
       namespaces.put(
           Meta.name(ns), new NamespaceView(Meta.name(ns), Meta.labels(ns), Meta.deleting(ns)));
     }

@@ -51,6 +51,7 @@ public final class Informer {
   private final ResourceType type;
   private final String namespace;
   private final LabelSelector selector;
+  private final String objectName;
   private final Duration resyncPeriod;
   private final List<Handler> handlers = new ArrayList<>();
   private final Map<String, ObjectNode> cache = new TreeMap<>();
@@ -75,6 +76,22 @@ public final class Informer {
       String namespace,
       LabelSelector selector,
       Duration resyncPeriod) {
+    this(api, identity, name, type, namespace, selector, null, resyncPeriod);
+  }
+
+  /**
+   * An informer of the one object named {@code objectName} (none: every object), listed and watched
+   * with the field selector {@code metadata.name}, as client-go's informer of a named object does.
+   */
+  public Informer(
+      ApiServer api,
+      Identity identity,
+      String name,
+      ResourceType type,
+      String namespace,
+      LabelSelector selector,
+      String objectName,
+      Duration resyncPeriod) {
     this.api = Objects.requireNonNull(api, "api");
     this.loop = api.loop();
     this.identity = Objects.requireNonNull(identity, "identity");
@@ -82,6 +99,7 @@ public final class Informer {
     this.type = Objects.requireNonNull(type, "type");
     this.namespace = namespace;
     this.selector = selector == null ? LabelSelector.EVERYTHING : selector;
+    this.objectName = objectName;
     this.resyncPeriod = resyncPeriod == null ? Duration.ZERO : resyncPeriod;
   }
 
@@ -142,13 +160,14 @@ public final class Informer {
     }
     ObjectList listed;
     try {
-      listed = api.list(identity, type, namespace, selector);
+      listed = api.list(identity, type, namespace, selector, objectName);
       watch =
           api.watch(
               identity,
               type,
               namespace,
               selector,
+              objectName,
               name,
               new WatchHandler() {
                 @Override

@@ -1,21 +1,16 @@
 package io.kuik.sim.dsl;
 
-import io.kuik.selftest.SelftestCluster.Readyz;
+import io.kuik.kube.syncer.SyncerRuntimeSettings;
 import io.kuik.selftest.SelftestReport;
 import io.kuik.selftest.SelftestSettings;
-import io.kuik.sim.Cluster;
-import io.kuik.sim.actors.ComponentDeployments;
-import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.chart.Release;
+import io.kuik.sim.chart.RenderedRelease;
 import io.kuik.sim.faults.PolicyFailure;
-import io.kuik.sim.hosts.SelftestPod;
-import io.kuik.sim.hosts.SimulatedSelftestCluster;
 import io.kuik.sim.hosts.SyncerHost;
+import io.kuik.sim.hosts.Told;
 import io.kuik.sim.hosts.WebhookHost;
-import io.kuik.sim.world.ApiException;
 import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
-import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.Meta;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
@@ -24,8 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The DSL's cluster setup, part one: kuik's releases as {@code helm install} leaves them, the
@@ -38,6 +31,7 @@ public final class Install {
   private SyncerHost syncer;
   private final Map<String, SyncerHost> otherInstances = new LinkedHashMap<>();
   private final Map<String, Release> otherReleases = new LinkedHashMap<>();
+  private final Map<String, WebhookHost> otherWebhooks = new LinkedHashMap<>();
   private WebhookHost webhook;
 
   Install(KuikWorld world) {
@@ -87,40 +81,142 @@ public final class Install {
 
   private void install(
       String namespace, boolean namespacesByDefault, boolean withPolicy, Duration gateBound) {
-    release = new Release("kuik", namespace);
+    List<String> values = new ArrayList<>(worldValues(namespacesByDefault));
+    if (gateBound != null) {
+      values.add("pullSecretFirst.enabled=true");
+      values.add("pullSecretFirst.maxWait=" + chartDuration(gateBound));
+    }
+    installRelease(
+        new Release("kuik", namespace).withValues(values.toArray(String[]::new)), withPolicy);
+  }
+
+  /**
+   * {@code helm install <release> --namespace <namespace>} with these {@code --set key=value} (and
+   * the world's resync period), as the first release.
+   */
+  public void install(String release, String namespace, List<String> values) {
+    List<String> all = new ArrayList<>(worldValues(true));
+    all.addAll(values);
+    installRelease(Release.of(release, namespace, all), true);
+  }
+
+  /** {@code helm install} of one more release with these values, beside the first. */
+  public void installBeside(String release, String namespace, List<String> values) {
+    List<String> all = new ArrayList<>(worldValues(true));
+    all.addAll(values);
+    installBeside(Release.of(release, namespace, all));
+  }
+
+  /**
+   * {@code helm install} of {@code release} as the first release: Helm renders the chart for its
+   * values, the cluster holds what the render holds (the policies created last, or not at all when
+   * {@code withPolicy} is false), and the syncer and the webhook start with the command lines the
+   * render gives their Deployments, read by {@code kuik}'s own commands.
+   */
+  public void installRelease(Release installed, boolean withPolicy) {
+    release = installed;
     if (withPolicy) {
       world.cluster().install(release);
     } else {
       world.cluster().installWithoutThePolicy(release);
     }
-    SyncerSettings settings = syncerSettings(namespace, namespacesByDefault);
-    if (gateBound != null) {
-      world.cluster().enablePullSecretFirst(release);
-      settings = settings.withReleasesGates(true);
-    }
-    syncer =
-        new SyncerHost(
-                world.api(),
-                SyncerHost.podIdentity(namespace, release.syncerServiceAccount()),
-                settings)
-            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(release.name()))
-            .tryingCredentialsOn(world.cluster().registries());
-    syncer.reportAvailability(
-        available(namespace, ComponentDeployments.syncer(release.fullname())));
+    RenderedRelease rendered = world.cluster().chart().render(release);
+    syncer = syncerOf(release, rendered);
     syncer.start();
-    webhook =
-        new WebhookHost(
+    webhook = webhookOf(release, rendered);
+    webhook.start();
+  }
+
+  /**
+   * {@code helm install} of one more release beside the first (in its namespace or another), with
+   * its own syncer and webhook; it leaves the CRDs to the first ({@code crds.enabled=false}), as
+   * two releases cannot own one CRD. Its trace names are its release name's.
+   */
+  public void installBeside(Release other) {
+    requireInstalled();
+    Release beside = other.withValues("crds.enabled=false");
+    world.cluster().install(beside);
+    otherReleases.put(beside.name(), beside);
+    RenderedRelease rendered = world.cluster().chart().render(beside);
+    SyncerHost host = syncerOf(beside, rendered);
+    world.cluster().trace().alias(host.identity(), beside.name() + "-syncer");
+    otherInstances.put(beside.name(), host);
+    host.start();
+    WebhookHost hook = webhookOf(beside, rendered);
+    world.cluster().trace().alias(webhookIdentityOf(beside), beside.name() + "-webhook");
+    otherWebhooks.put(beside.name(), hook);
+    hook.start();
+  }
+
+  /** The values every simulated install sets: the world's resync period, its targeting default. */
+  private static List<String> worldValues(boolean namespacesByDefault) {
+    return List.of(
+        "syncer.namespacesByDefault=" + namespacesByDefault,
+        "syncer.resyncPeriod=" + chartDuration(KuikWorld.RESYNC_PERIOD));
+  }
+
+  /** A duration as the chart's values write one: a whole number and one unit. */
+  private static String chartDuration(Duration duration) {
+    long ms = duration.toMillis();
+    if (ms % 3_600_000 == 0) {
+      return ms / 3_600_000 + "h";
+    }
+    if (ms % 60_000 == 0) {
+      return ms / 60_000 + "m";
+    }
+    if (ms % 1000 == 0) {
+      return ms / 1000 + "s";
+    }
+    return ms + "ms";
+  }
+
+  /** The syncer as the render's Deployment runs it, reporting to that Deployment. */
+  private SyncerHost syncerOf(Release installed, RenderedRelease rendered) {
+    SyncerRuntimeSettings told = Told.syncer(rendered.args("syncer"));
+    tools.jackson.databind.node.ObjectNode deployment = rendered.runner("syncer").orElseThrow();
+    SyncerHost host =
+        SyncerHost.told(world.api(), runsAs(installed, deployment), told)
+            .tryingCredentialsOn(world.cluster().registries());
+    host.reportAvailability(available(installed.namespace(), Meta.name(deployment)));
+    return host;
+  }
+
+  /** The webhook as the render's Deployment runs it, with the render's namespaceSelector. */
+  private WebhookHost webhookOf(Release installed, RenderedRelease rendered) {
+    WebhookHost host =
+        WebhookHost.told(
             world.api(),
-            SyncerHost.podIdentity(namespace, release.webhookServiceAccount()),
-            namespace,
+            runsAs(installed, rendered.runner("webhook").orElseThrow()),
+            Told.webhook(rendered.args("webhook")),
+            (tools.jackson.databind.node.ObjectNode)
+                rendered
+                    .ofKind("MutatingWebhookConfiguration")
+                    .get(0)
+                    .path("webhooks")
+                    .path(0)
+                    .path("namespaceSelector"),
             world.cluster().registries(),
             KuikWorld.WEBHOOK_TIMEOUT);
-    if (gateBound != null) {
-      webhook.pullSecretFirst(gateBound);
-    }
-    webhook.reportAvailability(
-        available(namespace, ComponentDeployments.webhook(release.fullname())));
-    webhook.start();
+    host.reportAvailability(
+        available(installed.namespace(), Meta.name(rendered.runner("webhook").orElseThrow())));
+    return host;
+  }
+
+  /** The identity of the Deployment's pod: the ServiceAccount it names, by a pod-bound token. */
+  private static Identity runsAs(
+      Release installed, tools.jackson.databind.node.ObjectNode deployment) {
+    return SyncerHost.podIdentity(
+        installed.namespace(),
+        deployment
+            .path("spec")
+            .path("template")
+            .path("spec")
+            .path("serviceAccountName")
+            .asString());
+  }
+
+  private static Identity webhookIdentityOf(Release installed) {
+    return SyncerHost.podIdentity(installed.namespace(), installed.webhookServiceAccount());
   }
 
   /** What the Deployment controller reports of a component's process. */
@@ -141,24 +237,23 @@ public final class Install {
     List<Release.Peer> present = new ArrayList<>();
     present.add(release.asPeer());
     otherReleases.values().forEach(r -> present.add(r.asPeer()));
-    Release other = new Release(namespace, namespace).withPeers(present);
+    Release other =
+        new Release(namespace, namespace)
+            .withPeers(present)
+            .withValues(worldValues(namespacesByDefault).toArray(String[]::new))
+            .withValues("crds.enabled=false");
     world.cluster().install(other);
     release = release.withPeers(List.of(other.asPeer()));
     world.cluster().upgrade(release);
     otherReleases.replaceAll(
-        (ns, r) -> {
+        (name, r) -> {
           Release upgraded = r.withPeers(List.of(other.asPeer()));
           world.cluster().upgrade(upgraded);
           return upgraded;
         });
     otherReleases.put(namespace, other);
-    Identity identity = SyncerHost.podIdentity(namespace, other.syncerServiceAccount());
-    world.cluster().trace().alias(identity, namespace + "-syncer");
-    SyncerHost host =
-        new SyncerHost(world.api(), identity, syncerSettings(namespace, namespacesByDefault))
-            .writingOnlyUnder(SyncerHost.Bounds.ofRelease(other.name()))
-            .tryingCredentialsOn(world.cluster().registries());
-    host.reportAvailability(available(namespace, ComponentDeployments.syncer(other.fullname())));
+    SyncerHost host = syncerOf(other, world.cluster().chart().render(other));
+    world.cluster().trace().alias(host.identity(), namespace + "-syncer");
     otherInstances.put(namespace, host);
     host.start();
   }
@@ -224,20 +319,38 @@ public final class Install {
   }
 
   /**
-   * The first release's syncer ServiceAccount authenticated by a token bound to no pod: a legacy
-   * token Secret, or one from {@code kubectl create token}, in someone's hands.
+   * The first release's syncer ServiceAccount authenticated by a token bound to no pod, in
+   * someone's hands: a legacy token Secret (no extra at all), or, with {@code requested}, one from
+   * {@code kubectl create token} (its credential id alone).
    */
-  public Identity syncerAccountWithALegacyToken() {
-    return Identity.serviceAccount(installNamespace(), requireInstalled().syncerServiceAccount());
+  public Identity syncerAccountWithATokenBoundToNoPod(boolean requested) {
+    String account = requireInstalled().syncerServiceAccount();
+    return requested
+        ? Identity.serviceAccountToken(installNamespace(), account, "kubectl-create-token")
+        : Identity.serviceAccount(installNamespace(), account);
   }
 
   public String installNamespace() {
     return requireInstalled().namespace();
   }
 
-  /** The name of the first release's pull-secret admission policy. */
+  /**
+   * The namespaces the first release's values exclude from the webhook ({@code
+   * webhook.excludedNamespaces}), as the administrator set them; none before an install.
+   */
+  public java.util.Set<String> excludedNamespaces() {
+    java.util.Set<String> excluded = new java.util.TreeSet<>();
+    if (release != null) {
+      for (int i = 0; release.value("webhook.excludedNamespaces[" + i + "]").isPresent(); i++) {
+        excluded.add(release.value("webhook.excludedNamespaces[" + i + "]").orElseThrow());
+      }
+    }
+    return excluded;
+  }
+
+  /** The name of the first release's pull-secret admission policy, as its syncer is told it. */
   public String admissionPolicyName() {
-    return PolicyFailure.policyOf(requireInstalled());
+    return PolicyFailure.policyOf(world.cluster().chart(), requireInstalled());
   }
 
   // ---- helm test ----------------------------------------------------------------------------
@@ -258,89 +371,7 @@ public final class Install {
    * @return the report the test pod prints
    */
   public SelftestReport helmTest(SelftestSettings.PodCheck podCheck) {
-    Release installed = requireInstalled();
-    String namespace = installed.namespace();
-    Identity test = Identity.serviceAccount(namespace, installed.fullname() + "-selftest");
-    world.cluster().trace().alias(test, "selftest");
-    List<ObjectNode> hooks = new ArrayList<>();
-    hooks.add(serviceAccount(namespace, installed.fullname() + "-selftest"));
-    hooks.addAll(world.cluster().chart().load(ChartFiles.SELFTEST_RBAC, installed));
-    if (podCheck != null) {
-      hooks.add(podCheckBinding(installed, podCheck.namespace()));
-    }
-    List<ObjectNode> created = new ArrayList<>();
-    try {
-      for (ObjectNode hook : hooks) {
-        created.add(world.api().create(Cluster.ADMIN, hook));
-      }
-      String syncerService = ComponentDeployments.syncer(installed.fullname()) + "-metrics";
-      String webhookService = ComponentDeployments.webhook(installed.fullname()) + "-metrics";
-      Map<String, Supplier<Readyz>> services = new LinkedHashMap<>();
-      services.put(
-          syncerService + "." + namespace + ".svc", SimulatedSelftestCluster.readyz(syncer()));
-      services.put(
-          webhookService + "." + namespace + ".svc", SimulatedSelftestCluster.readyz(webhook()));
-      SelftestSettings settings =
-          new SelftestSettings(
-              installed.name(),
-              namespace,
-              installed.fullname(),
-              SelftestSettings.serviceReadyz(
-                  ComponentDeployments.syncer(installed.fullname()), namespace, HEALTH_PORT),
-              SelftestSettings.serviceReadyz(
-                  ComponentDeployments.webhook(installed.fullname()), namespace, HEALTH_PORT),
-              podCheck);
-      return SelftestPod.run(world.api(), test, settings, services);
-    } finally {
-      for (int i = created.size() - 1; i >= 0; i--) {
-        ObjectNode hook = created.get(i);
-        try {
-          world
-              .api()
-              .delete(
-                  Cluster.ADMIN,
-                  ResourceType.ofKind(
-                          hook.path("apiVersion").asString(), hook.path("kind").asString())
-                      .orElseThrow(),
-                  Meta.namespace(hook),
-                  Meta.name(hook));
-        } catch (ApiException gone) {
-          // Helm ignores a hook that is already gone when it deletes it.
-        }
-      }
-    }
-  }
-
-  /** The chart's default health port, where the metrics Services expose /readyz. */
-  private static final int HEALTH_PORT = 8080;
-
-  private static ObjectNode serviceAccount(String namespace, String name) {
-    ObjectNode account = Json.object();
-    account.put("apiVersion", "v1");
-    account.put("kind", "ServiceAccount");
-    ObjectNode meta = account.putObject("metadata");
-    meta.put("name", name);
-    meta.put("namespace", namespace);
-    return account;
-  }
-
-  /** What templates/selftest.yaml renders for selftest.podCheck.namespace. */
-  private static ObjectNode podCheckBinding(Release release, String namespace) {
-    ObjectNode binding = Json.object();
-    binding.put("apiVersion", "rbac.authorization.k8s.io/v1");
-    binding.put("kind", "RoleBinding");
-    ObjectNode meta = binding.putObject("metadata");
-    meta.put("name", release.fullname() + "-selftest-pod-check");
-    meta.put("namespace", namespace);
-    ObjectNode roleRef = binding.putObject("roleRef");
-    roleRef.put("apiGroup", "rbac.authorization.k8s.io");
-    roleRef.put("kind", "ClusterRole");
-    roleRef.put("name", release.fullname() + "-selftest-pod-check");
-    ObjectNode subject = binding.putArray("subjects").addObject();
-    subject.put("kind", "ServiceAccount");
-    subject.put("name", release.fullname() + "-selftest");
-    subject.put("namespace", release.namespace());
-    return binding;
+    return HelmTest.run(world, requireInstalled(), podCheck, syncer(), webhook());
   }
 
   // ---- the processes ------------------------------------------------------------------------
@@ -358,6 +389,18 @@ public final class Install {
     SyncerHost host = otherInstances.get(namespace);
     if (host == null) {
       throw new IllegalArgumentException("no kuik instance is installed in " + namespace);
+    }
+    return host;
+  }
+
+  /** The syncer of the release named {@code release}: the first, or one installed beside it. */
+  public SyncerHost syncerOfRelease(String release) {
+    if (requireInstalled().name().equals(release)) {
+      return syncer;
+    }
+    SyncerHost host = otherInstances.get(release);
+    if (host == null) {
+      throw new IllegalArgumentException("no release " + release + " is installed");
     }
     return host;
   }
@@ -402,16 +445,6 @@ public final class Install {
   /** The same, with {@code --api-qps qps --api-burst 1}. */
   public void restartSyncerWithResyncSpreadOverThePeriod(double qps) {
     syncer().restartWith(syncer.settings().withWriteLimit(qps, 1));
-  }
-
-  /**
-   * The chart's syncer flags for a release in {@code namespace}: the defaults, which resync every
-   * {@link KuikWorld#RESYNC_PERIOD} spread over it, as {@code kuik syncer} does.
-   */
-  private static SyncerSettings syncerSettings(String namespace, boolean namespacesByDefault) {
-    return SyncerSettings.defaults(namespace)
-        .withTargeting(new Targeting(namespace, namespacesByDefault))
-        .withResyncPeriod(KuikWorld.RESYNC_PERIOD);
   }
 
   // ---- for the other facets -------------------------------------------------------------------

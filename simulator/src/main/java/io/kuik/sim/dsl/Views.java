@@ -168,6 +168,25 @@ public final class Views {
     return null;
   }
 
+  /**
+   * Whether the Lease was renewed within its duration, as a webhook that gates on it judges it,
+   * read from the stored object without a request.
+   */
+  public boolean leaseFresh(String namespace, String name) {
+    return world
+        .api()
+        .state()
+        .get(io.kuik.sim.world.api.ResourceType.LEASE, namespace, name)
+        .map(
+            lease -> {
+              String renewed = io.kuik.sim.world.object.Json.text(lease, "spec", "renewTime");
+              long seconds = lease.path("spec").path("leaseDurationSeconds").asLong(0);
+              return renewed != null
+                  && java.time.Instant.parse(renewed).plusSeconds(seconds).isAfter(world.now());
+            })
+        .orElse(false);
+  }
+
   /** Pods the webhook's bound on the pull-secret gate released (pull secret first). */
   public long podsReleasedByTheBound() {
     WebhookHost webhook = world.install().webhookIfInstalled();
@@ -217,7 +236,8 @@ public final class Views {
    * does not change), as the checkers judge it.
    */
   public WorldView adminView(String installNamespace) {
-    return WorldView.read(world.api().state(), installNamespace, world.now());
+    return WorldView.read(
+        world.api().state(), installNamespace, world.install().excludedNamespaces(), world.now());
   }
 
   /** Every trace record as one fixed-column line. */

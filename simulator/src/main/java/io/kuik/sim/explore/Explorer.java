@@ -71,6 +71,7 @@ public final class Explorer {
   private final KuikWorld world;
   private final SimRandom drops;
   private final ActionMix mix;
+  private final Installation installation;
   private final Checks checks;
 
   /** Null when the run is drawn from the seed; else the steps it replays. */
@@ -99,6 +100,7 @@ public final class Explorer {
     this.world = new KuikWorld(seed);
     this.drops = world.random("explorer-watch-drops");
     this.mix = ActionMix.draw(world.random("explorer-mix"));
+    this.installation = Installation.draw(world.random("explorer-install"));
     this.draw = new Draw(world, world.random("explorer"), mix);
     this.checks = new Checks(world);
   }
@@ -156,9 +158,11 @@ public final class Explorer {
             + " syncer-grace="
             + syncerGrace.toMinutes()
             + "m";
-    return replayed == null
-        ? run + "\n  mix: " + mix
-        : run + " (" + replayed.actions() + " actions)";
+    return (replayed == null
+            ? run + "\n  mix: " + mix
+            : run + " (" + replayed.actions() + " actions)")
+        + "\n  install: "
+        + installation.describe();
   }
 
   /** Sets the world up, runs the steps with a safety check after each, then the liveness phase. */
@@ -199,7 +203,13 @@ public final class Explorer {
 
   /** What every run starts from: kuik installed, the sources' first credentials, the images. */
   private void stage() {
-    world.install().install(INSTALL);
+    world.install().install(installation.release(), INSTALL, installation.values());
+    if (installation.beside() != null) {
+      world
+          .install()
+          .installBeside(
+              installation.beside(), installation.besideNamespace(), installation.besideValues());
+    }
     if (!syncerGrace.equals(Bounds.DOCUMENTED_GRACE)) {
       world.install().restartSyncerWithGrace(syncerGrace);
     }

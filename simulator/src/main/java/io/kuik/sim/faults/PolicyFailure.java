@@ -1,6 +1,8 @@
 package io.kuik.sim.faults;
 
+import io.kuik.sim.chart.ChartFiles;
 import io.kuik.sim.chart.Release;
+import io.kuik.sim.hosts.Told;
 import io.kuik.sim.time.EventLoop;
 import io.kuik.sim.trace.Note;
 import io.kuik.sim.trace.Trace;
@@ -34,9 +36,12 @@ public final class PolicyFailure {
     this.trace = Objects.requireNonNull(trace, "trace");
   }
 
-  /** The name of the pull-secret policy the chart installs for a release. */
-  public static String policyOf(Release release) {
-    return release.name() + "-pull-secrets";
+  /**
+   * The name of the pull-secret policy the chart installs for a release, as its syncer is told it
+   * ({@code --admission-policy} of the render's syncer Deployment).
+   */
+  public static String policyOf(ChartFiles chart, Release release) {
+    return Told.syncer(chart.render(release).args("syncer")).bounds().secrets().policy();
   }
 
   public void fail(String policy) {

@@ -20,12 +20,14 @@ public final class SelftestPod {
 
   /**
    * @param services each Service's DNS name and what its component's {@code /readyz} answers now
+   * @param pods each Deployment's name and what its one pod's {@code /readyz} answers now
    */
   public static SelftestReport run(
       ApiServer api,
       Identity identity,
       SelftestSettings settings,
-      Map<String, Supplier<Readyz>> services) {
-    return Selftest.run(new SimulatedSelftestCluster(api, identity, services), settings);
+      Map<String, Supplier<Readyz>> services,
+      Map<String, Supplier<Readyz>> pods) {
+    return Selftest.run(new SimulatedSelftestCluster(api, identity, services, pods), settings);
   }
 }

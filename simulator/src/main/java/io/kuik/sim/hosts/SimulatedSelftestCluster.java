@@ -24,23 +24,32 @@ import tools.jackson.databind.node.ObjectNode;
  * dry-run create is a request to the simulated API server under the test's own identity, so the
  * chart's RBAC, the admission policy and the pod webhook answer it as they would the real pod. A
  * component's {@code /readyz} through its Service is answered by the host that runs it: ready, not
- * ready yet (503), or no endpoint at all when its process is down.
+ * ready yet (503), or no endpoint at all when its process is down. The simulator runs each
+ * component as one process and keeps no pod for it: a Deployment's pods are that one process, named
+ * {@code <deployment>-0}, whose {@code /readyz} its host answers (after a list of pods that the
+ * test's RBAC must allow).
  */
 public final class SimulatedSelftestCluster implements SelftestCluster {
 
   private final ApiServer api;
   private final Identity identity;
   private final Map<String, Supplier<Readyz>> services;
+  private final Map<String, Supplier<Readyz>> pods;
 
   /**
    * @param services each Service's DNS name ({@code <name>.<namespace>.svc}) and what its
    *     component's {@code /readyz} answers now
+   * @param pods each Deployment's name and what its pod's {@code /readyz} answers now
    */
   public SimulatedSelftestCluster(
-      ApiServer api, Identity identity, Map<String, Supplier<Readyz>> services) {
+      ApiServer api,
+      Identity identity,
+      Map<String, Supplier<Readyz>> services,
+      Map<String, Supplier<Readyz>> pods) {
     this.api = Objects.requireNonNull(api, "api");
     this.identity = Objects.requireNonNull(identity, "identity");
     this.services = Map.copyOf(services);
+    this.pods = Map.copyOf(pods);
   }
 
   /** What a syncer host's {@code /readyz} answers through its Service. */
@@ -55,7 +64,7 @@ public final class SimulatedSelftestCluster implements SelftestCluster {
                     syncer
                         .bounds()
                         .filter(bounds -> !bounds.inPlace())
-                        .map(bounds -> bounds.why())
+                        .map(bounds -> "writes held: " + bounds.why())
                         .orElse("informers not synced"));
   }
 
@@ -103,6 +112,20 @@ public final class SimulatedSelftestCluster implements SelftestCluster {
   public Readyz readyz(URI url) {
     Supplier<Readyz> service = services.get(url.getHost());
     return service == null ? Readyz.unreachable("no such host: " + url.getHost()) : service.get();
+  }
+
+  @Override
+  public Read<List<PodReadyz>> podsReadyz(String namespace, Deployment deployment) {
+    try {
+      api.list(identity, ResourceType.POD, namespace);
+    } catch (ApiException e) {
+      return Read.failed(e.code(), e.getMessage());
+    }
+    String name = deployment.getMetadata().getName();
+    Supplier<Readyz> pod = pods.get(name);
+    return pod == null
+        ? Read.found(List.of())
+        : Read.found(List.of(new PodReadyz(name + "-0", pod.get())));
   }
 
   @Override

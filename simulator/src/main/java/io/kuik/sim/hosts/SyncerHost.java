@@ -1,5 +1,7 @@
 package io.kuik.sim.hosts;
 
+import io.kuik.kube.syncer.LeaseSettings;
+import io.kuik.model.WriteBounds;
 import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.ApiServer;
 import io.kuik.sim.world.api.Identity;
@@ -7,6 +9,7 @@ import io.kuik.sim.world.registry.Registries;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -26,19 +29,9 @@ public final class SyncerHost {
   private int incarnations;
   private Duration applyRoundTrip = SyncerProcess.ROUND_TRIP;
   private Consumer<Boolean> availability = ready -> {};
-  private Bounds bounds;
+  private List<WriteBounds.Policy> policies = List.of();
+  private String leaseName = LeaseSettings.DEFAULT_NAME;
   private Registries registries;
-
-  /**
-   * The chart's ValidatingAdmissionPolicy and binding the syncer reads by name (the production
-   * {@code --admission-policy} and {@code --admission-policy-binding}).
-   */
-  public record Bounds(String policy, String binding) {
-    /** Both named {@code <release>-pull-secrets}, as the chart names them. */
-    public static Bounds ofRelease(String release) {
-      return new Bounds(release + "-pull-secrets", release + "-pull-secrets");
-    }
-  }
 
   /** A syncer with {@code settings}, its resync period among them (the chart's is 10 minutes). */
   public SyncerHost(ApiServer api, Identity identity, SyncerSettings settings) {
@@ -61,12 +54,30 @@ public final class SyncerHost {
   }
 
   /**
-   * From the next start on, the syncer writes only while these are in place, reading them every 5
-   * seconds; without it, it writes unbounded (the host of a bare test).
+   * From the next start on, the syncer writes only while these policies and their bindings are in
+   * place, watching them by name; without any, it writes unbounded (the host of a bare test).
    */
-  public SyncerHost writingOnlyUnder(Bounds names) {
-    this.bounds = names;
+  public SyncerHost writingOnlyUnder(List<WriteBounds.Policy> policies) {
+    this.policies = List.copyOf(policies);
     return this;
+  }
+
+  /**
+   * As the chart's command line tells the production syncer: its settings, the policies that bound
+   * its writes ({@code --admission-policy}, {@code --pod-gates-policy}) and its Lease ({@code
+   * --lease-name}).
+   */
+  public static SyncerHost told(
+      ApiServer api, Identity identity, io.kuik.kube.syncer.SyncerRuntimeSettings told) {
+    SyncerHost host = new SyncerHost(api, identity, told.syncer());
+    host.policies = told.bounds().policies();
+    host.leaseName = told.lease().name();
+    return host;
+  }
+
+  /** The Lease it renews while it releases gates: the production {@code --lease-name}. */
+  public String leaseName() {
+    return leaseName;
   }
 
   /**
@@ -84,7 +95,7 @@ public final class SyncerHost {
   }
 
   /** Whether the running incarnation may write now, and why not. */
-  public Optional<io.kuik.syncer.WriteBounds> bounds() {
+  public Optional<io.kuik.model.WriteBounds> bounds() {
     return process == null ? Optional.empty() : Optional.of(process.bounds());
   }
 
@@ -103,7 +114,8 @@ public final class SyncerHost {
                 Note.Edge.START,
                 incarnations));
     process =
-        new SyncerProcess(api, identity, settings, "syncer#" + incarnations, bounds, registries);
+        new SyncerProcess(
+            api, identity, settings, "syncer#" + incarnations, policies, leaseName, registries);
     process.roundTrip(applyRoundTrip);
     process.onReadiness(ready -> availability.accept(ready));
     process.start();

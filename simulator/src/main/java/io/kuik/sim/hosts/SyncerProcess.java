@@ -7,6 +7,7 @@ import io.kuik.model.Durations;
 import io.kuik.model.PullSecretGate;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.TrialVerdict;
+import io.kuik.model.WriteBounds;
 import io.kuik.sim.client.Informer;
 import io.kuik.sim.trace.Note;
 import io.kuik.sim.world.ApiException;
@@ -15,7 +16,6 @@ import io.kuik.sim.world.api.Identity;
 import io.kuik.sim.world.api.ResourceType;
 import io.kuik.sim.world.object.Json;
 import io.kuik.sim.world.object.LabelSelector;
-import io.kuik.sim.world.object.Meta;
 import io.kuik.sim.world.registry.Registries;
 import io.kuik.sim.world.registry.Registry;
 import io.kuik.syncer.Answer;
@@ -23,7 +23,8 @@ import io.kuik.syncer.Effect;
 import io.kuik.syncer.Input;
 import io.kuik.syncer.SecretSyncer;
 import io.kuik.syncer.SyncerSettings;
-import io.kuik.syncer.WriteBounds;
+import io.kuik.syncer.SyncerWire;
+import io.kuik.syncer.WriteGate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -38,26 +39,14 @@ import tools.jackson.databind.node.ObjectNode;
  * informers, the production caches ({@link InformerStores}) and {@link Intake} they feed, and the
  * core itself, on the virtual clock. Only the transport is its own ({@link SyncerTransport}): the
  * rule that turns a notification into an input, the records it keeps and the core are production's.
- * Every effect is recorded in the trace as it is taken in hand. Nothing outlives {@link #halt()}:
- * timers and answers that reach a halted incarnation find it dead and do nothing.
+ * Every effect is recorded in the trace as it is taken in hand, and every write goes out through
+ * the production {@link WriteGate} (over this process's {@link SyncerWire}), checked when it is
+ * sent. Nothing outlives {@link #halt()}: timers and answers that reach a halted incarnation find
+ * it dead and do nothing.
  */
 final class SyncerProcess implements Effect.Executor {
 
   private static final Duration SYNC_POLL = Duration.ofMillis(100);
-
-  /** The production defaults of the leader election: its Lease, renewed every 2 s for 15 s. */
-  static final String LEASE_NAME = "kuik-secret-syncer";
-
-  static final Duration LEASE_RENEW = Duration.ofSeconds(2);
-  static final Duration LEASE_DURATION = Duration.ofSeconds(15);
-
-  /** A Lease's MicroTime. */
-  private static final java.time.format.DateTimeFormatter LEASE_TIME =
-      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX")
-          .withZone(java.time.ZoneOffset.UTC);
-
-  /** How often the admission policy and its binding are read, as the production default. */
-  static final Duration BOUNDS_PERIOD = Duration.ofSeconds(5);
 
   /**
    * The default round trip of a write: it reaches the API server after half of it and its answer
@@ -81,10 +70,18 @@ final class SyncerProcess implements Effect.Executor {
   private boolean alive = true;
   private Duration roundTrip = ROUND_TRIP;
 
-  /** The policy and binding to read, null when this process writes unbounded (a bare test). */
-  private final SyncerHost.Bounds boundsNames;
+  /** The policies it watches; none: it writes unbounded (a bare test). */
+  private final List<WriteBounds.Policy> policies;
+
+  private final PolicyWatch policyWatch;
+
+  /** The Lease it renews while it releases gates (pull secret first). */
+  private final String leaseName;
 
   private WriteBounds bounds;
+
+  /** The one way out of every write. */
+  private final WriteGate gate = new WriteGate(new Wire());
 
   /** Where credentials are tried; null when this process has no registry to reach. */
   private final Registries registries;
@@ -94,15 +91,23 @@ final class SyncerProcess implements Effect.Executor {
       Identity identity,
       SyncerSettings settings,
       String name,
-      SyncerHost.Bounds boundsNames,
+      List<WriteBounds.Policy> policies,
+      String leaseName,
       Registries registries) {
     this.api = api;
     this.registries = registries;
-    this.boundsNames = boundsNames;
+    this.policies = List.copyOf(policies);
+    this.leaseName = leaseName;
     this.bounds =
-        boundsNames == null
+        this.policies.isEmpty()
             ? new WriteBounds(true, "no admission policy to wait for")
             : WriteBounds.unreadable("the admission policy and its binding have not been read yet");
+    gate.leading(true); // one simulated replica: the leader
+    gate.bounds(bounds);
+    this.policyWatch =
+        this.policies.isEmpty()
+            ? null
+            : new PolicyWatch(api, identity, name, this.policies, this::boundsChanged);
     this.identity = identity;
     this.settings = settings;
     this.name = name;
@@ -130,10 +135,12 @@ final class SyncerProcess implements Effect.Executor {
   void start() {
     informers.forEach(Informer::start);
     if (settings.releasesGates()) {
-      renewLease();
+      new LeaseRenewal(
+              api, identity, settings.clusterResourceNamespace(), leaseName, name, () -> alive)
+          .renew();
     }
-    if (boundsNames != null) {
-      checkBounds();
+    if (policyWatch != null) {
+      policyWatch.start();
     }
     api.loop().schedule(SYNC_POLL, name + " waits for informers", this::startWhenSynced);
   }
@@ -149,115 +156,35 @@ final class SyncerProcess implements Effect.Executor {
   }
 
   /**
-   * Reads the policy and its binding by name under the syncer's identity, as the production
-   * executor does every 5 seconds; a changed decision is an input of the core (writes held, or
-   * released with a resync).
+   * What the policy watch decided: the gate first (a write on its way is not sent once they are
+   * gone), then the core (which holds its writes, or releases them with a resync).
    */
-  private void checkBounds() {
+  private void boundsChanged(WriteBounds now) {
     if (!alive) {
       return;
     }
-    WriteBounds now;
-    try {
-      now =
-          WriteBounds.judge(
-              boundsNames.policy(),
-              read(ResourceType.VALIDATING_ADMISSION_POLICY, boundsNames.policy()),
-              boundsNames.binding(),
-              read(ResourceType.VALIDATING_ADMISSION_POLICY_BINDING, boundsNames.binding()));
-    } catch (ApiException failed) {
-      now =
-          failed.code() == 403
-              ? WriteBounds.unreadable("the syncer may not get the admission policy: " + failed)
-              : bounds; // says nothing of them: keep the last decision
+    boolean changed = now.inPlace() != bounds.inPlace();
+    bounds = now;
+    gate.bounds(now);
+    api.trace()
+        .add(
+            new Note.WriteBounds(
+                api.loop().now(), api.trace().actorOf(identity), now.inPlace(), now.why()));
+    if (changed) {
+      handle(new Input.WriteBoundsChanged(now.inPlace()));
     }
-    if (!now.equals(bounds)) {
-      boolean changed = now.inPlace() != bounds.inPlace();
-      bounds = now;
-      api.trace()
-          .add(
-              new Note.WriteBounds(
-                  api.loop().now(), api.trace().actorOf(identity), now.inPlace(), now.why()));
-      if (changed) {
-        handle(new Input.WriteBoundsChanged(now.inPlace()));
-      }
-      if (syncer != null) {
-        readiness.accept(ready());
-      }
-    }
-    api.loop().schedule(BOUNDS_PERIOD, name + " reads its admission policy", this::checkBounds);
-  }
-
-  /**
-   * The leader-election Lease the production syncer's leader renews every retry period (2 s, for 15
-   * s): the webhook gates pods only while it is fresh. The simulator runs one syncer, always the
-   * leader; a halted one stops renewing, and the Lease goes stale after its duration.
-   */
-  private void renewLease() {
-    if (!alive) {
-      return;
-    }
-    String renewed = LEASE_TIME.format(api.loop().now());
-    try {
-      try {
-        api.mergePatch(
-            identity,
-            ResourceType.LEASE,
-            settings.clusterResourceNamespace(),
-            LEASE_NAME,
-            Json.MAPPER.readTree(
-                "{\"spec\":{\"holderIdentity\":\""
-                    + name
-                    + "\",\"renewTime\":\""
-                    + renewed
-                    + "\"}}"),
-            "kuik-secret-syncer-lease");
-      } catch (ApiException missing) {
-        if (missing.code() != 404) {
-          throw missing;
-        }
-        ObjectNode lease = Json.object();
-        lease.put("apiVersion", "coordination.k8s.io/v1");
-        lease.put("kind", "Lease");
-        lease
-            .putObject("metadata")
-            .put("name", LEASE_NAME)
-            .put("namespace", settings.clusterResourceNamespace());
-        lease
-            .putObject("spec")
-            .put("holderIdentity", name)
-            .put("leaseDurationSeconds", LEASE_DURATION.toSeconds())
-            .put("acquireTime", renewed)
-            .put("renewTime", renewed);
-        api.create(identity, lease);
-      }
-    } catch (ApiException refused) {
-      // As fabric8's elector: a renewal that fails is tried again at the next period.
-    }
-    api.loop().schedule(LEASE_RENEW, name + " renews its lease", this::renewLease);
-  }
-
-  private WriteBounds.Observed read(ResourceType type, String objectName) {
-    try {
-      ObjectNode found = api.get(identity, type, null, objectName);
-      if (type.equals(ResourceType.VALIDATING_ADMISSION_POLICY)) {
-        return WriteBounds.Observed.policy(Meta.deletionTimestamp(found) != null);
-      }
-      List<String> actions = new java.util.ArrayList<>();
-      found.path("spec").path("validationActions").forEach(a -> actions.add(a.asString()));
-      return WriteBounds.Observed.binding(
-          Meta.deletionTimestamp(found) != null, Json.text(found, "spec", "policyName"), actions);
-    } catch (ApiException missing) {
-      if (missing.code() == 404) {
-        return WriteBounds.Observed.MISSING;
-      }
-      throw missing;
+    if (syncer != null) {
+      readiness.accept(ready());
     }
   }
 
   void halt() {
     alive = false;
+    gate.stopping();
     informers.forEach(Informer::stop);
+    if (policyWatch != null) {
+      policyWatch.stop();
+    }
   }
 
   Optional<SecretSyncer> syncer() {
@@ -320,81 +247,38 @@ final class SyncerProcess implements Effect.Executor {
     String target =
         "secrets " + apply.pair().namespace() + "/" + apply.secret().getMetadata().getName();
     trace(Note.EffectKind.APPLY, target, apply.lane().label());
-    ObjectNode body = Json.MAPPER.valueToTree(apply.secret());
-    Json.dropNulls(body);
     roundTrip(
         name + " applies " + apply.secret().getMetadata().getName(),
-        () -> send(() -> api.apply(identity, body, Effect.ApplySecret.FIELD_MANAGER, true)),
+        () -> gate.apply(apply),
         answer -> new Input.ApplyAnswered(apply, answer));
   }
 
   @Override
   public void write(Effect.WriteStatus write) {
     trace(Note.EffectKind.STATUS, write.status().resource().toString(), "");
-    ObjectNode body = Json.MAPPER.valueToTree(write.status().applyConfiguration());
     roundTrip(
         name + " writes the status of " + write.status().resource(),
-        () -> send(() -> api.applyStatus(identity, body, Effect.WriteStatus.FIELD_MANAGER, true)),
+        () -> gate.write(write),
         answer -> new Input.StatusAnswered(write, answer));
   }
 
   @Override
   public void record(Effect.RecordEvent event) {
-    ObjectNode involved = Json.object();
-    ObjectNode meta;
     if (event.target() instanceof Effect.RecordEvent.OnPod pod) {
       trace(Note.EffectKind.EVENT, "pod " + pod.namespace() + "/" + pod.name(), event.reason());
-      involved.put("apiVersion", "v1");
-      involved.put("kind", "Pod");
-      meta = involved.putObject("metadata");
-      meta.put("name", pod.name());
-      meta.put("namespace", pod.namespace());
     } else {
       trace(Note.EffectKind.EVENT, event.resource().toString(), event.reason());
-      involved.put("apiVersion", "kuik.enix.io/v1alpha1");
-      involved.put("kind", event.resource().kind().kind());
-      meta = involved.putObject("metadata");
-      meta.put("name", event.resource().name());
     }
-    if (event.uid() != null) {
-      meta.put("uid", event.uid());
-    }
-    if (!bounds.inPlace()) {
-      return; // as the production recorder, behind the same fence
-    }
-    try {
-      events.record(
-          identity,
-          "kuik-secret-syncer",
-          involved,
-          event.type() == Effect.RecordEvent.Type.Warning
-              ? io.kuik.sim.world.EventRecorder.Type.WARNING
-              : io.kuik.sim.world.EventRecorder.Type.NORMAL,
-          event.reason(),
-          event.message());
-    } catch (ApiException dropped) {
-      // As the production recorder: an Event that cannot be recorded is dropped, never retried.
-    }
+    gate.record(event);
   }
 
   @Override
   public void release(Effect.ReleaseGate release) {
     String target = "pods " + release.namespace() + "/" + release.name();
     trace(Note.EffectKind.RELEASE, target, "gate " + release.index());
-    JsonNode patch =
-        Json.MAPPER.valueToTree(PullSecretGate.removal(release.uid(), release.index()));
     roundTrip(
         name + " releases the gate of " + release.namespace() + "/" + release.name(),
-        () ->
-            send(
-                () ->
-                    api.jsonPatch(
-                        identity,
-                        ResourceType.POD,
-                        release.namespace(),
-                        release.name(),
-                        patch,
-                        Effect.ApplySecret.FIELD_MANAGER)),
+        () -> gate.release(release),
         answer -> new Input.GateAnswered(release, answer));
   }
 
@@ -428,7 +312,7 @@ final class SyncerProcess implements Effect.Executor {
               if (!alive) {
                 return;
               }
-              TrialVerdict verdict = login(trial);
+              TrialVerdict verdict = gate.tryCredential(tried);
               api.loop()
                   .schedule(
                       TRIAL_ROUND_TRIP.minus(half),
@@ -469,14 +353,82 @@ final class SyncerProcess implements Effect.Executor {
             });
   }
 
-  private Answer send(Runnable request) {
-    if (!bounds.inPlace()) {
-      // The production write fence: a write on its way when the policy went is not sent.
-      return new Answer.Refused(
-          0,
-          "NoAdmissionPolicy",
-          "the admission policy that bounds the syncer's writes is not in place; nothing was sent");
+  // ---- the wire: each write as it reaches the simulated API server or registry -----------------
+
+  /** Each write as it reaches the simulated API server or registry; only the gate calls it. */
+  private final class Wire implements SyncerWire {
+    @Override
+    public Answer apply(Effect.ApplySecret apply) {
+      ObjectNode body = Json.MAPPER.valueToTree(apply.secret());
+      Json.dropNulls(body);
+      return send(() -> api.apply(identity, body, Effect.ApplySecret.FIELD_MANAGER, true));
     }
+
+    @Override
+    public Answer write(Effect.WriteStatus write) {
+      ObjectNode body = Json.MAPPER.valueToTree(write.status().applyConfiguration());
+      return send(() -> api.applyStatus(identity, body, Effect.WriteStatus.FIELD_MANAGER, true));
+    }
+
+    @Override
+    public Answer release(Effect.ReleaseGate release) {
+      JsonNode patch =
+          Json.MAPPER.valueToTree(PullSecretGate.removal(release.uid(), release.index()));
+      return send(
+          () ->
+              api.jsonPatch(
+                  identity,
+                  ResourceType.POD,
+                  release.namespace(),
+                  release.name(),
+                  patch,
+                  Effect.ApplySecret.FIELD_MANAGER));
+    }
+
+    @Override
+    public TrialVerdict tryCredential(Effect.TryCredential tried) {
+      return login(tried.trial());
+    }
+
+    /**
+     * The Event, at once; one the API server refuses is dropped, as the production recorder does.
+     */
+    @Override
+    public void record(Effect.RecordEvent event) {
+      ObjectNode involved = Json.object();
+      ObjectNode meta;
+      if (event.target() instanceof Effect.RecordEvent.OnPod pod) {
+        involved.put("apiVersion", "v1");
+        involved.put("kind", "Pod");
+        meta = involved.putObject("metadata");
+        meta.put("name", pod.name());
+        meta.put("namespace", pod.namespace());
+      } else {
+        involved.put("apiVersion", "kuik.enix.io/v1alpha1");
+        involved.put("kind", event.resource().kind().kind());
+        meta = involved.putObject("metadata");
+        meta.put("name", event.resource().name());
+      }
+      if (event.uid() != null) {
+        meta.put("uid", event.uid());
+      }
+      try {
+        events.record(
+            identity,
+            "kuik-secret-syncer",
+            involved,
+            event.type() == Effect.RecordEvent.Type.Warning
+                ? io.kuik.sim.world.EventRecorder.Type.WARNING
+                : io.kuik.sim.world.EventRecorder.Type.NORMAL,
+            event.reason(),
+            event.message());
+      } catch (ApiException dropped) {
+        // As the production recorder: an Event that cannot be recorded is dropped, never retried.
+      }
+    }
+  }
+
+  private Answer send(Runnable request) {
     try {
       request.run();
       return Answer.APPLIED;

@@ -1,9 +1,12 @@
 package io.kuik.sim.hosts;
 
 import io.fabric8.zjsonpatch.JsonPatch;
+import io.kuik.kube.webhook.WebhookRuntimeSettings;
 import io.kuik.model.ObservedNamespace;
 import io.kuik.model.PullSecretGate;
 import io.kuik.model.RewriteAnnotations;
+import io.kuik.model.ServedNamespaces;
+import io.kuik.model.WriteBounds;
 import io.kuik.routing.Router;
 import io.kuik.routing.RoutingDecision;
 import io.kuik.routing.RoutingIndex;
@@ -50,16 +53,16 @@ public final class WebhookHost {
   public static final String NAME = "pods.routing.kuik.enix.io";
 
   /**
-   * The namespaces the chart's webhook configuration leaves out with its default values: kuik's own
-   * and kube-system (chart/templates/webhook-configuration.yaml; SimulatorLoadsWhatHelmRenders
-   * compares this with what Helm renders).
+   * A namespaceSelector that leaves out these namespaces, as the chart's webhook configuration
+   * writes it (chart/templates/webhook-configuration.yaml): for a webhook built without a render.
    */
-  public static ObjectNode namespaceSelector(String installNamespace) {
+  public static ObjectNode namespaceSelector(java.util.Collection<String> neverServed) {
     ObjectNode selector = Json.object();
     ObjectNode expression = selector.putArray("matchExpressions").addObject();
     expression.put("key", "kubernetes.io/metadata.name");
     expression.put("operator", "NotIn");
-    expression.putArray("values").add(installNamespace).add("kube-system");
+    var values = expression.putArray("values");
+    neverServed.forEach(values::add);
     return selector;
   }
 
@@ -84,6 +87,20 @@ public final class WebhookHost {
   /** Pull secret first: the bound on the gate, null when off (the chart's default). */
   private Duration maxWait;
 
+  /** The syncer's Lease it gates pods on (the production {@code --syncer-lease}). */
+  private String syncerLease = "kuik-secret-syncer";
+
+  /** The policy that bounds its pod patches; null: none to wait for (a bare test). */
+  private WriteBounds.Policy podGates;
+
+  private PolicyWatch podGatesWatch;
+
+  /** The namespaces kuik serves, as the production {@code --excluded-namespaces} tells it. */
+  private ServedNamespaces served;
+
+  /** The webhook configuration's namespaceSelector. */
+  private ObjectNode namespaceSelector;
+
   private SyncerLease lease;
   private GateBound bound;
   private EventRecorder events;
@@ -103,6 +120,31 @@ public final class WebhookHost {
     this.clusterResourceNamespace = clusterResourceNamespace;
     this.registries = registries;
     this.timeout = timeout;
+    this.served = ServedNamespaces.allBut(clusterResourceNamespace);
+    this.namespaceSelector = namespaceSelector(served.neverServed());
+  }
+
+  /**
+   * As the chart runs the production webhook: its command line's settings ({@code told}), and the
+   * namespaceSelector Helm rendered into the webhook configuration.
+   */
+  public static WebhookHost told(
+      ApiServer api,
+      Identity identity,
+      WebhookRuntimeSettings told,
+      ObjectNode namespaceSelector,
+      Registries registries,
+      Duration timeout) {
+    WebhookHost host =
+        new WebhookHost(api, identity, told.clusterResourceNamespace(), registries, timeout);
+    host.served = told.served();
+    host.namespaceSelector = namespaceSelector.deepCopy();
+    if (told.pullSecretFirst() != null) {
+      host.maxWait = told.pullSecretFirst().maxWait();
+      host.syncerLease = told.pullSecretFirst().lease();
+      host.podGates = told.pullSecretFirst().podGates();
+    }
+    return host;
   }
 
   /**
@@ -158,6 +200,13 @@ public final class WebhookHost {
               LabelSelector.parse(RewriteAnnotations.REWRITTEN_SELECTOR),
               (type, before, after) -> gatedPod(before, after)));
       informers = List.copyOf(all);
+      podGatesWatch =
+          podGates == null
+              ? null
+              : new PolicyWatch(api, identity, "webhook", List.of(podGates), b -> {});
+      if (podGatesWatch != null) {
+        podGatesWatch.start();
+      }
       readLease(incarnation);
       tick(incarnation);
     }
@@ -167,16 +216,17 @@ public final class WebhookHost {
         new AdmissionHandler(
             router,
             () -> RoutingIndex.ofValidated(fresh.routingResources()),
+            served,
             ns -> fresh.namespace(ns).map(ObservedNamespace::labels),
             this::decided,
-            () -> lease != null && lease.fresh(api.loop().now()));
+            () -> podGatesInPlace() && lease != null && lease.fresh(api.loop().now()));
     api.mutatingAdmission()
         .register(
             new MutatingAdmission(
                 NAME,
                 Set.of(ResourceType.POD),
                 Set.of(Operation.CREATE),
-                LabelSelector.of(namespaceSelector(clusterResourceNamespace)),
+                LabelSelector.of(namespaceSelector),
                 MutatingAdmission.FailurePolicy.IGNORE,
                 timeout,
                 this::admit));
@@ -208,6 +258,9 @@ public final class WebhookHost {
                 Note.Edge.STOP,
                 incarnations));
     informers.forEach(Informer::stop);
+    if (podGatesWatch != null) {
+      podGatesWatch.stop();
+    }
     api.mutatingAdmission().markDown(NAME, true);
     availability.accept(false);
   }
@@ -274,7 +327,7 @@ public final class WebhookHost {
     }
     try {
       ObjectNode found =
-          api.get(identity, ResourceType.LEASE, clusterResourceNamespace, "kuik-secret-syncer");
+          api.get(identity, ResourceType.LEASE, clusterResourceNamespace, syncerLease);
       String renewed = Json.text(found, "spec", "renewTime");
       long seconds = found.path("spec").path("leaseDurationSeconds").asLong(0);
       lease.observed(
@@ -309,6 +362,12 @@ public final class WebhookHost {
   /** Every second: the pods past the bound are released, each with a Warning Event. */
   private void tick(int incarnation) {
     if (!running || incarnation != incarnations) {
+      return;
+    }
+    if (!podGatesInPlace()) {
+      // No patch while nothing bounds it: the gated pods wait for the policy.
+      api.loop()
+          .schedule(TICK, "webhook looks for gates past their bound", () -> tick(incarnation));
       return;
     }
     for (GateBound.GatedPod pod : bound.due(api.loop().now())) {
@@ -348,6 +407,11 @@ public final class WebhookHost {
       }
     }
     api.loop().schedule(TICK, "webhook looks for gates past their bound", () -> tick(incarnation));
+  }
+
+  /** Whether the policy that bounds its pod patches is in place (none to wait for: yes). */
+  private boolean podGatesInPlace() {
+    return podGatesWatch == null || podGatesWatch.bounds().inPlace();
   }
 
   private Informer informer(TypedCaches into, String what, ResourceType type, String namespace) {

@@ -81,7 +81,10 @@ final class StoredRouting {
   Optional<String> servingInstance(String namespace) {
     Map<String, String> labels =
         state.get(ResourceType.NAMESPACE, null, namespace).map(Meta::labels).orElse(Map.of());
-    return instances.stream().filter(t -> t.serves(labels)).map(Targeting::instance).findFirst();
+    return instances.stream()
+        .filter(t -> t.serves(namespace, labels))
+        .map(Targeting::instance)
+        .findFirst();
   }
 
   /** A Secret's {@code .dockerconfigjson}, when it holds one that parses. */

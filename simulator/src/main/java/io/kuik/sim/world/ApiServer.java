@@ -187,17 +187,32 @@ public final class ApiServer {
   /** Objects of a type in one namespace (null: all), filtered by the selector, in key order. */
   public ObjectList list(
       Identity identity, ResourceType type, String namespace, LabelSelector selector) {
+    return list(identity, type, namespace, selector, null);
+  }
+
+  /**
+   * The same, with the field selector {@code metadata.name=<name>} when {@code name} is not null:
+   * the request is then authorized as one for that name, so that RBAC's resourceNames can grant it
+   * (https://github.com/kubernetes/kubernetes/blob/v1.34.0/staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go,
+   * {@code NewRequestInfo}: a list or watch whose field selector requires one metadata.name).
+   */
+  public ObjectList list(
+      Identity identity, ResourceType type, String namespace, LabelSelector selector, String name) {
     String ns = Writes.ns(type, namespace);
     return traced(
         identity,
         RequestKind.LIST,
         new Target(
-            resource(type), null, ns, "*", selector.isEverything() ? null : selector.toString()),
+            resource(type),
+            null,
+            ns,
+            name == null ? "*" : name,
+            selector.isEverything() ? null : selector.toString()),
         () -> {
-          pipeline.authorize(new RequestAttributes(identity, Verb.LIST, type, ns, null, null));
+          pipeline.authorize(new RequestAttributes(identity, Verb.LIST, type, ns, name, null));
           List<ObjectNode> items = new ArrayList<>();
           for (ObjectNode o : storage.storedList(type, ns)) {
-            if (selector.matches(o)) {
+            if (selector.matches(o) && (name == null || name.equals(Meta.name(o)))) {
               items.add(o.deepCopy());
             }
           }
@@ -218,14 +233,42 @@ public final class ApiServer {
       LabelSelector selector,
       String watcher,
       WatchHandler handler) {
+    return watch(identity, type, namespace, selector, null, watcher, handler);
+  }
+
+  /** The same, of the one object named {@code name} when not null (see {@link #list}). */
+  public Watch watch(
+      Identity identity,
+      ResourceType type,
+      String namespace,
+      LabelSelector selector,
+      String name,
+      String watcher,
+      WatchHandler handler) {
     String ns = Writes.ns(type, namespace);
+    WatchHandler named =
+        name == null
+            ? handler
+            : new WatchHandler() {
+              @Override
+              public void onEvent(WatchEvent event) {
+                if (name.equals(Meta.name(event.object()))) {
+                  handler.onEvent(event);
+                }
+              }
+
+              @Override
+              public void onExpired(String message) {
+                handler.onExpired(message);
+              }
+            };
     return traced(
         identity,
         RequestKind.WATCH,
-        Target.object(resource(type), ns, "*"),
+        Target.object(resource(type), ns, name == null ? "*" : name),
         () -> {
-          pipeline.authorize(new RequestAttributes(identity, Verb.WATCH, type, ns, null, null));
-          return watches.open(new WatchInfo(watcher, identity, type, ns), selector, handler);
+          pipeline.authorize(new RequestAttributes(identity, Verb.WATCH, type, ns, name, null));
+          return watches.open(new WatchInfo(watcher, identity, type, ns), selector, named);
         },
         (w, code, wrote) -> new Answer.Served(code));
   }

@@ -12,20 +12,11 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.node.ObjectNode;
 
 class ChartFilesTest {
 
   @TempDir Path temp;
-
-  private ChartFiles chartWith(String file, String text) throws IOException {
-    Path chart = temp.resolve("chart");
-    Files.createDirectories(chart.resolve("files"));
-    Files.writeString(chart.resolve(file), text);
-    return ChartFiles.at(chart);
-  }
 
   @Test
   void findsTheRepositoryChartByWalkingUpFromTheWorkingDirectory() {
@@ -81,82 +72,42 @@ class ChartFilesTest {
       assertEquals(
           repository.render(file, Release.DEFAULT), bundled.render(file, Release.DEFAULT), file);
     }
-    for (String crd : ChartFiles.CRDS) {
-      assertEquals(
-          repository.render(crd, Release.DEFAULT), bundled.render(crd, Release.DEFAULT), crd);
-    }
+    assertEquals(repository.crds(), bundled.crds());
   }
 
   @Test
-  void aFileMissingFromTheCopyInTheJarIsAClearError() {
-    var error =
-        assertThrows(
-            ChartException.class,
-            () -> ChartFiles.bundled().render("files/missing.yaml", Release.DEFAULT));
-
-    assertTrue(error.getMessage().contains("files/missing.yaml"), error.getMessage());
-  }
-
-  @Test
-  void rendersTheReleaseNameAndNamespace() throws IOException {
-    ChartFiles chart =
-        chartWith(
-            "files/x.yaml",
-            "name: {{ .Release.Name }}-secret-syncer\nnamespace: {{.Release.Namespace}}\n");
-
-    String text = chart.render("files/x.yaml", new Release("edge", "kuik-edge"));
-
-    assertEquals("name: edge-secret-syncer\nnamespace: kuik-edge\n", text);
-  }
-
-  @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "{{ .Values.syncer.name }}",
-        "{{ include \"kuik.labels\" . }}",
-        "{{- .Release.Name }}",
-        "{{ .Release.Name | quote }}",
-        "{{ .Release.Name }",
-        "{{ .Chart.Name }}"
-      })
-  void refusesAnyOtherTemplateActionNamingTheFileAndLine(String action) throws IOException {
-    ChartFiles chart = chartWith("files/x.yaml", "a: 1\nb: " + action + "\n");
-
-    var error =
-        assertThrows(ChartException.class, () -> chart.render("files/x.yaml", Release.DEFAULT));
-
-    assertTrue(error.getMessage().startsWith("files/x.yaml:2: unsupported template action"));
-    assertTrue(error.getMessage().contains("{{ .Release.Namespace }}"), error.getMessage());
-  }
-
-  @Test
-  void parsesEveryDocumentAndSkipsEmptyOnes() throws IOException {
-    ChartFiles chart =
-        chartWith("files/x.yaml", "---\nkind: A\n---\n# only a comment\n---\nkind: B\n---\n");
-
-    List<ObjectNode> documents = chart.load("files/x.yaml", Release.DEFAULT);
-
-    assertEquals(List.of("A", "B"), documents.stream().map(d -> d.get("kind").asString()).toList());
-  }
-
-  @Test
-  void aDocumentThatIsNotAMappingIsRefused() throws IOException {
-    ChartFiles chart = chartWith("files/x.yaml", "kind: A\n---\n- a list\n");
-
-    var error =
-        assertThrows(ChartException.class, () -> chart.load("files/x.yaml", Release.DEFAULT));
-
-    assertTrue(error.getMessage().contains("document 2"), error.getMessage());
-  }
-
-  @Test
-  void aMissingFileIsNamed() {
+  void aFileThatIsNotOneOfTheChartsFilesIsNamed() {
     var error =
         assertThrows(
             ChartException.class,
             () -> ChartFiles.locate().render("files/missing.yaml", Release.DEFAULT));
 
-    assertTrue(error.getMessage().startsWith("files/missing.yaml not found"), error.getMessage());
+    assertTrue(error.getMessage().startsWith("files/missing.yaml is not"), error.getMessage());
+  }
+
+  @Test
+  void valuesHelmRefusesAreAClearErrorNamingThem() {
+    var error =
+        assertThrows(
+            ChartException.class,
+            () -> ChartFiles.locate().render(Release.DEFAULT.withValues("syncer.notAValue=1")));
+
+    assertTrue(error.getMessage().contains("syncer.notAValue=1"), error.getMessage());
+  }
+
+  @Test
+  void theRenderGivesEachProcessTheCommandLineOfItsDeployment() {
+    RenderedRelease rendered =
+        ChartFiles.locate().render(Release.withFullname("kuik", "kuik-system", "acme"));
+
+    assertTrue(rendered.args("syncer").contains("--admission-policy=acme-pull-secrets"));
+    assertTrue(rendered.args("webhook").contains("--cluster-resource-namespace=kuik-system"));
+    assertTrue(rendered.args("selftest").contains("--syncer-deployment=acme-secret-syncer"));
+    assertEquals(
+        "acme-selftest", rendered.runner("selftest").orElseThrow().at("/metadata/name").asString());
+    assertTrue(
+        rendered.hooks().stream().allMatch(h -> h.at("/metadata/annotations").has("helm.sh/hook")));
+    assertFalse(rendered.objects().isEmpty());
   }
 
   @Test
@@ -182,6 +133,13 @@ class ChartFilesTest {
         List.of("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"),
         objects.stream().map(o -> o.get("kind").asString()).toList());
     assertEquals("edge-pull-secrets", objects.get(0).at("/metadata/name").asString());
+    assertEquals(
+        "acme-pull-secrets",
+        ChartFiles.locate()
+            .load(ChartFiles.ADMISSION_POLICY, Release.withFullname("edge", "kuik-edge", "acme"))
+            .get(0)
+            .at("/metadata/name")
+            .asString());
     assertEquals("edge-pull-secrets", objects.get(1).at("/spec/policyName").asString());
   }
 }

@@ -52,6 +52,28 @@ class ExplorerTest {
     assertTrue(failures.isEmpty(), () -> String.join("\n\n", failures));
   }
 
+  /**
+   * The seeds of {@link #everySeedKeepsEveryInvariantAndConvergesOnceFaultsHeal} install kuik with
+   * values of their own: another prefix for every name, a namespace left out of the webhook, a
+   * second release in the first's namespace and one in a namespace of its own.
+   */
+  @Test
+  void theSeedsDrawInstallsWithValuesAndASecondReleaseBeside() {
+    StringBuilder drawn = new StringBuilder();
+    for (long seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
+      drawn.append(Explorer.of(seed, 0, Bounds.DOCUMENTED_GRACE).banner()).append('\n');
+    }
+    String all = drawn.toString();
+    for (String wanted :
+        List.of(
+            "fullnameOverride=",
+            "webhook.excludedNamespaces[0]=" + Installation.EXCLUDED,
+            "beside it, release core in " + Explorer.INSTALL,
+            "beside it, release core in kuik-b")) {
+      assertTrue(all.contains(wanted), wanted + " in\n" + all);
+    }
+  }
+
   @Test
   void replayingASeedGivesTheSameTraceByteForByte() {
     Explorer.Outcome first = Explorer.explore(5, 40);

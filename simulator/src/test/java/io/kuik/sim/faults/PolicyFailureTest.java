@@ -23,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class PolicyFailureTest {
 
-  private static final String POLICY = PolicyFailure.policyOf(Release.DEFAULT);
+  private static final String POLICY =
+      PolicyFailure.policyOf(io.kuik.sim.chart.ChartFiles.locate(), Release.DEFAULT);
   private static final Identity SYNCER =
       io.kuik.sim.hosts.SyncerHost.podIdentity("kuik-system", "kuik-secret-syncer");
 

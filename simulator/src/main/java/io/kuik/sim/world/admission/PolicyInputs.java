@@ -14,7 +14,11 @@ import java.util.Map;
  * <p>{@code request} carries {@code operation}, {@code userInfo.username}, {@code userInfo.groups},
  * {@code userInfo.extra} (only when the authenticator gave some, e.g. the pod of a bound
  * ServiceAccount token), {@code namespace} and {@code name} (empty strings when absent), {@code
- * kind}, {@code resource}, their {@code request...} twins, {@code subResource} and {@code dryRun}.
+ * kind}, {@code resource}, their {@code request...} twins, {@code subResource} and {@code dryRun}:
+ * true for a request sent with {@code ?dryRun=All}, as the API server sets it from the admission
+ * attributes ({@code CreateAdmissionRequest} in
+ * https://github.com/kubernetes/kubernetes/blob/v1.34.0/staging/src/k8s.io/apiserver/pkg/admission/plugin/cel/filter.go,
+ * {@code DryRun: &dryRun} from {@code attr.IsDryRun()}).
  */
 final class PolicyInputs {
 
@@ -31,11 +35,13 @@ final class PolicyInputs {
   }
 
   /**
-   * The object's name: the request's, or else the one the object carries. A create that asked for a
-   * generated name carried none: the registry generates it after the request's attributes were
-   * taken (create.go takes the name from the body as sent; store.go, BeforeCreate, generates it
-   * before validating admission), so {@code request.name} is empty while {@code
-   * object.metadata.name} already holds the generated name.
+   * The object's name as validating admission sees it: the request's, or else the one the object
+   * carries by now. A create that asked for a generated name carried none, and mutating admission
+   * sees it empty; the registry generates it before validating admission (store.go, {@code
+   * BeforeCreate}), and the attributes validating admission gets are built again with the object's
+   * name "in case the generated name is populated"
+   * (https://github.com/kubernetes/kubernetes/blob/v1.34.0/staging/src/k8s.io/apiserver/pkg/registry/rest/create.go,
+   * {@code AdmissionToValidateObjectFunc}): {@code request.name} is the generated name.
    */
   static String name(AdmissionRequest request) {
     String name = request.attributes().name();
@@ -43,8 +49,7 @@ final class PolicyInputs {
       return name;
     }
     if (request.object() != null) {
-      String generateName = request.object().path("metadata").path("generateName").asString("");
-      return generateName.isEmpty() ? Json.name(request.object()) : "";
+      return Json.name(request.object());
     }
     return request.oldObject() == null ? "" : Json.name(request.oldObject());
   }
@@ -88,7 +93,7 @@ final class PolicyInputs {
         "subResource",
         subresource == null ? "" : subresource,
         "dryRun",
-        false);
+        request.dryRun());
   }
 
   private static Object namespaceObject(AdmissionRequest request, ClusterState state) {

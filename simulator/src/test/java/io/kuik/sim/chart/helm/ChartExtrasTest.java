@@ -177,7 +177,7 @@ class ChartExtrasTest {
             assertEquals(
                 "images-pull-secrets",
                 manifests
-                    .only("ValidatingAdmissionPolicyBinding")
+                    .pullSecrets("ValidatingAdmissionPolicyBinding")
                     .at("/spec/policyName")
                     .asString()),
         () ->

@@ -41,7 +41,7 @@ class ChartOptionsTest {
   void serviceAccountsTakeTheirNamesAndAnnotationsEverywhereTheyAreNamed() {
     RenderedManifests manifests = Renders.of(ALL_ON);
     JsonNode syncerAccount = manifests.one("ServiceAccount", "kuik-syncer-identity");
-    JsonNode policy = manifests.only("ValidatingAdmissionPolicy");
+    JsonNode policy = manifests.pullSecrets("ValidatingAdmissionPolicy");
 
     assertAll(
         () -> manifests.one("ServiceAccount", "kuik-webhook-identity"),
@@ -90,7 +90,7 @@ class ChartOptionsTest {
 
   @Test
   void thePolicyTreatsExactlyTheReleasesSyncerAndItsPeersAsSyncers() {
-    JsonNode policy = Renders.of(ALL_ON).only("ValidatingAdmissionPolicy");
+    JsonNode policy = Renders.of(ALL_ON).pullSecrets("ValidatingAdmissionPolicy");
     String expected =
         "request.userInfo.username in ['system:serviceaccount:kuik:kuik-syncer-identity',"
             + " 'system:serviceaccount:kuik-b:kuik-b-secret-syncer',"
@@ -111,7 +111,7 @@ class ChartOptionsTest {
             assertEquals(
                 defaults,
                 variable(
-                    Renders.of(ValueSet.DEFAULTS).only("ValidatingAdmissionPolicy"),
+                    Renders.of(ValueSet.DEFAULTS).pullSecrets("ValidatingAdmissionPolicy"),
                     "syncerAccount")),
         () -> assertFalse(policy.toString().contains(".matches("), "no name pattern decides"));
   }

@@ -197,9 +197,13 @@ class ChartRenderTest {
   void theSyncerWaitsForThePolicyAndBindingTheChartInstallsAndMayGetThemByName(ValueSet values) {
     RenderedManifests manifests = Renders.of(values);
     String policy =
-        manifests.only("ValidatingAdmissionPolicy").path("metadata").path("name").asString();
+        manifests.pullSecrets("ValidatingAdmissionPolicy").path("metadata").path("name").asString();
     String binding =
-        manifests.only("ValidatingAdmissionPolicyBinding").path("metadata").path("name").asString();
+        manifests
+            .pullSecrets("ValidatingAdmissionPolicyBinding")
+            .path("metadata")
+            .path("name")
+            .asString();
     List<String> args = args(manifests.one("Deployment", values.release() + "-secret-syncer"));
 
     assertAll(
@@ -211,7 +215,7 @@ class ChartRenderTest {
           for (JsonNode rule : role.path("rules")) {
             if (RenderedManifests.strings(rule.path("apiGroups"))
                 .contains("admissionregistration.k8s.io")) {
-              assertEquals(List.of("get"), RenderedManifests.strings(rule.path("verbs")));
+              assertEquals(List.of("list", "watch"), RenderedManifests.strings(rule.path("verbs")));
               assertEquals(
                   new TreeSet<>(List.of(policy, binding)),
                   new TreeSet<>(RenderedManifests.strings(rule.path("resourceNames"))));
@@ -279,8 +283,8 @@ class ChartRenderTest {
   void admissionPolicyFailsClosedOnSecretWritesAndNamesTheSyncer(ValueSet values) {
     RenderedManifests manifests = Renders.of(values);
 
-    JsonNode policy = manifests.only("ValidatingAdmissionPolicy");
-    JsonNode binding = manifests.only("ValidatingAdmissionPolicyBinding");
+    JsonNode policy = manifests.pullSecrets("ValidatingAdmissionPolicy");
+    JsonNode binding = manifests.pullSecrets("ValidatingAdmissionPolicyBinding");
     List<String> operations = new ArrayList<>();
     List<String> resources = new ArrayList<>();
     for (JsonNode rule :

@@ -85,6 +85,20 @@ final class RenderedManifests {
     return found.get(0);
   }
 
+  /** The one object of that kind named {@code <fullname>-pull-secrets}: the Secrets' policy. */
+  JsonNode pullSecrets(String kind) {
+    List<JsonNode> found =
+        ofKind(kind).stream().filter(o -> name(o).endsWith("-pull-secrets")).toList();
+    if (found.size() != 1) {
+      throw new AssertionError(
+          "expected exactly one "
+              + kind
+              + " *-pull-secrets, found "
+              + ofKind(kind).stream().map(RenderedManifests::name).toList());
+    }
+    return found.get(0);
+  }
+
   static String kind(JsonNode object) {
     return object.path("kind").asString("");
   }

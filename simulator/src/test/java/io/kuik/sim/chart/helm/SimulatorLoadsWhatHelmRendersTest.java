@@ -15,10 +15,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The admission policy and RBAC the simulator enforces are the very objects Helm installs: for each
- * value set, what {@code helm template} renders equals what {@link ChartFiles} loads for the same
- * release name and namespace. The selftest's RBAC, a test hook, is compared in {@link
- * SelftestHookTest}.
+ * The admission policies and RBAC the simulator enforces are the very objects Helm installs: for
+ * each value set, what {@code helm template} renders (with a cluster for {@code lookup}) equals
+ * what the simulator's own render installs ({@link ChartFiles#render}, which takes the webhook's
+ * TLS from a Secret of the user's and keeps the hooks apart). The selftest's RBAC, a test hook, is
+ * compared in {@link SelftestHookTest}.
  */
 class SimulatorLoadsWhatHelmRendersTest {
 
@@ -47,9 +48,8 @@ class SimulatorLoadsWhatHelmRendersTest {
     ChartFiles chart = ChartFiles.at(Helm.chartDir());
     Release release = values.simulated();
     TreeMap<String, JsonNode> loaded = new TreeMap<>();
-    for (String file :
-        List.of(ChartFiles.ADMISSION_POLICY, ChartFiles.SYNCER_RBAC, ChartFiles.WEBHOOK_RBAC)) {
-      for (JsonNode object : chart.load(file, release)) {
+    for (JsonNode object : chart.render(release).objects()) {
+      if (ENFORCED_KINDS.contains(RenderedManifests.kind(object))) {
         loaded.put(key(object), object);
       }
     }
@@ -68,7 +68,13 @@ class SimulatorLoadsWhatHelmRendersTest {
     JsonNode configuration = manifests.one("MutatingWebhookConfiguration", "kuik-webhook");
 
     assertEquals(
-        io.kuik.sim.hosts.WebhookHost.namespaceSelector(ValueSet.DEFAULTS.namespace()),
+        ChartFiles.at(Helm.chartDir())
+            .render(ValueSet.DEFAULTS.simulated())
+            .ofKind("MutatingWebhookConfiguration")
+            .get(0)
+            .path("webhooks")
+            .path(0)
+            .path("namespaceSelector"),
         configuration.path("webhooks").path(0).path("namespaceSelector"));
   }
 

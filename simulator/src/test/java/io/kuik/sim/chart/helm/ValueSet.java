@@ -149,7 +149,17 @@ record ValueSet(String label, String release, String namespace, List<String> set
         peers,
         fullname,
         value("nameOverride", Release.CHART_NAME),
-        labels);
+        labels,
+        sets.stream()
+            .filter(
+                set ->
+                    !set.startsWith("fullnameOverride=")
+                        && !set.startsWith("nameOverride=")
+                        && !set.startsWith("commonLabels.")
+                        && !set.startsWith("syncer.serviceAccount.name=")
+                        && !set.startsWith("webhook.serviceAccount.name=")
+                        && !set.startsWith("syncer.peers["))
+            .toList());
   }
 
   private String value(String key, String fallback) {

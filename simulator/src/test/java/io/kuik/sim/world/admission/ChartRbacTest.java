@@ -131,14 +131,37 @@ class ChartRbacTest {
               verb + " imagealternatives cluster",
               verb + " imagemirrors cluster"));
     }
-    for (String verb : List.of("get", "create", "patch")) {
-      expected.add(verb + " leases " + INSTALL);
-    }
+    // Any Lease may be created (RBAC cannot name what a create makes); the rest by name, below.
+    expected.add("create leases " + INSTALL);
     // The routing resources' status, through the status subresource only.
     expected.add("patch imagealternatives/status cluster");
     expected.add("patch imagemirrors/status cluster");
 
     assertEquals(expected, everythingAllowed(SYNCER));
+  }
+
+  /**
+   * What the syncer holds by name only: its release's own Lease, and a list and watch of its
+   * admission policy and binding (a request with the field selector metadata.name, which the API
+   * server authorizes as one for that name).
+   */
+  @Test
+  void syncerHoldsItsOwnLeaseAndWatchesItsOwnPolicyByNameAndNothingElseOfThem() {
+    for (Verb verb : List.of(Verb.GET, Verb.PATCH)) {
+      assertTrue(allowed(SYNCER, verb, ResourceType.LEASE, INSTALL, "kuik-secret-syncer"));
+      assertFalse(allowed(SYNCER, verb, ResourceType.LEASE, INSTALL, "another-release-lease"));
+    }
+    for (ResourceType type :
+        List.of(
+            ResourceType.VALIDATING_ADMISSION_POLICY,
+            ResourceType.VALIDATING_ADMISSION_POLICY_BINDING)) {
+      for (Verb verb : List.of(Verb.LIST, Verb.WATCH)) {
+        assertTrue(allowed(SYNCER, verb, type, null, "kuik-pull-secrets"), verb + " " + type);
+        assertFalse(allowed(SYNCER, verb, type, null, null), "every policy: " + verb + " " + type);
+        assertFalse(allowed(SYNCER, verb, type, null, "kuik-pod-gates"), verb + " " + type);
+      }
+      assertFalse(allowed(SYNCER, Verb.GET, type, null, "kuik-pull-secrets"), "no get: a watch");
+    }
   }
 
   @Test

@@ -169,4 +169,34 @@ class PodGatesPolicyTableTest {
     boolean expected = who == TENANT || change.kuikMay();
     assertEquals(expected, admitted, user + " may " + (expected ? "" : "not ") + change.name());
   }
+
+  /**
+   * A token of the syncer's or the webhook's ServiceAccount bound to no pod (a legacy token Secret,
+   * or one from kubectl create token) patches no pod, not even to remove the gate.
+   */
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"legacy", "kubectl create token"})
+  void aTokenBoundToNoPodRemovesNoGate(String token) {
+    Identity unbound =
+        token.equals("legacy")
+            ? Identity.serviceAccount("kuik-system", "kuik-secret-syncer")
+            : Identity.serviceAccountToken("kuik-system", "kuik-webhook", "jti-1");
+    ObjectNode before = gatedPod();
+    ObjectNode after = before.deepCopy();
+    gates(after).remove(1);
+
+    var verdict =
+        ADMISSION.validate(
+            new AdmissionRequest(
+                new RequestAttributes(
+                    unbound, Verb.PATCH, ResourceType.POD, "team-a", "web-1", null),
+                Operation.UPDATE,
+                after,
+                before));
+
+    assertEquals(false, verdict.admitted());
+    org.junit.jupiter.api.Assertions.assertTrue(
+        verdict.message().contains("patches pods only with a token bound to one of its pods"),
+        verdict.message());
+  }
 }

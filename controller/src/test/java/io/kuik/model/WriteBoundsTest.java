@@ -1,8 +1,8 @@
-package io.kuik.syncer;
+package io.kuik.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.kuik.syncer.WriteBounds.Observed;
+import io.kuik.model.WriteBounds.Observed;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,4 @@
-package io.kuik.syncer;
+package io.kuik.model;
 
 import java.util.List;
 import java.util.Objects;
@@ -15,6 +15,24 @@ import java.util.Objects;
  *     that both are in place
  */
 public record WriteBounds(boolean inPlace, String why) {
+
+  /** A ValidatingAdmissionPolicy and the binding that must bind it with Deny, by name. */
+  public record Policy(String policy, String binding) {
+    public Policy {
+      Objects.requireNonNull(policy, "policy");
+      Objects.requireNonNull(binding, "binding");
+      if (policy.isBlank() || binding.isBlank()) {
+        throw new IllegalArgumentException("an admission policy and its binding need names");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return policy.equals(binding)
+          ? "the admission policy " + policy + " and its binding"
+          : "the admission policy " + policy + " and its binding " + binding;
+    }
+  }
 
   /**
    * What a driver read of one object: whether it exists, whether it is being deleted, and for the
@@ -78,6 +96,27 @@ public record WriteBounds(boolean inPlace, String why) {
               + "s: it must Deny");
     }
     return new WriteBounds(true, thePolicy + " and its binding are in place");
+  }
+
+  /** {@link #judge} for the names of one {@link Policy}. */
+  public static WriteBounds judge(Policy names, Observed policyObject, Observed bindingObject) {
+    return judge(names.policy(), policyObject, names.binding(), bindingObject);
+  }
+
+  /**
+   * Several policies bound the writes (the Secrets' and the pods'): in place when each is, else the
+   * first that is not says why.
+   */
+  public static WriteBounds all(List<WriteBounds> each) {
+    for (WriteBounds one : each) {
+      if (!one.inPlace()) {
+        return one;
+      }
+    }
+    if (each.size() == 1) {
+      return each.get(0);
+    }
+    return new WriteBounds(true, String.join("; ", each.stream().map(WriteBounds::why).toList()));
   }
 
   /** The objects could not be read: the syncer does not know, so it does not write. */
