@@ -104,22 +104,43 @@ class LeaderElectionOnMockApiServerTest {
     first = replica();
     await("the replica leads").atMost(PATIENCE).until(first::isWriting);
 
-    cluster
-        .client()
-        .leases()
-        .inNamespace(INSTALL_NAMESPACE)
-        .withName("kuik-secret-syncer")
-        .edit(
-            lease -> {
-              lease.getSpec().setHolderIdentity("another-replica");
-              lease.getSpec().setLeaseDurationSeconds(3600);
-              lease.getSpec().setRenewTime(java.time.ZonedDateTime.now());
-              return lease;
+    // The leader renews every 200 ms: retry the takeover until it is not a stale write.
+    await("another replica takes the lease over")
+        .atMost(PATIENCE)
+        .ignoreExceptions()
+        .until(
+            () -> {
+              cluster
+                  .client()
+                  .leases()
+                  .inNamespace(INSTALL_NAMESPACE)
+                  .withName(leaseName())
+                  .edit(
+                      lease -> {
+                        lease.getSpec().setHolderIdentity("another-replica");
+                        lease.getSpec().setLeaseDurationSeconds(3600);
+                        lease.getSpec().setRenewTime(java.time.ZonedDateTime.now());
+                        return lease;
+                      });
+              return true;
             });
 
     await("the deposed leader ends").atMost(PATIENCE).until(() -> !first.isRunning());
     assertFalse(first.isWriting(), "writing stopped");
     assertEquals(1, first.stop(), "a lost lease exits 1");
+  }
+
+  /** The one Lease the replicas stand for. */
+  private String leaseName() {
+    return cluster
+        .client()
+        .leases()
+        .inNamespace(INSTALL_NAMESPACE)
+        .list()
+        .getItems()
+        .get(0)
+        .getMetadata()
+        .getName();
   }
 
   private static long appliesSent(RunningSyncer syncer) {

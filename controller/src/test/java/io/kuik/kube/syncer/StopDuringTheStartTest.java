@@ -125,9 +125,7 @@ class StopDuringTheStartTest {
     ClusterFixtures fixtures = aClusterWithWorkToDo(MockCluster.withoutAdmissionPolicy());
     RunningSyncer syncer =
         new RunningSyncer(
-            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
-            "--leader-elect=false",
-            "--admission-policy-check-period=1s");
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE, "--leader-elect=false");
     org.awaitility.Awaitility.await("holding its writes")
         .atMost(Duration.ofSeconds(30))
         .until(() -> syncer.get("/readyz").body().startsWith("writes held"));
