@@ -111,6 +111,7 @@ final class Draw {
       }
       case EXPIRE_WATCHES -> new Action.ExpireWatches();
       case API_OUTAGE -> new Action.ApiOutage(faultWindow());
+      case POLICY_AWAY -> new Action.PolicyAway(random.chance(0.5), faultWindow());
     };
   }
 
