@@ -221,7 +221,15 @@ public record RoutingStatus(
             redactor.redact(message),
             secretNamespaces,
             lastTransitionTime,
-            shown);
+            shown,
+            providers == null
+                ? null
+                : new Condition(
+                    providers.type(),
+                    providers.status(),
+                    providers.reason(),
+                    redactor.redact(providers.message()),
+                    providers.lastTransitionTime()));
     return redacted.equals(this) ? this : redacted;
   }
 

@@ -96,7 +96,7 @@ public final class TestCertificates {
    * An EC key as {@code EC PRIVATE KEY} (SEC1) with its named curve, as OpenSSL and cert-manager
    * write it: the JDK's inner SEC1 structure, with the curve from the PKCS#8 algorithm added.
    */
-  static String sec1Pem(PrivateKey ec) {
+  public static String sec1Pem(PrivateKey ec) {
     try {
       org.bouncycastle.asn1.pkcs.PrivateKeyInfo info =
           org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(ec.getEncoded());

@@ -53,6 +53,28 @@ public final class Faults {
     world.cluster().policyFailure().heal(world.install().admissionPolicyName());
   }
 
+  /**
+   * The first release's admission policy ({@code binding} false) or its binding deleted now and
+   * created again by Helm after {@code window}; the window's edges are marked in the trace.
+   */
+  public void policyAway(boolean binding, Duration window) {
+    Install install = world.install();
+    world
+        .cluster()
+        .policyAbsence()
+        .awayFor(
+            install.admissionPolicyName() + (binding ? " binding" : ""),
+            binding ? install::deleteThePolicyBinding : install::deleteThePolicy,
+            install::createThePolicy,
+            window);
+  }
+
+  /** The first release's admission policy and binding are back now, if either was away. */
+  public void policyBack() {
+    Install install = world.install();
+    world.cluster().policyAbsence().back(install.admissionPolicyName(), install::createThePolicy);
+  }
+
   // ---- the syncer's process -----------------------------------------------------------------
 
   public void syncerCrashes() {

@@ -363,4 +363,21 @@ sealed interface Action {
       world.providers().downFor(Explorer.PLUGIN, window);
     }
   }
+
+  /** The admission policy (or its binding) deleted, and created again after {@code window}. */
+  record PolicyAway(boolean binding, Duration window) implements Action {
+    public PolicyAway {
+      Objects.requireNonNull(window, "window");
+    }
+
+    @Override
+    public String describe() {
+      return "admission policy" + (binding ? " binding" : "") + " deleted for " + window;
+    }
+
+    @Override
+    public void run(KuikWorld world, SimRandom drops) {
+      world.faults().policyAway(binding, window);
+    }
+  }
 }

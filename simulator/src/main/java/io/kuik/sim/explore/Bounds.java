@@ -42,6 +42,12 @@ public final class Bounds {
   /** How long a lost watch event may leave the syncer's view stale: a fault window and a minute. */
   public static final Duration STALENESS = MAX_FAULT_WINDOW.plusMinutes(1);
 
+  /**
+   * How long an undisturbed syncer may take to hold its writes once its admission policy is
+   * deleted: the policy watch's event, delivered at once on the simulated API server, and a margin.
+   */
+  public static final Duration HOLD_DELAY = Duration.ofSeconds(5);
+
   /** How long after a fault ends the syncer's view may still be stale: its relist, and a margin. */
   public static final Duration RELIST = Duration.ofMinutes(1);
 

@@ -5,9 +5,11 @@ import io.kuik.selftest.Selftest;
 import io.kuik.selftest.SelftestReport;
 import io.kuik.sim.check.Convergence;
 import io.kuik.sim.check.CredentialsStayInScope;
+import io.kuik.sim.check.HoldFollowsThePolicy;
 import io.kuik.sim.check.Invariant;
 import io.kuik.sim.check.NoSyncerRequestRefused;
 import io.kuik.sim.check.NotReleasedBeforeTheGrace;
+import io.kuik.sim.check.NothingWrittenWhileHeld;
 import io.kuik.sim.check.ProviderCredentialsValid;
 import io.kuik.sim.check.ReleasedWhenTheGraceEnds;
 import io.kuik.sim.check.SecretsReadOnlyInInstallNamespace;
@@ -49,6 +51,8 @@ final class Checks {
                 Bounds.AFTERMATH),
             new NoSyncerRequestRefused(History.SYNCER),
             new SyncerNeverDeletes(History.SYNCER),
+            new NothingWrittenWhileHeld(History.SYNCER),
+            new HoldFollowsThePolicy(History.SYNCER, Bounds.HOLD_DELAY, Bounds.RELIST),
             new SecretsReadOnlyInInstallNamespace(History.SYNCER, Explorer.INSTALL),
             new ProviderCredentialsValid(
                 History.SYNCER,

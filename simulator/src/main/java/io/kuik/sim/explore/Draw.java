@@ -112,6 +112,7 @@ final class Draw {
       case EXPIRE_WATCHES -> new Action.ExpireWatches();
       case API_OUTAGE -> new Action.ApiOutage(faultWindow());
       case PROVIDER_DOWN -> new Action.ProviderDown(faultWindow());
+      case POLICY_AWAY -> new Action.PolicyAway(random.chance(0.5), faultWindow());
     };
   }
 

@@ -27,9 +27,10 @@ import java.util.Optional;
  *
  * <p>Fault model: the faults of the {@code io.kuik.sim.faults} modules that a correct syncer must
  * survive: crashes and restarts at any step boundary, watch events lost, late or expired, API
- * outages (503) of at most {@link Bounds#MAX_FAULT_WINDOW}, registries down. Each fault window is
- * noted in the trace, where the checkers see it. No admission policy faults: every refused syncer
- * write is a violation.
+ * outages (503) of at most {@link Bounds#MAX_FAULT_WINDOW}, registries down, the admission policy
+ * or its binding deleted for such a window (the syncer must then write nothing). Each fault window
+ * is noted in the trace, where the checkers see it. The policy never fails to evaluate: every
+ * refused syncer write is a violation.
  */
 public final class Explorer {
 
@@ -279,6 +280,7 @@ public final class Explorer {
     world.faults().registryUp("quay.io");
     world.faults().registryUp("ghcr.io");
     world.faults().healSyncerWatches("every fault heals");
+    world.faults().policyBack();
     world.faults().syncerRestarts();
     world.pass(Bounds.LIVENESS_PHASE);
     return checks.liveness();

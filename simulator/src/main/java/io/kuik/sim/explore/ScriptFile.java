@@ -129,6 +129,8 @@ final class ScriptFile {
       n.put("do", "api-outage").put("window", a.window().toString());
     } else if (action instanceof Action.ProviderDown a) {
       n.put("do", "provider-down").put("window", a.window().toString());
+    } else if (action instanceof Action.PolicyAway a) {
+      n.put("do", "policy-away").put("binding", a.binding()).put("window", a.window().toString());
     } else {
       throw new IllegalStateException("an action the script format does not know: " + action);
     }
@@ -173,6 +175,8 @@ final class ScriptFile {
       case "expire-watches" -> new Action.ExpireWatches();
       case "api-outage" -> new Action.ApiOutage(duration(n, "window"));
       case "provider-down" -> new Action.ProviderDown(duration(n, "window"));
+      case "policy-away" ->
+          new Action.PolicyAway(required(n, "binding").asBoolean(), duration(n, "window"));
       default -> throw new IllegalArgumentException("no action '" + word + "' in " + n);
     };
   }

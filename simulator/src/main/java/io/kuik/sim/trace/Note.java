@@ -66,7 +66,9 @@ public sealed interface Note extends TraceRecord
     /** The admission policy cannot be evaluated. */
     POLICY_FAILURE("POLICY FAILS", "POLICY HEALS"),
     /** Watch events to the syncer lost or late. */
-    WATCH_FAULT("WATCH-FAULT", "WATCH-HEALED");
+    WATCH_FAULT("WATCH-FAULT", "WATCH-HEALED"),
+    /** The admission policy or its binding deleted, until it is created again. */
+    POLICY_AWAY("POLICY AWAY", "POLICY BACK");
 
     private final String opens;
     private final String heals;
