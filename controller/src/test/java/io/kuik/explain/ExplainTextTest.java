@@ -29,6 +29,7 @@ class ExplainTextTest {
           "kuik-inject-imagealternative-acme",
           true,
           "accepted by quay.io",
+          null,
           List.of(
               new Offer(
                   "kuik-inject-imagealternative-acme",
@@ -57,6 +58,7 @@ class ExplainTextTest {
           null,
           false,
           null,
+          null,
           List.of());
 
   private static final ContainerExplanation UNLISTED =
@@ -70,6 +72,7 @@ class ExplainTextTest {
           new WebhookNow(false, List.of(), null, "not probed"),
           "kuik-inject-imagealternative-acme",
           false,
+          null,
           null,
           List.of());
 
