@@ -9,11 +9,12 @@ import java.util.function.Supplier;
 /**
  * The effects one input produces, in order: the core's side of the write gate. An Event, and the
  * store of a provider credential, pay their write token as they are added (into debt if need be,
- * {@link Pacer#owe}): the only writes that never wait for one. While the writes are held (the admission policy that bounds them is away), an
- * Event is kept in {@code held} for the end of the hold, and any other write is a bug: the core
- * decides none then (docs/architecture.md#the-write-gate). Every text the core writes (an Event's
- * message, a status) passes the {@link Redactor} of the credentials the core tries, whatever made
- * it (docs/decisions/0060-redaction-as-a-property.md).
+ * {@link Pacer#owe}): the only writes that never wait for one. While the writes are held (the
+ * admission policy that bounds them is away), an Event is kept in {@code held} for the end of the
+ * hold, and any other write is a bug: the core decides none then
+ * (docs/architecture.md#the-write-gate). Every text the core writes (an Event's message, a status)
+ * passes the {@link Redactor} of the credentials the core tries, whatever made it
+ * (docs/decisions/0060-redaction-as-a-property.md).
  */
 final class Effects {
 
