@@ -117,6 +117,25 @@ class ExplainOnMockApiServerTest {
   }
 
   /** As the webhook leaves it: container app rewritten, a sidecar left as it was. */
+  /** The Deployment team-a/web, one container {@code app} of that image. */
+  private void webDeployment(String image) {
+    put(
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, namespace: team-a}
+        spec:
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers:
+              - {name: app, image: "%s"}
+        """
+            .formatted(image),
+        Deployment.class);
+  }
+
   private void rewrittenPod(String sidecarImage) {
     put(
         """
@@ -430,21 +449,7 @@ class ExplainOnMockApiServerTest {
               + "}\n",
           Secret.class);
       alternative("OnFailure", down + "/acme/app", host + "/acme/app");
-      put(
-          """
-          apiVersion: apps/v1
-          kind: Deployment
-          metadata: {name: web, namespace: team-a}
-          spec:
-            selector: {matchLabels: {app: web}}
-            template:
-              metadata: {labels: {app: web}}
-              spec:
-                containers:
-                - {name: app, image: "%s/acme/app:1.0"}
-          """
-              .formatted(down),
-          Deployment.class);
+      webDeployment(down + "/acme/app:1.0");
       onlyClusterResourceNamespaceSecretsReadable();
 
       Run run = explain("deployment", "team-a/web", "--probe");
@@ -486,20 +491,7 @@ class ExplainOnMockApiServerTest {
       teamA();
       quayPull();
       alternative("Always", "docker.io/acme/app", host + "/acme/app");
-      put(
-          """
-          apiVersion: apps/v1
-          kind: Deployment
-          metadata: {name: web, namespace: team-a}
-          spec:
-            selector: {matchLabels: {app: web}}
-            template:
-              metadata: {labels: {app: web}}
-              spec:
-                containers:
-                - {name: app, image: "docker.io/acme/app:1.0"}
-          """,
-          Deployment.class);
+      webDeployment("docker.io/acme/app:1.0");
       onlyClusterResourceNamespaceSecretsReadable();
 
       Run run = explain("deployment", "team-a/web", "--probe");
