@@ -116,7 +116,6 @@ class ExplainOnMockApiServerTest {
         ImageAlternative.class);
   }
 
-  /** As the webhook leaves it: container app rewritten, a sidecar left as it was. */
   /** The Deployment team-a/web, one container {@code app} of that image. */
   private void webDeployment(String image) {
     put(
@@ -136,6 +135,7 @@ class ExplainOnMockApiServerTest {
         Deployment.class);
   }
 
+  /** As the webhook leaves it: container app rewritten, a sidecar left as it was. */
   private void rewrittenPod(String sidecarImage) {
     put(
         """
@@ -365,6 +365,42 @@ class ExplainOnMockApiServerTest {
     assertEquals(2, explain("pod", "no-slash").exitCode());
     assertEquals(2, explain("pod", "team-a/web", "-o", "xml").exitCode());
     assertEquals(2, explain().exitCode());
+  }
+
+  @Test
+  void contextPicksTheClusterItReadsAndTheCurrentOneIsTheDefault(@TempDir Path home)
+      throws IOException {
+    teamA();
+    quayPull();
+    alternative("OnFailure", "docker.io/acme/app", "quay.io/acme/app");
+    rewrittenPod("docker.io/library/busybox:1.36");
+    String mock = cluster.client().getMasterUrl().toString().replaceAll("/$", "");
+    Path kubeconfig = home.resolve("config");
+    java.nio.file.Files.writeString(
+        kubeconfig,
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- {name: mock, cluster: {server: " + mock + "}}",
+            "- {name: elsewhere, cluster: {server: 'https://127.0.0.1:1'}}",
+            "contexts:",
+            "- {name: mock, context: {cluster: mock, user: u}}",
+            "- {name: elsewhere, context: {cluster: elsewhere, user: u}}",
+            "current-context: elsewhere",
+            "users:",
+            "- {name: u, user: {token: not-a-secret}}",
+            ""));
+    System.setProperty("kubeconfig", kubeconfig.toString());
+
+    Run named = explain("pod", "--context", "mock", "team-a/web");
+    Run current = explain("pod", "team-a/web");
+
+    assertEquals(0, named.exitCode(), named.out() + named.err());
+    assertTrue(named.out().startsWith("Pod team-a/web\n"), named.out());
+    assertEquals(1, current.exitCode(), current.out() + current.err());
+    assertTrue(current.err().contains("127.0.0.1:1"), "names the current context's server");
   }
 
   @Test
