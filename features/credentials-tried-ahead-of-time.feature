@@ -145,3 +145,40 @@ Feature: Credentials tried ahead of time
     Then the test must fail with the rows:
       | check       | result | saying                                                                                              |
       | credentials | fail   | a registry refused a credential kuik injects (pods pulling with it will fail): ImageAlternative/quay |
+
+  Scenario: A registry that echoes the credential it refuses should find no form of it in the status, an Event or the trace
+    Given the registry quay.io echoes the credentials it refuses
+    And the Secret quay-pull in kuik-system holds the credentials:
+      | registry path | username | password    |
+      | quay.io/acme  | acme     | wr0ng+p@ss/ |
+    And the ImageAlternative quay:
+      """yaml
+      spec:
+        alternatives:
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    When 10 seconds pass
+    Then the ImageAlternative quay's condition CredentialsAccepted must be False with reason CredentialRefused saying "bad credentials in header Basic <redacted> (password=<redacted>)"
+    And nothing kuik wrote about the ImageAlternative quay must hold any form of acme:wr0ng+p@ss/
+
+  Scenario: A source that flips between a wrong and a right password every second for an hour should see each tried once per period
+    Every change of the source brings back a credential already tried within the resync period:
+    its trial waits for the period, whatever the churn, so that the wrong one never locks the
+    account out (an hour is six periods of ten minutes).
+
+    Given the Secret quay-pull in kuik-system holds the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | wrong    |
+    And the ImageAlternative quay:
+      """yaml
+      spec:
+        alternatives:
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    When the Secret quay-pull in kuik-system flips every second between acme:wrong and acme:s3cret for quay.io/acme during 60 minutes
+    Then the registry quay.io must have refused at most 7 logins
+    And the registry quay.io must have accepted at most 7 logins

@@ -195,6 +195,18 @@ Feature: Keeping it valid
     And 10 seconds pass
     Then each of bulk-1 to bulk-160 must have the Secret kuik-inject-imagealternative-acme-all
 
+  Scenario: A namespace deleted while its Secret's apply is in flight, then created again, should get its Secret within a few seconds
+    The answer of an apply the syncer sent for a pair it has forgotten since records nothing: the
+    namespace that comes back is a new one, written as any new namespace is.
+    Given the API server takes 4000 ms to answer each apply of the syncer
+    And the namespace team-c labelled tier=prod
+    And 3 seconds pass
+    When the namespace team-c is deleted
+    And 5 seconds pass
+    And the namespace team-c labelled tier=prod is created
+    And 10 seconds pass
+    Then team-c's kuik-inject-imagealternative-acme-foo must hold acme:s3cret for quay.io/acme/foo
+
   Scenario: A source rotated while its Secret's apply is in flight should end with the rotated credential
     One pair never has two applies in flight: the rotation waits for the first apply's answer,
     then goes out, so the older content cannot land after the newer one.

@@ -99,3 +99,31 @@ Feature: Namespace targeting
     And the namespace team-x is labelled kuik.enix.io/pull-secrets-override=true
     And 2 seconds pass
     Then team-x's kuik-inject-imagealternative-acme must hold acme:rotated for quay.io/acme
+
+  Scenario: A rewrite in a namespace the other instance serves should count with that instance only, and a forged one there be told by that instance only
+    Given another kuik instance is installed in the namespace kuik-b, serving unlabelled namespaces: false
+    And the Secret acme-pull in kuik-b holds the credentials:
+      | registry path | username | password |
+      | quay.io/acme  | acme     | s3cret   |
+    And the ImageAlternative acme:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        namespaceSelector:
+          matchLabels: {team: o}
+        alternatives:
+        - repositoryGroup: quay.io/acme
+          auth:
+            secretRef: {name: acme-pull}
+      """
+    When the namespace team-x is created with the labels team=o,kuik.enix.io/pull-secrets-instance=kuik-b
+    And the namespace tenant-x is created with the labels kuik.enix.io/pull-secrets-instance=kuik-b
+    And the pod web-1 in team-x is rewritten by ImageAlternative/acme to quay.io/acme/app:1.0
+    And a tenant of tenant-x creates the pod forged with the webhook's label and annotations claiming a rewrite by ImageAlternative/acme to quay.io/acme/app:1.0
+    And 2 seconds pass
+    Then the instance in kuik-b must answer yes to writing kuik-inject-imagealternative-acme in team-x
+    And the instance in kuik-a must answer no to writing kuik-inject-imagealternative-acme in team-x
+    And team-x's kuik-inject-imagealternative-acme must hold acme:s3cret for quay.io/acme
+    And tenant-x must not have the Secret kuik-inject-imagealternative-acme
+    And the pod forged in tenant-x must have exactly 1 Warning event RewriteNotRecognized
+    And the syncer must have counted 0 pods whose rewrite it does not recognize, for NamespaceNotSelected

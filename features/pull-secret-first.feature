@@ -85,6 +85,63 @@ Feature: Pull secret first
     Then the pod web-1 in team-a must run docker.io/acme/app:1.0
     And the pod web-1 in team-a must not be gated
 
+  Scenario: A pod rewritten by two resources should wait until both of its Secrets are there
+    Given the namespace team-a
+    And the Secret tools-pull in kuik-system holds the credentials:
+      | registry path | username | password |
+      | quay.io/tools | tools    | t00ls    |
+    And the registry quay.io serves quay.io/tools/tool:1.0 to tools:t00ls only
+    And the registry docker.io serves docker.io/acme/tool:1.0 to anyone
+    And the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And the ImageAlternative tools:
+      """yaml
+      spec:
+        rewritePolicy: OnFailure
+        alternatives:
+        - repository: docker.io/acme/tool
+        - repository: quay.io/tools/tool
+          auth:
+            secretRef: {name: tools-pull}
+      """
+    And the registry docker.io is down
+    And 2 seconds pass
+    When the API server answers every request about kuik-inject-imagealternative-tools with 503 for 10 seconds
+    And a pod web-1 using docker.io/acme/app:1.0 and docker.io/acme/tool:1.0 is created in team-a
+    And 5 seconds pass
+    Then team-a must have the Secret kuik-inject-imagealternative-quay
+    And the pod web-1 in team-a must be gated by kuik.enix.io/pull-secret
+    And the pod web-1 in team-a must be Running within 20 seconds
+    And the gate of web-1 in team-a must have been removed after its namespace's kuik-inject-imagealternative-tools was first written
+    And the kubelet must have pulled for web-1 in team-a with no failed attempt
+
+  Scenario: A pod that names its node should be rewritten and created ungated, as Kubernetes refuses a node and a gate together
+    Given the namespace team-a
+    And the ImageAlternative quay:
+      """yaml
+      spec:
+        rewritePolicy: Always
+        alternatives:
+        - repository: docker.io/acme/app
+        - repository: quay.io/acme/app
+          auth:
+            secretRef: {name: quay-pull}
+      """
+    And the registry docker.io is down
+    And 2 seconds pass
+    When a pod debugger using docker.io/acme/app:1.0 on the node node-1 is created in team-a
+    Then the pod debugger in team-a must run quay.io/acme/app:1.0
+    And the pod debugger in team-a must not be gated
+    And the pod debugger in team-a must be Running within 3 seconds
+
   Scenario: With the syncer down, a gated pod should go on at the bound with a Warning Event, and new pods should not be gated once its Lease is stale
     Given the ImageAlternative quay:
       """yaml

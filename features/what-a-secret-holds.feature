@@ -4,7 +4,8 @@ Feature: What a Secret holds
   try first from the entry's secretRef Secret for the entry's images: keys match when their path is
   a string prefix of the image's, and the one that sorts last wins, whatever order the Secret lists
   them in. Entries that cannot be served are left out, the others are still written, and a
-  PullSecretInjectionFailed event says why; provider entries are never injected yet.
+  PullSecretInjectionFailed event says why; a provider entry gets what its provider mints
+  (provider-credentials.feature), and is left out, saying why, when there is none.
 
   Upstream: https://github.com/enix/kube-image-keeper/blob/51321cfe773769ed0b5549bc4a54d5ebf4aaa7ab/docs/concepts/pull-secrets.md#what-a-secret-holds
   In this project: docs/behaviour.md#what-a-secret-holds, docs/decisions/0002-credential-the-kubelet-uses.md
@@ -183,7 +184,7 @@ Feature: What a Secret holds
       | is not a docker-registry Secret   | the Opaque Secret team-pull in kuik-system holds password=hunter2          | is of type Opaque, not kubernetes.io/dockerconfigjson     |
       | holds no credential for the path  | the Secret team-pull in kuik-system holds a credential for quay.io/elsewhere only | holds no credential for registry.example.com/team   |
 
-  Scenario: A provider entry should be left out whatever its injectPullSecret
+  Scenario: A provider entry whose provider is not configured should be left out, saying so
     Given the Secret acme-pull in kuik-system holds the credentials:
       | registry path | username | password |
       | quay.io/acme  | acme     | a-pass   |
@@ -203,3 +204,4 @@ Feature: What a Secret holds
     And 2 seconds pass
     Then team-a's kuik-inject-imagealternative-acme must hold auths for exactly:
       | quay.io/acme |
+    And the ImageAlternative acme must have a Warning event PullSecretInjectionFailed saying "provider ecr is not configured: list it in the chart's providers"

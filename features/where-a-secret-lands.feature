@@ -119,7 +119,6 @@ Feature: Where a Secret lands
         - repository: registry.example.com/acme/foo
           auth:
             provider: ecr
-            injectPullSecret: true
       """
     And 1 minute passes
     Then team-a must not have the Secret kuik-inject-imagealternative-no-inject

@@ -210,10 +210,27 @@ Each flag comes from one value; TLS paths are where the webhook Deployment mount
 - --log-format={{ .Values.logFormat }}
 - --log-level={{ .Values.logLevel }}
 - --release-gates={{ .Values.pullSecretFirst.enabled }}
+- --provider-config=/kuik/providers/providers.yaml
+- --provider-bin-dir={{ .Values.providerCredentials.plugins.directory }}
+- --provider-min-validity={{ .Values.providerCredentials.minValidity }}
+- --provider-timeout={{ .Values.providerCredentials.timeout }}
+- --provider-concurrency={{ .Values.providerCredentials.concurrency }}
 {{- if .Values.pullSecretFirst.enabled }}
 - --pod-gates-policy={{ include "kuik.podGatesPolicy.name" . }}
 - --pod-gates-policy-binding={{ include "kuik.podGatesPolicy.name" . }}
 {{- end }}
+{{- end }}
+
+{{/*
+The kubelet's CredentialProviderConfig of the chart's providers, as the syncer reads it: apiVersion
+defaulted to credentialprovider.kubelet.k8s.io/v1 for each provider that does not say.
+*/}}
+{{- define "kuik.providerConfig" -}}
+{{- $providers := list -}}
+{{- range .Values.providers -}}
+{{- $providers = append $providers (merge (dict) . (dict "apiVersion" "credentialprovider.kubelet.k8s.io/v1")) -}}
+{{- end -}}
+{{- toYaml (dict "apiVersion" "kubelet.config.k8s.io/v1" "kind" "CredentialProviderConfig" "providers" $providers) }}
 {{- end }}
 
 {{- define "kuik.webhook.args" -}}

@@ -1,5 +1,7 @@
 package io.kuik.cli;
 
+import io.kuik.kube.LogRedaction;
+import io.kuik.model.Redactor;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.logging.LogRecord;
@@ -9,7 +11,9 @@ import java.util.logging.LogRecord;
  * one line) and the fields beside it, each value bounded, so that a line never exceeds {@value
  * #MAX} characters whatever a message carries (a resource's every problem, an API server's answer).
  * A longer value is cut and says how long it was, so that a log collector keeps the line whole and
- * the reader knows something was left out. Lengths count JSON's escapes.
+ * the reader knows something was left out. Lengths count JSON's escapes. The message and the
+ * failure pass the process's redactor ({@link LogRedaction}) before they are cut, so that no form
+ * of a credential the process knows leaves in a line, nor the start of one cut short.
  *
  * @param message the record's message with its parameters, bounded
  * @param fields the fields of {@link LogFields}, then {@code error.type} and {@code error.message}
@@ -38,9 +42,10 @@ record LogLine(String message, Map<String, String> fields) {
     Map<String, String> fields = new LinkedHashMap<>();
     LogFields.of(record).forEach((name, value) -> fields.put(name, cut(value, MAX_FIELD)));
     Throwable thrown = record.getThrown();
+    Redactor redactor = LogRedaction.current();
     if (thrown != null) {
       fields.put("error.type", cut(thrown.getClass().getName(), MAX_FIELD));
-      fields.put("error.message", cut(fold(describe(thrown)), MAX_ERROR));
+      fields.put("error.message", cut(redactor.redact(fold(describe(thrown))), MAX_ERROR));
     }
     int taken =
         FIXED
@@ -49,7 +54,7 @@ record LogLine(String message, Map<String, String> fields) {
     for (Map.Entry<String, String> field : fields.entrySet()) {
       taken += field.getKey().length() + 6 + jsonLength(field.getValue());
     }
-    String message = fold(LogFields.message(record));
+    String message = redactor.redact(fold(LogFields.message(record)));
     return new LogLine(cut(message, Math.min(MAX_MESSAGE, Math.max(0, MAX - taken))), fields);
   }
 

@@ -270,6 +270,8 @@ public final class SyncerCommand implements KuikSubcommand {
       })
   String insecureRegistries;
 
+  @Mixin ProviderOptions providers = new ProviderOptions();
+
   private final UntilExit<SyncerRuntime> process = new UntilExit<>();
 
   @Override
@@ -322,6 +324,16 @@ public final class SyncerCommand implements KuikSubcommand {
    * arguments).
    */
   public SyncerRuntimeSettings settings() {
+    return settings(java.nio.file.Files::readString);
+  }
+
+  /** How a file a flag names is read: from the disk, or from the simulated pod's mounts. */
+  public interface MountedFiles {
+    String read(java.nio.file.Path path) throws java.io.IOException;
+  }
+
+  /** The settings, each file a flag names read by {@code files}. */
+  public SyncerRuntimeSettings settings(MountedFiles files) {
     String namespace =
         ClusterResourceNamespace.resolve(
                 clusterResourceNamespace, ClusterResourceNamespace.SERVICE_ACCOUNT_NAMESPACE)
@@ -394,7 +406,8 @@ public final class SyncerCommand implements KuikSubcommand {
               .withResyncPeriod(resyncPeriod)
               .withResyncShare(resyncShare)
               .withMaxInFlight(maxAppliesInFlight)
-              .withReleasesGates(releaseGates);
+              .withReleasesGates(releaseGates)
+              .withProviders(providers.settings(spec, files));
       return new SyncerRuntimeSettings(
           syncer,
           lease.settings(leaderElect, spec),
@@ -402,7 +415,8 @@ public final class SyncerCommand implements KuikSubcommand {
           new SyncerRuntimeSettings.Bounds(
               new WriteBounds.Policy(admissionPolicy, admissionPolicyBinding),
               releaseGates ? podGates.policy(spec) : null),
-          new SyncerRuntimeSettings.Trials(credentialTrialTimeout, insecureRegistries()));
+          new SyncerRuntimeSettings.Trials(credentialTrialTimeout, insecureRegistries()),
+          providers.plugins(spec));
     } catch (IllegalArgumentException invalid) {
       throw new ParameterException(spec.commandLine(), "Invalid setting: " + invalid.getMessage());
     }
@@ -445,6 +459,7 @@ public final class SyncerCommand implements KuikSubcommand {
             " and ", s.bounds().policies().stream().map(WriteBounds.Policy::policy).toList())
         + (syncer.targeting().namespacesByDefault() ? "" : ", labelled namespaces only")
         + ", never in "
-        + String.join(", ", syncer.targeting().served().neverServed());
+        + String.join(", ", syncer.targeting().served().neverServed())
+        + ProviderOptions.describe(syncer.providers());
   }
 }

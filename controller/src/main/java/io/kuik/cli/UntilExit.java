@@ -52,6 +52,11 @@ final class UntilExit<R extends ProcessRuntime> {
     RUNNING.forEach(UntilExit::stop);
   }
 
+  /** Forgets a {@link #stopAll()}: tests run many commands, and stop them all, in one JVM. */
+  static void forgetStopAll() {
+    terminating = false;
+  }
+
   /** Ends a running {@link #run} as SIGTERM would. */
   void stop() {
     stopRequested = true;

@@ -86,6 +86,9 @@ public final class Explain {
               ? "none from kuik"
               : c.pullSecret()
                   + (c.referenced() ? " (referenced by the pod)" : " (NOT referenced by the pod)"));
+      if (c.minted() != null) {
+        line(out, "minted", c.minted());
+      }
       if (c.credential() != null) {
         line(out, "credential", c.credential());
       }

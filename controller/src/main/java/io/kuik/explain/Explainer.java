@@ -6,15 +6,18 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kuik.explain.Explanation.ContainerExplanation;
 import io.kuik.explain.Explanation.Offer;
 import io.kuik.explain.Explanation.WebhookNow;
+import io.kuik.model.Durations;
 import io.kuik.model.Entry;
 import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidImageReferenceException;
+import io.kuik.model.ProviderCredential;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RoutingResource;
 import io.kuik.model.SecretNames;
 import io.kuik.model.Validated;
 import io.kuik.model.crd.RoutingResourceStatus.CredentialStatus;
+import io.kuik.ports.Clock;
 import io.kuik.ports.RegistryProber;
 import io.kuik.routing.Candidate;
 import io.kuik.routing.ContainerDecision;
@@ -23,6 +26,7 @@ import io.kuik.routing.RoutingDecision;
 import io.kuik.routing.RoutingIndex;
 import io.kuik.syncer.SyncerSettings;
 import io.kuik.syncer.Targeting;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -47,14 +51,21 @@ final class Explainer {
   private final SyncerSettings settings;
   private final RegistryProber prober;
   private final boolean probing;
+  private final Clock clock;
 
   /**
    * @param settings the syncer's: the cluster resource namespace and its targeting
    * @param prober the production prober with {@code --probe}, else {@link #NOT_PROBING}
    */
   Explainer(SyncerSettings settings, RegistryProber prober) {
+    this(settings, prober, java.time.Clock.systemUTC()::instant);
+  }
+
+  /** With {@code clock}, by which provider credentials are judged (their expiry, the bound). */
+  Explainer(SyncerSettings settings, RegistryProber prober, Clock clock) {
     this.settings = settings;
     this.prober = prober;
+    this.clock = clock;
     this.probing = prober != NOT_PROBING;
   }
 
@@ -83,13 +94,14 @@ final class Explainer {
               + "): it writes no kuik-inject-* Secret there");
     }
 
+    Instant at = clock.now();
     RoutingDecision now =
-        new Router(prober, name -> Optional.ofNullable(in.clusterSecrets().get(name)))
+        new Router(prober, name -> Optional.ofNullable(in.clusterSecrets().get(name)), () -> at)
             .route(RoutingIndex.ofValidated(in.resources()), submitted(pod, in.admitted()), labels);
     List<Pod> pods =
         in.admitted() ? in.namespacePods() : withTemplate(in.namespacePods(), pod, now);
     SyncerNow.Result syncer =
-        SyncerNow.run(settings, namespace, labels, in.resources(), pods, in.clusterSecrets());
+        SyncerNow.run(settings, namespace, labels, in.resources(), pods, in.clusterSecrets(), at);
     warnings.addAll(syncer.warnings());
 
     Map<String, String> originals = annotation(pod, RewriteAnnotations.ORIGINAL_IMAGES);
@@ -175,6 +187,7 @@ final class Explainer {
               pullSecret,
               referenced,
               credential,
+              minted(entry, pullSecret, syncer, at),
               offered));
     }
     return new Explanation(
@@ -184,6 +197,36 @@ final class Explainer {
         containers,
         new ArrayList<>(new LinkedHashSet<>(warnings)),
         in.unreadable());
+  }
+
+  /**
+   * For a provider entry: the credential the syncer writes for it and when that expires, or that
+   * none is written (the syncer mints it at run time; Warnings say why when it cannot).
+   */
+  private String minted(
+      Optional<Entry> entry, String pullSecret, SyncerNow.Result syncer, Instant now) {
+    if (entry.isEmpty() || pullSecret == null || entry.get().auth().provider() == null) {
+      return null;
+    }
+    ProviderCredential credential =
+        syncer.minted().getOrDefault(pullSecret, Map.of()).get(entry.get().authsKey());
+    String provider = "provider " + entry.get().auth().provider();
+    if (credential == null) {
+      return provider
+          + ": none kept in "
+          + settings.clusterResourceNamespace()
+          + " with more than minValidity left; the syncer mints it at run time";
+    }
+    return provider
+        + ": minted at "
+        + credential.mintedAt()
+        + ", expires at "
+        + credential.expiresAt()
+        + " ("
+        + Durations.text(java.time.Duration.between(now, credential.expiresAt()))
+        + " left; minted again at "
+        + credential.refreshAt()
+        + ")";
   }
 
   // ---- the webhook now ------------------------------------------------------------------------

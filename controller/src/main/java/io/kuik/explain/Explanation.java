@@ -46,6 +46,8 @@ public record Explanation(
    * @param referenced whether the pod lists {@code pullSecret} in its {@code imagePullSecrets}
    * @param credential what the registry answered when the syncer last tried that entry's
    *     credential, from the resource's status; {@code null} when it needs none from kuik
+   * @param minted for a provider entry, the credential the syncer writes and when it expires, or
+   *     why none is written; {@code null} for any other entry
    * @param offered the keys the kubelet will offer for {@code image}, first tried first; empty: an
    *     anonymous pull
    */
@@ -60,6 +62,7 @@ public record Explanation(
       String pullSecret,
       boolean referenced,
       String credential,
+      String minted,
       List<Offer> offered) {
     public ContainerExplanation {
       offered = List.copyOf(offered);

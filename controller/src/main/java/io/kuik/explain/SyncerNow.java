@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.kuik.kube.syncer.Records;
 import io.kuik.model.DockerConfig;
 import io.kuik.model.ObservedNamespace;
+import io.kuik.model.ProviderCredential;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.RewrittenPod;
@@ -33,8 +34,14 @@ import java.util.TreeMap;
  */
 final class SyncerNow {
 
-  /** The Secrets the syncer would apply, by name, and the Warnings it would record. */
-  record Result(Map<String, DockerConfig> secrets, List<String> warnings) {}
+  /**
+   * The Secrets the syncer would apply, by name, the Warnings it would record, and the provider
+   * credential each provider entry's key holds, by Secret name and auths key.
+   */
+  record Result(
+      Map<String, DockerConfig> secrets,
+      List<String> warnings,
+      Map<String, Map<String, ProviderCredential>> minted) {}
 
   private SyncerNow() {}
 
@@ -44,7 +51,8 @@ final class SyncerNow {
       Map<String, String> namespaceLabels,
       List<Validated> resources,
       List<Pod> pods,
-      Map<String, Secret> clusterSecrets) {
+      Map<String, Secret> clusterSecrets,
+      Instant now) {
     ObservedNamespace ns = new ObservedNamespace(namespace, namespaceLabels, false);
     // The syncer's informer selects the webhook's label: a pod without it is not seen.
     List<RewrittenPod> rewritten =
@@ -58,6 +66,7 @@ final class SyncerNow {
             .toList();
     View view = new View(ns, resources, rewritten, clusterSecrets);
     Map<String, DockerConfig> written = new TreeMap<>();
+    Map<String, Map<String, ProviderCredential>> minted = new TreeMap<>();
     Set<String> warnings = new LinkedHashSet<>();
     // As the syncer reports them: every invalid resource when it starts, then each pair's problems.
     List<Validated> invalidFirst = new ArrayList<>();
@@ -68,16 +77,16 @@ final class SyncerNow {
         .forEach(invalidFirst::add);
     for (Validated resource : invalidFirst) {
       PairDecision decision =
-          PairDecision.decideFresh(
-              new Pair(resource.id(), namespace), view, settings, Instant.EPOCH);
+          PairDecision.decideFresh(new Pair(resource.id(), namespace), view, settings, now);
       decision.warnings().forEach(w -> warnings.add(resource.id() + " " + w));
       if (decision.verdict() == PairDecision.Verdict.WRITE) {
         ResourceId id = resource.id();
-        written.put(
-            SecretNames.injected(id.kind().kind(), id.name()), decision.content().orElseThrow());
+        String name = SecretNames.injected(id.kind().kind(), id.name());
+        written.put(name, decision.content().orElseThrow());
+        minted.put(name, decision.providerCredentials());
       }
     }
-    return new Result(written, new ArrayList<>(warnings));
+    return new Result(written, new ArrayList<>(warnings), minted);
   }
 
   /** The informers' view, reduced to what was read: one namespace. */

@@ -1,5 +1,7 @@
 package io.kuik.kube;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -37,10 +39,19 @@ public final class PodGates {
 
   public Result release(String namespace, String name, String uid, int index) {
     try {
+      // Through a stub of the pod, not withName(name): fabric8 reads the pod before a patch by
+      // name, a GET the webhook's RBAC does not grant (and a request the patch does not need).
+      Pod stub =
+          new PodBuilder()
+              .withNewMetadata()
+              .withNamespace(namespace)
+              .withName(name)
+              .endMetadata()
+              .build();
       client
           .pods()
           .inNamespace(namespace)
-          .withName(name)
+          .resource(stub)
           .patch(PatchContext.of(PatchType.JSON), JSON.asJson(PullSecretGate.removal(uid, index)));
       return Result.RELEASED;
     } catch (KubernetesClientException refused) {

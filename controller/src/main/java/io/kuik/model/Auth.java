@@ -5,9 +5,8 @@ package io.kuik.model;
  * namespace ({@code secretRef}) or a credential {@code provider}, and whether the pods routed
  * through the entry get the credential injected.
  *
- * <p>{@code injectPullSecret} defaults to true for a secretRef and false for a provider; a provider
- * entry never injects whatever it says (docs/behaviour.md#provider-credentials), see {@link
- * #injects()}.
+ * <p>{@code injectPullSecret} defaults to true for a secretRef and false for a provider, whose
+ * credential the syncer mints and keeps valid (docs/behaviour.md#provider-credentials).
  */
 public record Auth(String secretRefName, String provider, boolean injectPullSecret) {
 
@@ -28,11 +27,10 @@ public record Auth(String secretRefName, String provider, boolean injectPullSecr
   }
 
   /**
-   * Whether pods routed through this entry get {@code kuik-inject-<kind>-<name>}: a secretRef with
-   * injectPullSecret on. Provider credentials are not injected yet
-   * (docs/behaviour.md#provider-credentials).
+   * Whether pods routed through this entry get {@code kuik-inject-<kind>-<name>}: injectPullSecret
+   * on, for a secretRef (its default) or a provider (off by default).
    */
   public boolean injects() {
-    return secretRefName != null && injectPullSecret;
+    return injectPullSecret;
   }
 }

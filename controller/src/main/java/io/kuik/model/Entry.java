@@ -59,6 +59,16 @@ public record Entry(int index, EntryForm form, String path, Auth auth) {
   }
 
   /**
+   * The image a credential provider plugin is asked about for this entry (its {@code
+   * CredentialProviderRequest}): {@link #keyringImage()} without a trailing {@code /}, e.g. {@code
+   * 123456789012.dkr.ecr.us-east-1.amazonaws.com/team/app}.
+   */
+  public String providerImage() {
+    String image = keyringImage();
+    return image.endsWith("/") ? image.substring(0, image.length() - 1) : image;
+  }
+
+  /**
    * The registry this entry's images are pulled from, as image references name it ({@code
    * docker.io}, {@code quay.io}, {@code registry.local:5000}): where its credential is tried.
    */

@@ -3,7 +3,6 @@ package io.kuik.registry;
 import io.kuik.model.CredentialTrial;
 import io.kuik.model.TrialVerdict;
 import java.lang.System.Logger.Level;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -31,16 +30,12 @@ public final class CredentialTrier implements AutoCloseable {
   private final TokenFlow flow;
   private final ExecutorService workers;
 
-  /** Trials over the JDK's HTTP client, each request giving up after {@code timeout}. */
+  /**
+   * Trials through {@link RegistryHttp}, the one policy of requests that carry a credential, each
+   * request ending within {@code timeout}.
+   */
   public CredentialTrier(Duration timeout, Set<String> insecureRegistries) {
-    this(
-        new TokenFlow(
-            HttpClient.newBuilder()
-                .connectTimeout(timeout)
-                .followRedirects(HttpClient.Redirect.NORMAL)
-                .build(),
-            timeout,
-            insecureRegistries));
+    this(new TokenFlow(new RegistryHttp(timeout, insecureRegistries)));
   }
 
   CredentialTrier(TokenFlow flow) {

@@ -34,19 +34,8 @@ public final class RegistryEndpoints {
         .resolve("/v2/" + image.path() + "/manifests/" + reference);
   }
 
-  /**
-   * Whether a credential may go to this token realm: over HTTPS always, over plain HTTP only to a
-   * host that could itself be a registry spoken to over HTTP (loopback or listed insecure).
-   */
-  public static boolean mayCarryCredential(URI realm, Set<String> insecureRegistries) {
-    if ("https".equalsIgnoreCase(realm.getScheme())) {
-      return true;
-    }
-    String authority = realm.getRawAuthority();
-    return authority != null && "http".equals(base(authority, insecureRegistries).getScheme());
-  }
-
-  private static boolean plainHttp(String registry, Set<String> insecureRegistries) {
+  /** Whether the registry ({@code host[:port]}) is spoken to over plain HTTP. */
+  static boolean plainHttp(String registry, Set<String> insecureRegistries) {
     if (insecureRegistries.contains(registry)) {
       return true;
     }

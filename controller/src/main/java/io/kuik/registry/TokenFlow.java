@@ -1,16 +1,13 @@
 package io.kuik.registry;
 
 import io.kuik.model.CredentialTrial;
+import io.kuik.model.Redactor;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.TrialVerdict;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -35,151 +32,177 @@ import tools.jackson.databind.json.JsonMapper;
  * </ol>
  *
  * {@code 401} or {@code 403} from the registry or its realm is a refusal, with its answer; no
- * answer, a {@code 5xx}, {@code 429}, or a realm on plain HTTP that is not a registry kuik may
- * speak HTTP to (the credential is not sent there) is unreachable. Blocking, at most {@code
- * timeout} per request; thread-safe; never throws, and no verdict holds a credential.
+ * answer, a {@code 5xx}, {@code 429}, a redirect {@link RegistryHttp} does not follow, an answer
+ * from a host the credential was not sent to (a redirect to another host), or a realm the
+ * credential may not go to (plain HTTP for a registry reached over HTTPS) is unreachable: such an
+ * answer says nothing of the credential. Every request goes through {@link RegistryHttp}, the one
+ * policy of requests that carry a credential. Blocking, at most the policy's timeout per request;
+ * thread-safe; never throws, and no verdict holds any form of the credential or of a token the
+ * realm gave ({@link Redactor}).
  */
 public final class TokenFlow {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
-  private final HttpClient http;
-  private final Duration timeout;
-  private final Set<String> insecureRegistries;
+  private final RegistryHttp http;
 
-  public TokenFlow(HttpClient http, Duration timeout, Set<String> insecureRegistries) {
+  public TokenFlow(RegistryHttp http) {
     this.http = http;
-    this.timeout = timeout;
-    this.insecureRegistries = Set.copyOf(insecureRegistries);
   }
 
   public TrialVerdict tryPull(CredentialTrial trial) {
-    URI v2 = RegistryEndpoints.base(trial.registry(), insecureRegistries).resolve("/v2/");
-    RegistryCredential credential = trial.credential();
+    URI registry = RegistryEndpoints.base(trial.registry(), http.insecureRegistries());
+    URI v2 = registry.resolve("/v2/");
+    Redactor redactor = Redactor.of(List.of(trial.credential()));
     try {
-      HttpResponse<String> first = get(v2, null);
-      if (first.statusCode() == 200) {
-        return TrialVerdict.accepted("the registry asks for no credential (GET /v2/ answered 200)");
-      }
-      if (first.statusCode() != 401) {
-        return TrialVerdict.unreachable("GET /v2/ answered " + answer(first, credential));
-      }
-      Optional<AuthChallenge> challenge =
-          AuthChallenge.select(first.headers().allValues("WWW-Authenticate"));
-      if (challenge.isEmpty()) {
-        return TrialVerdict.unreachable(
-            "GET /v2/ answered 401 without a Basic or Bearer challenge");
-      }
-      return challenge.get().isBasic()
-          ? basic(v2, credential)
-          : bearer(v2, challenge.get(), trial.paths(), credential);
+      return redactor.redact(flow(registry, v2, trial, redactor));
     } catch (IOException | IllegalArgumentException failure) {
       // IllegalArgumentException: a realm that is not a usable URI.
-      return TrialVerdict.unreachable(
-          trial.registry() + ": " + redact(describe(failure), credential));
+      return TrialVerdict.unreachable(trial.registry() + ": " + redactor.redact(describe(failure)));
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
       return TrialVerdict.unreachable(trial.registry() + ": interrupted");
     }
   }
 
-  private TrialVerdict basic(URI v2, RegistryCredential credential)
+  private TrialVerdict flow(URI registry, URI v2, CredentialTrial trial, Redactor redactor)
+      throws IOException, InterruptedException {
+    RegistryCredential credential = trial.credential();
+    RegistryHttp.Answer first = http.send(RegistryHttp.Outgoing.of("GET", v2, registry));
+    if (!first.fromOrigin()) {
+      return TrialVerdict.unreachable(
+          "GET /v2/ was redirected to "
+              + first.uri().getHost()
+              + ": an answer that is not the registry's says nothing of the credential");
+    }
+    if (first.status() == 200) {
+      return TrialVerdict.accepted("the registry asks for no credential (GET /v2/ answered 200)");
+    }
+    if (first.status() != 401) {
+      return TrialVerdict.unreachable("GET /v2/ answered " + answer(first, redactor));
+    }
+    Optional<AuthChallenge> challenge = first.challenge();
+    if (challenge.isEmpty()) {
+      return TrialVerdict.unreachable("GET /v2/ answered 401 without a Basic or Bearer challenge");
+    }
+    return challenge.get().isBasic()
+        ? basic(registry, v2, credential, redactor)
+        : bearer(registry, v2, challenge.get(), trial.paths(), credential, redactor);
+  }
+
+  private TrialVerdict basic(URI registry, URI v2, RegistryCredential credential, Redactor redactor)
       throws IOException, InterruptedException {
     if (credential.username() == null || credential.password() == null) {
       return TrialVerdict.refused(
           "the registry asks for Basic authentication and the credential holds no user name and"
               + " password");
     }
-    return withAuthorization(v2, basicHeader(credential), credential, "Basic");
+    return withAuthorization(registry, v2, basicHeader(credential), "Basic", redactor);
   }
 
   private TrialVerdict bearer(
-      URI v2, AuthChallenge challenge, Set<String> paths, RegistryCredential credential)
+      URI registry,
+      URI v2,
+      AuthChallenge challenge,
+      Set<String> paths,
+      RegistryCredential credential,
+      Redactor redactor)
       throws IOException, InterruptedException {
     if (credential.registryToken() != null) {
       return withAuthorization(
-          v2, "Bearer " + credential.registryToken(), credential, "its registry token");
+          registry, v2, "Bearer " + credential.registryToken(), "its registry token", redactor);
     }
     String realm = challenge.parameter("realm");
     if (realm == null || realm.isEmpty()) {
       return TrialVerdict.unreachable("the registry's Bearer challenge names no realm");
     }
     URI realmUri = URI.create(realm);
-    if (!RegistryEndpoints.mayCarryCredential(realmUri, insecureRegistries)) {
+    if (!http.mayCarryCredential(realmUri, registry)) {
       return TrialVerdict.unreachable(
           "the token realm "
               + realm
-              + " is plain HTTP on a host that is not an insecure registry: the credential was not"
-              + " sent there");
+              + " is plain HTTP for a registry reached over "
+              + registry.getScheme()
+              + ", or on a host that is not an insecure registry: the credential was not sent"
+              + " there");
     }
-    HttpResponse<String> token = token(realmUri, challenge.parameter("service"), paths, credential);
-    if (token.statusCode() == 401 || token.statusCode() == 403) {
-      return TrialVerdict.refused(
-          "the token realm " + realmUri.getHost() + " answered " + answer(token, credential));
-    }
-    if (token.statusCode() < 200 || token.statusCode() >= 300) {
+    RegistryHttp.Answer token =
+        http.send(token(realmUri, registry, challenge.parameter("service"), paths, credential));
+    String realmHost = realmUri.getHost();
+    if (!token.credentialSent()) {
       return TrialVerdict.unreachable(
-          "the token realm " + realmUri.getHost() + " answered " + answer(token, credential));
+          "the token realm " + realmHost + " was " + token.withheld() + withheldAnswer(token));
+    }
+    if (token.redirect()) {
+      return TrialVerdict.unreachable(
+          "the token realm " + realmHost + " answered " + answer(token, redactor));
+    }
+    if (token.status() == 401 || token.status() == 403) {
+      return TrialVerdict.refused(
+          "the token realm " + realmHost + " answered " + answer(token, redactor));
+    }
+    if (token.status() < 200 || token.status() >= 300) {
+      return TrialVerdict.unreachable(
+          "the token realm " + realmHost + " answered " + answer(token, redactor));
     }
     String value = tokenOf(token.body());
     if (value == null) {
-      return TrialVerdict.unreachable(
-          "the token realm " + realmUri.getHost() + " answered without a token");
+      return TrialVerdict.unreachable("the token realm " + realmHost + " answered without a token");
     }
-    return withAuthorization(v2, "Bearer " + value, credential, "a token of its realm");
+    // The registry may echo the token the realm gave: it goes from every word of the answer too.
+    Redactor withToken = redactor.withSecret(value);
+    return withToken.redact(
+        withAuthorization(registry, v2, "Bearer " + value, "a token of its realm", withToken));
   }
 
   private TrialVerdict withAuthorization(
-      URI v2, String authorization, RegistryCredential credential, String with)
+      URI registry, URI v2, String authorization, String with, Redactor redactor)
       throws IOException, InterruptedException {
-    HttpResponse<String> second = get(v2, authorization);
-    if (second.statusCode() == 200) {
+    RegistryHttp.Answer second =
+        http.send(RegistryHttp.Outgoing.of("GET", v2, registry).authorization(authorization));
+    if (!second.credentialSent()) {
+      // Whoever answered never saw the credential: its answer says nothing of it.
+      return TrialVerdict.unreachable(
+          "GET /v2/ with " + with + " was " + second.withheld() + withheldAnswer(second));
+    }
+    if (second.status() == 200) {
       return TrialVerdict.accepted("GET /v2/ with " + with + " answered 200");
     }
-    if (second.statusCode() == 401 || second.statusCode() == 403) {
+    if (second.status() == 401 || second.status() == 403) {
       return TrialVerdict.refused(
-          "GET /v2/ with " + with + " answered " + answer(second, credential));
+          "GET /v2/ with " + with + " answered " + answer(second, redactor));
     }
     return TrialVerdict.unreachable(
-        "GET /v2/ with " + with + " answered " + answer(second, credential));
+        "GET /v2/ with " + with + " answered " + answer(second, redactor));
   }
 
-  private HttpResponse<String> token(
-      URI realm, String service, Set<String> paths, RegistryCredential credential)
-      throws IOException, InterruptedException {
+  private static String withheldAnswer(RegistryHttp.Answer answer) {
+    return " (" + answer.uri().getHost() + " answered " + answer.status() + ")";
+  }
+
+  private static RegistryHttp.Outgoing token(
+      URI realm, URI registry, String service, Set<String> paths, RegistryCredential credential) {
     StringBuilder parameters = new StringBuilder();
     append(parameters, "service", service);
     for (String path : paths) {
       append(parameters, "scope", "repository:" + path + ":pull");
     }
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder().timeout(timeout).header("Accept", "application/json");
     if (credential.identityToken() != null) {
       StringBuilder form = new StringBuilder("grant_type=refresh_token&client_id=kuik");
       append(form, "refresh_token", credential.identityToken());
       form.append(parameters);
-      request
-          .uri(realm)
-          .header("Content-Type", "application/x-www-form-urlencoded")
-          .POST(HttpRequest.BodyPublishers.ofString(form.toString()));
-    } else {
-      String separator = realm.getRawQuery() == null ? "?" : "&";
-      String query = parameters.length() == 0 ? "" : separator + parameters.substring(1);
-      request.uri(URI.create(realm + query)).GET();
-      if (credential.username() != null && credential.password() != null) {
-        request.header("Authorization", basicHeader(credential));
-      }
+      return RegistryHttp.Outgoing.of("POST", realm, registry)
+          .header("Accept", "application/json")
+          .post(form.toString(), true);
     }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-  }
-
-  private HttpResponse<String> get(URI uri, String authorization)
-      throws IOException, InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).GET();
-    if (authorization != null) {
-      request.header("Authorization", authorization);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    String separator = realm.getRawQuery() == null ? "?" : "&";
+    String query = parameters.length() == 0 ? "" : separator + parameters.substring(1);
+    RegistryHttp.Outgoing get =
+        RegistryHttp.Outgoing.of("GET", URI.create(realm + query), registry)
+            .header("Accept", "application/json");
+    return credential.username() != null && credential.password() != null
+        ? get.authorization(basicHeader(credential))
+        : get;
   }
 
   private static String basicHeader(RegistryCredential credential) {
@@ -205,9 +228,17 @@ public final class TokenFlow {
   /**
    * The status and what the body says, in the distribution spec's error shape ({@code
    * {"errors":[{"code","message"}]}}), a token service's ({@code details}, {@code error}), or its
-   * first line; never a credential.
+   * first line; a redirect not followed says where it led and why; never a form of the credential.
    */
-  static String answer(HttpResponse<String> response, RegistryCredential credential) {
+  static String answer(RegistryHttp.Answer response, Redactor redactor) {
+    if (response.redirect()) {
+      return redactor.redact(
+          response.status()
+              + " to "
+              + response.headers().firstValue("Location").orElse("?")
+              + ", "
+              + response.withheld());
+    }
     String body = response.body() == null ? "" : response.body();
     String said = body.strip();
     try {
@@ -224,21 +255,7 @@ public final class TokenFlow {
     } catch (JacksonException notJson) {
       // a plain-text or HTML body: its own words
     }
-    return redact(response.statusCode() + (said.isEmpty() ? "" : " " + said), credential);
-  }
-
-  /** The text with every part of the credential taken out, should a registry echo one. */
-  static String redact(String text, RegistryCredential credential) {
-    String out = text;
-    for (String secret :
-        new String[] {
-          credential.password(), credential.identityToken(), credential.registryToken()
-        }) {
-      if (secret != null && !secret.isEmpty()) {
-        out = out.replace(secret, "<redacted>");
-      }
-    }
-    return out;
+    return redactor.redact(response.status() + (said.isEmpty() ? "" : " " + said));
   }
 
   private static String describe(Exception failure) {

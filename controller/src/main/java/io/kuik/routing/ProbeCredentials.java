@@ -5,8 +5,11 @@ import io.kuik.model.DockerConfig;
 import io.kuik.model.DockerConfigSecret;
 import io.kuik.model.Entry;
 import io.kuik.model.InvalidDockerConfigException;
+import io.kuik.model.ProviderCredential;
+import io.kuik.model.ProviderSecrets;
 import io.kuik.model.RegistryCredential;
 import io.kuik.ports.CredentialSource;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -18,8 +21,12 @@ import java.util.Optional;
  * (docs/decisions/0002-credential-the-kubelet-uses.md). So the probe asks with the credential the
  * pod will pull with.
  *
- * <p>Anonymous ({@code null}) for the original, an entry without auth, a provider entry (providers
- * are not implemented, docs/behaviour.md#provider-credentials), and a Secret that is missing, not a
+ * <p>A provider entry is probed with the credential the syncer minted for it and keeps in the
+ * install namespace ({@link ProviderSecrets}), until it leaves the pods' Secrets (its expiry less
+ * the validity bound): the one its pods will pull with (docs/behaviour.md#provider-credentials).
+ *
+ * <p>Anonymous ({@code null}) for the original, an entry without auth, a provider entry with no
+ * credential kept (or without a clock to judge its expiry by), and a Secret that is missing, not a
  * {@code kubernetes.io/dockerconfigjson}, malformed or without a credential for the path: the
  * syncer reports those on the resource; the probe then usually answers {@code UNAUTHORIZED}.
  *
@@ -28,17 +35,28 @@ import java.util.Optional;
 public final class ProbeCredentials {
 
   private final CredentialSource source;
+  private final Instant now;
   private final Map<String, Optional<DockerConfig.Keyring>> parsed = new HashMap<>();
 
+  /** Provider entries probed anonymously: no time to judge a kept credential's expiry by. */
   public ProbeCredentials(CredentialSource source) {
+    this(source, null);
+  }
+
+  /** Provider entries probed with their kept credential while it is unexpired at {@code now}. */
+  public ProbeCredentials(CredentialSource source, Instant now) {
     this.source = source;
+    this.now = now;
   }
 
   /** The credential for {@code candidate}, or {@code null} to probe anonymously. */
   public RegistryCredential credentialFor(Candidate candidate) {
     Entry entry = candidate.entry();
-    if (entry == null || entry.auth() == null || entry.auth().secretRefName() == null) {
+    if (entry == null || entry.auth() == null) {
       return null;
+    }
+    if (entry.auth().provider() != null) {
+      return now == null ? null : minted(entry);
     }
     Optional<DockerConfig.Keyring> config =
         parsed.computeIfAbsent(entry.auth().secretRefName(), this::dockerConfig);
@@ -47,6 +65,21 @@ public final class ProbeCredentials {
         .map(DockerConfig.CredentialMatch::credential)
         .filter(credential -> !credential.isEmpty())
         .orElse(null);
+  }
+
+  private RegistryCredential minted(Entry entry) {
+    for (ProviderCredential.Slot slot : ProviderCredential.Slot.of(entry.providerImage())) {
+      Optional<RegistryCredential> credential =
+          source
+              .clusterSecret(ProviderSecrets.name(entry.auth().provider(), slot))
+              .filter(s -> ProviderSecrets.leavesAt(s).filter(now::isBefore).isPresent())
+              .flatMap(ProviderSecrets::read)
+              .flatMap(kept -> kept.credentialFor(entry.keyringImage()));
+      if (credential.isPresent()) {
+        return credential.get();
+      }
+    }
+    return null;
   }
 
   private Optional<DockerConfig.Keyring> dockerConfig(String secretName) {

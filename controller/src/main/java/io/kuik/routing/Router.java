@@ -1,6 +1,7 @@
 package io.kuik.routing;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.kuik.ports.Clock;
 import io.kuik.ports.CredentialSource;
 import io.kuik.ports.RegistryProber;
 import io.kuik.ports.RegistryProber.Availability;
@@ -23,10 +24,21 @@ public final class Router {
 
   private final RegistryProber prober;
   private final CredentialSource credentials;
+  private final Clock clock;
 
+  /** Without a clock: provider entries are probed anonymously. */
   public Router(RegistryProber prober, CredentialSource credentials) {
+    this(prober, credentials, null);
+  }
+
+  /**
+   * With {@code clock}, by which a provider entry's kept credential is judged unexpired and probed
+   * with.
+   */
+  public Router(RegistryProber prober, CredentialSource credentials, Clock clock) {
     this.prober = Objects.requireNonNull(prober, "prober");
     this.credentials = Objects.requireNonNull(credentials, "credentials");
+    this.clock = clock;
   }
 
   /**
@@ -38,7 +50,8 @@ public final class Router {
     if (plan.containers().isEmpty()) {
       return Decider.decide(plan, List.of());
     }
-    ProbeCredentials perAdmission = new ProbeCredentials(credentials);
+    ProbeCredentials perAdmission =
+        new ProbeCredentials(credentials, clock == null ? null : clock.now());
     List<List<Probe>> probes = new ArrayList<>(plan.containers().size());
     for (ContainerPlan container : plan.containers()) {
       List<Probe> candidates = new ArrayList<>(container.candidates().size());

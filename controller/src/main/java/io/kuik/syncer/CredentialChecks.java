@@ -6,8 +6,10 @@ import io.kuik.model.ResourceId;
 import io.kuik.model.TrialVerdict;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -20,13 +22,21 @@ import java.util.TreeSet;
 
 /**
  * Which credentials to try on their registries, and when (docs/behaviour.md, "Credentials tried
- * ahead of time"): one trial per registry and credential, for the pull of every path that shares
- * them. A credential is tried as soon as an entry or a source Secret brings it (a new registry and
- * credential, or a path it was not tried for), and then at most once per resync period: a
- * credential the registry refused is not tried again sooner, so that kuik never locks an account
- * out by repeating a wrong password. Keeps what each registry last answered, so that each
- * resource's condition can be decided from it. Pure: the core asks it what is due and tells it what
- * was answered.
+ * ahead of time"; docs/decisions/0064-trial-bound-over-a-sliding-period.md): one trial per registry
+ * and credential, for the pull of every path that shares them. A credential is tried as soon as an
+ * entry or a source Secret brings it, and then once per resync period. Whatever changes in between,
+ * a registry and credential is tried at most {@value #MOST_PER_PERIOD} times in any sliding period
+ * (the resync period, or {@link #LEAST_PERIOD} without one): once, and once more only for paths it
+ * was not tried for after the registry accepted it. A credential the registry refused, or that got
+ * no answer, waits for the period, so that kuik never locks an account out by repeating a wrong
+ * password.
+ *
+ * <p>The bound is kept per registry and credential, not per entry, resource or source: what was
+ * tried in the last period is remembered after no entry uses it any more (until the period has
+ * passed), so that a source that flaps, an entry renamed, or a resource deleted and created again
+ * brings back a credential already tried, not a new one. Keeps what each registry last answered, so
+ * that each resource's condition can be decided from it. Pure: the core asks it what is due and
+ * tells it what was answered.
  */
 final class CredentialChecks {
 
@@ -47,12 +57,21 @@ final class CredentialChecks {
   /** An injecting entry, and what its registry last answered and when (null: not yet). */
   record Tried(Target target, TrialVerdict verdict, Instant at) {}
 
+  /** Trials of one registry and credential in any sliding period, at most. */
+  static final int MOST_PER_PERIOD = 2;
+
+  /** The sliding period of the bound when there is no resync period. */
+  static final Duration LEAST_PERIOD = Duration.ofMinutes(10);
+
   /** What is known of one registry and credential. */
   private static final class Known {
     Instant triedAt;
     Set<String> triedPaths = Set.of();
     TrialVerdict verdict;
     boolean inFlight;
+
+    /** When each trial within the last sliding period was sent, oldest first. */
+    final Deque<Instant> sent = new ArrayDeque<>();
   }
 
   private final Map<ResourceId, List<Target>> targets = new HashMap<>();
@@ -68,14 +87,12 @@ final class CredentialChecks {
     for (Target target : now) {
       known.computeIfAbsent(target.key(), key -> new Known());
     }
-    dropUnused();
     return !now.equals(before == null ? List.of() : before);
   }
 
   /** The resource went or is invalid; returns whether it had injecting entries. */
   boolean forget(ResourceId id) {
     List<Target> before = targets.remove(id);
-    dropUnused();
     return before != null && !before.isEmpty();
   }
 
@@ -85,13 +102,22 @@ final class CredentialChecks {
    * for its answer.
    */
   List<CredentialTrial> due(Instant now, Duration period) {
+    Duration window = window(period);
+    Set<CredentialTrial.Key> used = used();
+    known
+        .entrySet()
+        .removeIf(e -> !used.contains(e.getKey()) && forgettable(e.getValue(), now, window));
     List<CredentialTrial> due = new ArrayList<>();
     for (Map.Entry<CredentialTrial.Key, Known> e : known.entrySet()) {
       Known k = e.getValue();
+      if (!used.contains(e.getKey())) {
+        continue; // remembered for the bound, tried again only once an entry brings it back
+      }
       Set<String> paths = paths(e.getKey());
       Instant at = dueAt(k, paths, now, period);
       if (!k.inFlight && at != null && !at.isAfter(now)) {
         k.inFlight = true;
+        k.sent.addLast(now);
         due.add(
             new CredentialTrial(
                 e.getKey().registry(), e.getKey().credential(), new TreeSet<>(paths)));
@@ -104,8 +130,9 @@ final class CredentialChecks {
   /** When the next trial falls due (not counting those in flight), if any. */
   Optional<Instant> nextDue(Instant now, Duration period) {
     Instant next = null;
+    Set<CredentialTrial.Key> used = used();
     for (Map.Entry<CredentialTrial.Key, Known> e : known.entrySet()) {
-      if (e.getValue().inFlight) {
+      if (e.getValue().inFlight || !used.contains(e.getKey())) {
         continue;
       }
       Instant at = dueAt(e.getValue(), paths(e.getKey()), now, period);
@@ -116,22 +143,51 @@ final class CredentialChecks {
     return Optional.ofNullable(next);
   }
 
-  /** When the key is due again; null when never (a zero period: only a change tries again). */
+  /**
+   * When the key is due again, never sooner than the bound allows; null when never (a zero period:
+   * only a change tries again). Due at once: never tried in the sliding period, or (accepted) not
+   * for every path; else one period after its last answer.
+   */
   private static Instant dueAt(Known k, Set<String> paths, Instant now, Duration period) {
-    if (k.triedAt == null || !k.triedPaths.containsAll(paths)) {
-      return now;
+    Duration window = window(period);
+    while (!k.sent.isEmpty() && !k.sent.peekFirst().plus(window).isAfter(now)) {
+      k.sent.removeFirst(); // out of the sliding period
     }
-    if (period.isZero()) {
-      return null;
+    Instant wanted;
+    if (k.sent.isEmpty() && (k.triedAt == null || !k.triedPaths.containsAll(paths))) {
+      wanted = now;
+    } else if (!k.triedPaths.containsAll(paths) && accepted(k)) {
+      wanted = now;
+    } else if (period.isZero()) {
+      if (k.triedAt == null || k.triedPaths.containsAll(paths)) {
+        return null;
+      }
+      wanted = k.sent.peekLast().plus(window); // a new path of a refused credential
+    } else {
+      wanted = k.triedAt == null ? now : k.triedAt.plus(period);
     }
-    Instant again = k.triedAt.plus(period);
-    return again.isAfter(now) ? again : now;
+    Instant allowed = k.sent.size() < MOST_PER_PERIOD ? now : k.sent.peekFirst().plus(window);
+    Instant at = wanted.isAfter(allowed) ? wanted : allowed;
+    return at.isAfter(now) ? at : now;
+  }
+
+  private static boolean accepted(Known k) {
+    return k.verdict != null && k.verdict.outcome() == TrialVerdict.Outcome.ACCEPTED;
+  }
+
+  private static Duration window(Duration period) {
+    return period.isZero() ? LEAST_PERIOD : period;
+  }
+
+  /** A key no entry uses, whose last trial left the sliding period: nothing to bound any more. */
+  private static boolean forgettable(Known k, Instant now, Duration window) {
+    return !k.inFlight && (k.sent.isEmpty() || !k.sent.peekLast().plus(window).isAfter(now));
   }
 
   /**
    * A registry answered a trial: kept, and the resources whose entries share its registry and
    * credential returned, for their condition may have changed. An answer for a credential no longer
-   * used is dropped.
+   * used is kept for the bound, and reaches no resource.
    */
   Set<ResourceId> answered(CredentialTrial trial, TrialVerdict verdict, Instant now) {
     CredentialTrial.Key key = trial.key();
@@ -188,9 +244,16 @@ final class CredentialChecks {
     return new CredentialTrial(key.registry(), key.credential(), paths).paths();
   }
 
-  private void dropUnused() {
+  private Set<CredentialTrial.Key> used() {
     Set<CredentialTrial.Key> used = new HashSet<>();
     targets.values().forEach(list -> list.forEach(t -> used.add(t.key())));
-    known.keySet().retainAll(used);
+    return used;
+  }
+
+  /** Every credential tried or to be tried, those remembered for the bound included. */
+  Set<RegistryCredential> credentials() {
+    Set<RegistryCredential> all = new HashSet<>();
+    known.keySet().forEach(key -> all.add(key.credential()));
+    return all;
   }
 }

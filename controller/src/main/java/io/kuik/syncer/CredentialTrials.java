@@ -2,6 +2,7 @@ package io.kuik.syncer;
 
 import io.kuik.model.CredentialTrial;
 import io.kuik.model.Entry;
+import io.kuik.model.Redactor;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingResource;
@@ -38,6 +39,8 @@ final class CredentialTrials {
   private final ResourceStatuses statuses;
   private final ProblemReports problems;
   private final SyncerCounters counters;
+  private Set<RegistryCredential> redacted = Set.of();
+  private Redactor redactor = Redactor.none();
 
   /**
    * @param period how often a registry and credential may be tried again: the resync period; zero,
@@ -123,13 +126,29 @@ final class CredentialTrials {
    */
   void answered(Input.TrialAnswered answered, Instant now, Effects out) {
     counters.credentialTrialAnswered(answered.verdict().outcome());
-    for (ResourceId id : checks.answered(answered.trial().trial(), answered.verdict(), now)) {
+    CredentialTrial trial = answered.trial().trial();
+    // A registry may echo what it was sent: no form of the credential is kept from its answer.
+    TrialVerdict verdict = Redactor.of(List.of(trial.credential())).redact(answered.verdict());
+    for (ResourceId id : checks.answered(trial, verdict, now)) {
       statuses.changed(id, now);
       view.routingResource(id)
           .filter(Validated.Valid.class::isInstance)
           .map(v -> ((Validated.Valid) v).resource())
           .ifPresent(resource -> reportRefusals(resource, out));
     }
+  }
+
+  /**
+   * Takes every form of each credential tried, to be tried, or tried within the last period out of
+   * a text: what every status and Event the core writes passes.
+   */
+  Redactor redactor() {
+    Set<RegistryCredential> now = checks.credentials();
+    if (!now.equals(redacted)) {
+      redacted = now;
+      redactor = Redactor.of(now);
+    }
+    return redactor;
   }
 
   /** Each injecting entry of the resource, and what its registry last answered. */

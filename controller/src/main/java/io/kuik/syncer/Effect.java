@@ -1,7 +1,9 @@
 package io.kuik.syncer;
 
 import io.fabric8.kubernetes.api.model.Secret;
+import io.kuik.model.CredentialProvider;
 import io.kuik.model.CredentialTrial;
+import io.kuik.model.ProviderCredential;
 import io.kuik.model.ResourceId;
 import java.util.Objects;
 
@@ -34,6 +36,10 @@ public sealed interface Effect {
     void release(ReleaseGate release);
 
     void tryCredential(TryCredential trial);
+
+    void mint(MintCredential mint);
+
+    void store(StoreProviderCredential store);
   }
 
   /**
@@ -136,6 +142,12 @@ public sealed interface Effect {
       return new RecordEvent(new OnPod(namespace, name), uid, type, reason, message);
     }
 
+    /** The same Event, its message without any form of the redactor's credentials. */
+    public RecordEvent redacted(io.kuik.model.Redactor redactor) {
+      String shown = redactor.redact(message);
+      return shown.equals(message) ? this : new RecordEvent(target, uid, type, reason, shown);
+    }
+
     /** The routing resource the Event is about; null for a pod's. */
     public ResourceId resource() {
       return target instanceof OnResource on ? on.resource() : null;
@@ -198,6 +210,49 @@ public sealed interface Effect {
     @Override
     public void carryOut(Executor executor) {
       executor.tryCredential(this);
+    }
+  }
+
+  /**
+   * Run the credential provider plugin {@code provider} over the kubelet's exec protocol for {@code
+   * image} (docs/behaviour.md#provider-credentials); answered with {@link Input.MintAnswered}. A
+   * plugin may take its timeout to answer: never on the core's thread. Its {@code toString} holds
+   * no value of the plugin's environment.
+   */
+  record MintCredential(CredentialProvider provider, String image) implements Effect {
+
+    public MintCredential {
+      Objects.requireNonNull(provider, "provider");
+      Objects.requireNonNull(image, "image");
+    }
+
+    @Override
+    public void carryOut(Executor executor) {
+      executor.mint(this);
+    }
+  }
+
+  /**
+   * A server-side apply of the {@code kuik-provider-*} Secret that keeps a minted credential in the
+   * install namespace ({@link io.kuik.model.ProviderSecrets}), as field manager {@link
+   * ApplySecret#FIELD_MANAGER} with force, without reading it first; answered with {@link
+   * Input.StoreAnswered}. Its {@code toString} holds no credential.
+   */
+  record StoreProviderCredential(Secret secret, ProviderCredential credential) implements Effect {
+
+    public StoreProviderCredential {
+      Objects.requireNonNull(secret, "secret");
+      Objects.requireNonNull(credential, "credential");
+    }
+
+    @Override
+    public void carryOut(Executor executor) {
+      executor.store(this);
+    }
+
+    @Override
+    public String toString() {
+      return "StoreProviderCredential[" + secret.getMetadata().getName() + ", " + credential + "]";
     }
   }
 }

@@ -1,15 +1,20 @@
 package io.kuik.syncer;
 
+import io.kuik.model.Redactor;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
- * The effects one input produces, in order: the core's side of the write gate. An Event pays its
- * write token as it is added (into debt if need be, {@link Pacer#owe}): the only write that never
- * waits for one. While the writes are held (the admission policy that bounds them is away), an
- * Event is kept in {@code held} for the end of the hold, and any other write is a bug: the core
- * decides none then (docs/architecture.md#the-write-gate).
+ * The effects one input produces, in order: the core's side of the write gate. An Event, and the
+ * store of a provider credential, pay their write token as they are added (into debt if need be,
+ * {@link Pacer#owe}): the only writes that never wait for one. While the writes are held (the
+ * admission policy that bounds them is away), an Event is kept in {@code held} for the end of the
+ * hold, and any other write is a bug: the core decides none then
+ * (docs/architecture.md#the-write-gate). Every text the core writes (an Event's message, a status)
+ * passes the {@link Redactor} of the credentials the core tries, whatever made it
+ * (docs/decisions/0060-redaction-as-a-property.md).
  */
 final class Effects {
 
@@ -17,14 +22,17 @@ final class Effects {
   private final Pacer pacer;
   private final Instant now;
   private final List<Effect> held;
+  private final Supplier<Redactor> redactor;
 
   /**
    * @param held where Events wait while the writes are held; null while they are not
+   * @param redactor the redactor of the credentials the core tries, now
    */
-  Effects(Pacer pacer, Instant now, List<Effect> held) {
+  Effects(Pacer pacer, Instant now, List<Effect> held, Supplier<Redactor> redactor) {
     this.pacer = pacer;
     this.now = now;
     this.held = held;
+    this.redactor = redactor;
   }
 
   /** Whether the writes are held: nothing but Events, kept for later, may be added. */
@@ -34,18 +42,30 @@ final class Effects {
 
   void add(Effect effect) {
     if (held != null) {
-      if (!(effect instanceof Effect.RecordEvent)) {
+      if (!(effect instanceof Effect.RecordEvent event)) {
         throw new IllegalStateException("a write decided while the writes are held: " + effect);
       }
       if (held.size() < SecretSyncer.HELD_EVENTS) {
-        held.add(effect); // later ones are dropped, as a full recorder would
+        held.add(
+            event.redacted(redactor.get())); // later ones are dropped, as a full recorder would
       }
       return;
     }
-    if (effect instanceof Effect.RecordEvent) {
+    if (effect instanceof Effect.StoreProviderCredential) {
+      pacer.owe(now); // the credential itself: the one write never redacted
+    } else if (effect instanceof Effect.RecordEvent event) {
       pacer.owe(now);
+      effect = event.redacted(redactor.get());
+    } else if (effect instanceof Effect.WriteStatus write) {
+      RoutingStatus shown = redacted(write.status());
+      effect = shown == write.status() ? write : new Effect.WriteStatus(shown);
     }
     list.add(effect);
+  }
+
+  /** The status as the writer lets it through: without any form of a credential. */
+  RoutingStatus redacted(RoutingStatus status) {
+    return status.redacted(redactor.get());
   }
 
   List<Effect> list() {

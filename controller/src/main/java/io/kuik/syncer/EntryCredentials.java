@@ -5,13 +5,16 @@ import io.kuik.model.DockerConfig;
 import io.kuik.model.DockerConfigSecret;
 import io.kuik.model.Entry;
 import io.kuik.model.InvalidDockerConfigException;
+import io.kuik.model.ProviderCredential;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.RoutingResource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -21,8 +24,15 @@ import java.util.function.Function;
  *
  * @param credentials by auths key, for the entries that resolved
  * @param problems the entries left out, each with the reason, for a PullSecretInjectionFailed event
+ * @param unminted the auths keys of provider entries that have no credential with more than the
+ *     validity bound left (none minted yet, or the plugin fails): a pod gated on them waits
+ * @param minted the provider credential each provider entry's key holds, for its expiry
  */
-record EntryCredentials(Map<String, RegistryCredential> credentials, List<Problem> problems) {
+record EntryCredentials(
+    Map<String, RegistryCredential> credentials,
+    List<Problem> problems,
+    Set<String> unminted,
+    Map<String, ProviderCredential> minted) {
 
   /** An entry left out of the Secret, and why, in words a user can act on. */
   record Problem(Entry entry, String reason) {
@@ -36,19 +46,35 @@ record EntryCredentials(Map<String, RegistryCredential> credentials, List<Proble
   }
 
   /**
-   * Resolves every entry whose auth injects; provider entries never inject
-   * (docs/behaviour.md#provider-credentials).
+   * Resolves every entry whose auth injects: a secretRef's from its Secret, a provider's from what
+   * {@code providers} has minted (docs/behaviour.md#provider-credentials).
    */
   static EntryCredentials resolve(
       RoutingResource resource,
       String clusterResourceNamespace,
-      Function<String, Optional<Secret>> sources) {
+      Function<String, Optional<Secret>> sources,
+      ProviderLookup providers) {
     Map<String, RegistryCredential> credentials = new LinkedHashMap<>();
     List<Problem> problems = new ArrayList<>();
+    Set<String> unminted = new LinkedHashSet<>();
+    Map<String, ProviderCredential> minted = new LinkedHashMap<>();
     // Each source read once, however many entries it serves: it may hold a megabyte of auths.
     Map<String, Object> keyrings = new java.util.HashMap<>();
     for (Entry entry : resource.entries()) {
       if (entry.auth() == null || !entry.auth().injects()) {
+        continue;
+      }
+      if (entry.auth().provider() != null) {
+        ProviderLookup.Answer answer = providers.lookup(entry);
+        if (answer instanceof ProviderLookup.Usable usable) {
+          credentials.putIfAbsent(entry.authsKey(), usable.credential());
+          minted.putIfAbsent(entry.authsKey(), usable.minted());
+        } else {
+          unminted.add(entry.authsKey());
+          if (answer instanceof ProviderLookup.Unavailable unavailable) {
+            problems.add(new Problem(entry, unavailable.reason()));
+          }
+        }
         continue;
       }
       String sourceName = entry.auth().secretRefName();
@@ -83,7 +109,9 @@ record EntryCredentials(Map<String, RegistryCredential> credentials, List<Proble
         problems.add(new Problem(entry, invalid.getMessage()));
       }
     }
-    return new EntryCredentials(Map.copyOf(credentials), List.copyOf(problems));
+    unminted.removeAll(credentials.keySet()); // another entry of the key resolved it
+    return new EntryCredentials(
+        Map.copyOf(credentials), List.copyOf(problems), Set.copyOf(unminted), Map.copyOf(minted));
   }
 
   private static DockerConfig dockerConfigOf(Secret source, String where) throws InvalidSource {

@@ -6,8 +6,11 @@ import io.kuik.ports.InformerView;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +26,12 @@ import java.util.Set;
  * there is nothing it will write; a pod whose pairs are all in sync is released with one {@link
  * Effect.ReleaseGate}. A refused release is tried again after a backoff; a release that no longer
  * applies (the pod was re-created, or its gate is gone) waits for the informer's news of the pod.
+ *
+ * <p>A release is a pod write: it pays a token of the one write budget and takes one of the release
+ * slots the {@link Pacer} has (as many as applies may fly), so that several go at once and none
+ * exceeds {@code --api-qps}. Pods whose Secrets are ready wait in one queue per namespace, served
+ * in turn (docs/decisions/0062-gate-releases-paced-concurrent-fair.md): a tenant's ten thousand
+ * gated pods in one namespace hold another namespace's pod back by one release at most.
  */
 final class Gates {
 
@@ -40,6 +49,9 @@ final class Gates {
 
     /** A refused release is owed again at {@code retry.notBefore()}. */
     boolean owed;
+
+    /** Its Secrets are ready: it waits in its namespace's queue for a token and a slot. */
+    boolean queued;
 
     Waiting(RewrittenPod pod, Set<Pair> pending, Instant since) {
       this.pod = pod;
@@ -62,10 +74,22 @@ final class Gates {
   /** The gated pods of each namespace, by key: a pair's sync looks at its namespace only. */
   private final Map<String, Set<String>> byNamespace = new HashMap<>();
 
-  Gates(SyncerSettings settings, InformerView view, SyncerObserver observer) {
+  /**
+   * The pods ready to release, a queue per namespace; the namespaces in turn (the one served goes
+   * to the end of the line).
+   */
+  private final Map<String, Deque<String>> ready = new LinkedHashMap<>();
+
+  private final Pacer pacer;
+
+  /** Releases sent and not yet answered: at most as many as applies may fly. */
+  private int releasesInFlight;
+
+  Gates(SyncerSettings settings, InformerView view, SyncerObserver observer, Pacer pacer) {
     this.settings = settings;
     this.view = view;
     this.observer = observer;
+    this.pacer = pacer;
   }
 
   /**
@@ -159,7 +183,7 @@ final class Gates {
     }
     for (String key : List.copyOf(keys)) {
       Waiting pod = waiting.get(key);
-      if (pod.pending.remove(pair) && pod.pending.isEmpty() && !pod.inFlight) {
+      if (pod.pending.remove(pair) && pod.pending.isEmpty() && !pod.inFlight && !pod.owed) {
         release(pod, out, now);
       }
     }
@@ -167,6 +191,7 @@ final class Gates {
 
   /** The API server answered a release. */
   void answered(Effect.ReleaseGate sent, Answer answer, Instant now) {
+    releasesInFlight = Math.max(0, releasesInFlight - 1);
     String key = sent.namespace() + "/" + sent.name();
     Instant since = releasing.remove(key + "/" + sent.uid());
     if (answer instanceof Answer.Applied && since != null) {
@@ -212,8 +237,14 @@ final class Gates {
     }
   }
 
-  /** The earliest retry owed, if any. */
-  Optional<Instant> nextRetry() {
+  /**
+   * The earliest a release may go: now when one is queued and a slot is free (the pacer adds the
+   * wait for a token), else the earliest retry owed; empty when none.
+   */
+  Optional<Instant> nextRelease(Instant now) {
+    if (!ready.isEmpty() && releasesInFlight < settings.maxInFlight()) {
+      return Optional.of(now);
+    }
     Instant next = null;
     for (Waiting pod : waiting.values()) {
       if (pod.owed) {
@@ -222,6 +253,48 @@ final class Gates {
       }
     }
     return Optional.ofNullable(next);
+  }
+
+  /**
+   * Sends the queued releases the pacer lets go now, one namespace after the other: each pays a
+   * write token and takes a release slot until its answer.
+   */
+  void send(Instant now, Effects out) {
+    while (!out.holding()
+        && releasesInFlight < settings.maxInFlight()
+        && !pacer.eventWorkWaiting(now)) {
+      Waiting pod = nextReady();
+      if (pod == null || !pacer.takeToken(now)) {
+        return;
+      }
+      Deque<String> queue = ready.remove(pod.pod.namespace());
+      queue.poll();
+      if (!queue.isEmpty()) {
+        ready.put(pod.pod.namespace(), queue); // to the end of the line
+      }
+      pod.queued = false;
+      pod.inFlight = true;
+      releasesInFlight++;
+      RewrittenPod p = pod.pod;
+      releasing.put(p.namespace() + "/" + p.name() + "/" + p.uid(), pod.since);
+      out.add(new Effect.ReleaseGate(p.namespace(), p.name(), p.uid(), p.gate()));
+    }
+  }
+
+  /** The pod first in line, those forgotten or re-created since they were queued dropped. */
+  private Waiting nextReady() {
+    while (!ready.isEmpty()) {
+      Map.Entry<String, Deque<String>> first = ready.entrySet().iterator().next();
+      while (!first.getValue().isEmpty()) {
+        Waiting pod = waiting.get(first.getValue().peek());
+        if (pod != null && pod.queued) {
+          return pod;
+        }
+        first.getValue().poll();
+      }
+      ready.remove(first.getKey());
+    }
+    return null;
   }
 
   /** Gated pods the core waits for. */
@@ -235,8 +308,9 @@ final class Gates {
   }
 
   /**
-   * Sends the release; while the writes are held (the policy that bounds them is away) it is owed
-   * from now, and goes with the first wake-up after the policy is back.
+   * Queues the release in the pod's namespace ({@link #send} sends it); while the writes are held
+   * (the policy that bounds them is away) it is owed from now, and goes with the first wake-up
+   * after the policy is back.
    */
   private void release(Waiting pod, Effects out, Instant now) {
     if (out.holding()) {
@@ -244,11 +318,13 @@ final class Gates {
       pod.retry = new Retry(pod.retry == null ? 1 : pod.retry.attempts(), now);
       return;
     }
-    pod.inFlight = true;
     pod.owed = false;
-    RewrittenPod p = pod.pod;
-    releasing.put(p.namespace() + "/" + p.name() + "/" + p.uid(), pod.since);
-    out.add(new Effect.ReleaseGate(p.namespace(), p.name(), p.uid(), p.gate()));
+    if (!pod.queued) {
+      pod.queued = true;
+      ready
+          .computeIfAbsent(pod.pod.namespace(), ns -> new ArrayDeque<>())
+          .add(pod.pod.namespace() + "/" + pod.pod.name());
+    }
   }
 
   private void forget(String key) {

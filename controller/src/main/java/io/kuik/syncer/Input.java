@@ -1,5 +1,6 @@
 package io.kuik.syncer;
 
+import io.kuik.model.MintResult;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewrittenPod;
 import io.kuik.model.TrialVerdict;
@@ -107,6 +108,22 @@ public sealed interface Input {
     public TrialAnswered {
       Objects.requireNonNull(trial, "trial");
       Objects.requireNonNull(verdict, "verdict");
+    }
+  }
+
+  /** The plugin ran for an {@link Effect.MintCredential}; exactly one answer per mint. */
+  record MintAnswered(Effect.MintCredential mint, MintResult result) implements Input {
+    public MintAnswered {
+      Objects.requireNonNull(mint, "mint");
+      Objects.requireNonNull(result, "result");
+    }
+  }
+
+  /** The API server answered an {@link Effect.StoreProviderCredential}; exactly one answer each. */
+  record StoreAnswered(Effect.StoreProviderCredential store, Answer answer) implements Input {
+    public StoreAnswered {
+      Objects.requireNonNull(store, "store");
+      Objects.requireNonNull(answer, "answer");
     }
   }
 }

@@ -127,6 +127,15 @@ final class Pacer {
     inFlight.sent(item.pair());
   }
 
+  /**
+   * Whether event work is due now that could be sent (a Secret a pod waits for): a gate's release,
+   * which would take its token, waits for it; the pod's own release follows its Secret anyway.
+   */
+  boolean eventWorkWaiting(Instant now) {
+    return !inFlight.isFull()
+        && queue.nextDue(Lane.EVENT).filter(due -> !due.isAfter(now)).isPresent();
+  }
+
   /** Takes a write token for a status, if there is one now. */
   boolean takeToken(Instant now) {
     if (!budget.hasToken(now)) {

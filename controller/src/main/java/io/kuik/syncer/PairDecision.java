@@ -55,6 +55,12 @@ public final class PairDecision {
   private final List<Claims.NotRecognized> notRecognized;
   private final long hash;
 
+  /** The held keys of provider entries with no credential to write now. */
+  private Set<String> unminted = Set.of();
+
+  /** The provider credential each held key of a provider entry holds. */
+  private Map<String, io.kuik.model.ProviderCredential> minted = Map.of();
+
   private PairDecision(
       Pair pair,
       Verdict verdict,
@@ -156,8 +162,25 @@ public final class PairDecision {
             ProblemReports.SECRET_TOO_LARGE,
             pair.namespace(),
             tooLarge ? Set.of(tooLargeMessage(pair.namespace(), bytes)) : Set.of()));
-    return new PairDecision(
-        pair, tooLarge ? Verdict.TOO_LARGE : Verdict.WRITE, resource, hold, content, problems);
+    PairDecision decision =
+        new PairDecision(
+            pair, tooLarge ? Verdict.TOO_LARGE : Verdict.WRITE, resource, hold, content, problems);
+    if (wanted) {
+      Set<String> waiting = new java.util.TreeSet<>(resolved.unminted());
+      waiting.retainAll(hold.keys());
+      decision.unminted = Set.copyOf(waiting);
+      Map<String, io.kuik.model.ProviderCredential> held = new java.util.TreeMap<>();
+      resolved
+          .minted()
+          .forEach(
+              (key, credential) -> {
+                if (hold.keys().contains(key)) {
+                  held.put(key, credential);
+                }
+              });
+      decision.minted = java.util.Collections.unmodifiableMap(held);
+    }
+    return decision;
   }
 
   /**
@@ -167,15 +190,24 @@ public final class PairDecision {
   public static PairDecision decideFresh(
       Pair pair, InformerView view, SyncerSettings settings, Instant now) {
     return decide(
-        pair, view, settings, GraceClocks.NONE, false, credentialsFrom(view, settings), now);
+        pair,
+        view,
+        settings,
+        GraceClocks.NONE,
+        false,
+        credentialsFrom(view, settings, ProviderLookup.kept(view, settings, now)),
+        now);
   }
 
-  /** Resolves a resource's entries from the secretRef Secrets {@code view} shows. */
+  /**
+   * Resolves a resource's entries from the secretRef Secrets {@code view} shows, and its provider
+   * entries from {@code providers}.
+   */
   static Function<RoutingResource, EntryCredentials> credentialsFrom(
-      InformerView view, SyncerSettings settings) {
+      InformerView view, SyncerSettings settings, ProviderLookup providers) {
     return resource ->
         EntryCredentials.resolve(
-            resource, settings.clusterResourceNamespace(), view::clusterSecret);
+            resource, settings.clusterResourceNamespace(), view::clusterSecret, providers);
   }
 
   /**
@@ -214,6 +246,22 @@ public final class PairDecision {
     List<String> lines = new ArrayList<>();
     problems.forEach(p -> p.messages().forEach(m -> lines.add(p.reason() + ": " + m)));
     return lines;
+  }
+
+  /**
+   * Whether a key the pair must hold is a provider entry's with no credential to write yet (the
+   * first mint on its way, or the plugin failing past the bound): a pod gated on the pair waits.
+   */
+  public boolean waitsForProvider() {
+    return !unminted.isEmpty();
+  }
+
+  /**
+   * The provider credential each held key of a provider entry holds, by auths key: what {@code kuik
+   * explain} shows the expiry of.
+   */
+  public Map<String, io.kuik.model.ProviderCredential> providerCredentials() {
+    return minted;
   }
 
   /** The content's hash, which the applied-content memory compares. */

@@ -60,6 +60,10 @@ final class Reconciler {
   private final SyncerCounters counters;
   private final ClaimReports claims;
   private final Gates gates;
+  private final ProviderMints mints;
+
+  /** The time of the input being handled: what provider credentials are looked up at. */
+  private Instant lookupAt = Instant.EPOCH;
 
   /** Refused applies, told as one story per outage rather than one line per pair and retry. */
   private final RepeatedFailures applies = new RepeatedFailures(LOG, "Secret applies", "pairs");
@@ -82,7 +86,8 @@ final class Reconciler {
       Propagations propagations,
       SyncerCounters counters,
       ClaimReports claims,
-      Gates gates) {
+      Gates gates,
+      ProviderMints mints) {
     this.settings = settings;
     this.view = view;
     this.observer = observer;
@@ -94,6 +99,12 @@ final class Reconciler {
     this.counters = counters;
     this.claims = claims;
     this.gates = gates;
+    this.mints = mints;
+  }
+
+  /** The input handled from here on came at {@code now}. */
+  void clock(Instant now) {
+    this.lookupAt = now;
   }
 
   /** The resource changed or went: its credentials are read again when next needed. */
@@ -104,7 +115,10 @@ final class Reconciler {
   /** The resource's entry credentials, read from its source Secrets once until they change. */
   EntryCredentials credentialsOf(RoutingResource resource) {
     return resolved.computeIfAbsent(
-        resource.id(), id -> PairDecision.credentialsFrom(view, settings).apply(resource));
+        resource.id(),
+        id ->
+            PairDecision.credentialsFrom(view, settings, entry -> mints.lookup(entry, lookupAt))
+                .apply(resource));
   }
 
   /** A source Secret changed, or a resync: every resource's credentials are read again. */
@@ -116,19 +130,25 @@ final class Reconciler {
    * Reconciles the pairs due at {@code now}. When a pair needs a write and none may go (no token,
    * or as many applies in flight as allowed), it goes back to the queue and the rest stay there:
    * the next wake-up comes with the next token, or with the next answer. A reconcile that needs no
-   * write costs no token, so only writes are paced. Then the statuses due, with what the Secrets
-   * left of the budget (a status may wait; a credential should not).
+   * write costs no token, so only writes are paced. The gates' releases go after the event work and
+   * before the resync and the start's pass. Then the statuses due, with what the Secrets left of
+   * the budget (a status may wait; a credential should not).
    */
   void runDue(Instant now, Effects out) {
     applies.tick(now);
     Function<RoutingResource, EntryCredentials> credentials = this::credentialsOf;
     boolean paused = false;
+    boolean released = false;
     while (!paused) {
       Optional<WorkQueue.Item> item = pacer.next(now);
       if (item.isEmpty()) {
         break;
       }
       Lane lane = item.get().lane();
+      if (!released && lane != Lane.EVENT) {
+        released = true;
+        gates.send(now, out); // the pods that wait go before the resync and the start's pass
+      }
       observer.reconcileStarted(lane);
       try {
         Outcome outcome = reconcile(item.get(), now, credentials, out);
@@ -179,7 +199,7 @@ final class Reconciler {
       return Outcome.NO_WRITE;
     }
     Long applied = memory.applied(pair);
-    if (applied != null && applied == decision.hash()) {
+    if (applied != null && applied == decision.hash() && !decision.waitsForProvider()) {
       gates.inSync(pair, now, out); // taken, and what the pair must hold now, its pods included
     }
     if (!decision.needsApply(memory.applied(pair), pacer.resyncOwed(pair, now))) {

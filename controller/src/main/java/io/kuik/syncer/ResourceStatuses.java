@@ -45,10 +45,19 @@ final class ResourceStatuses {
   private final Map<ResourceId, Instant> due = new HashMap<>();
   private final Map<ResourceId, RoutingStatus> inFlight = new HashMap<>();
   private Function<ResourceId, List<CredentialChecks.Tried>> credentials = id -> List.of();
+  private java.util.function.BiFunction<ResourceId, Instant, List<ProviderCondition.EntryState>>
+      providers = (id, now) -> List.of();
 
   /** Where each resource's injecting entries and their registries' answers are read. */
   void credentialsFrom(Function<ResourceId, List<CredentialChecks.Tried>> tried) {
     this.credentials = tried;
+  }
+
+  /** Where each resource's injecting provider entries, and what they have, are read. */
+  void providersFrom(
+      java.util.function.BiFunction<ResourceId, Instant, List<ProviderCondition.EntryState>>
+          states) {
+    this.providers = states;
   }
 
   /** The resource's status may have changed: due now, or when its interval ends. */
@@ -107,7 +116,8 @@ final class ResourceStatuses {
         forget(id);
         continue;
       }
-      RoutingStatus status = desired(resource.get(), now);
+      // Redacted before it is compared: what was written is what the writer was let through.
+      RoutingStatus status = out.redacted(desired(resource.get(), now));
       if (status.sameAs(written.get(id))) {
         due.remove(id); // nothing to write: no longer due until it changes again
         continue;
@@ -147,12 +157,39 @@ final class ResourceStatuses {
 
   /** The status the resource should show now; the transition time kept while Valid is unchanged. */
   RoutingStatus desired(Validated resource, Instant now) {
-    return desiredStatus(
-        resource,
-        holding.getOrDefault(resource.id(), Set.of()).size(),
-        credentials.apply(resource.id()),
-        written.get(resource.id()),
-        now);
+    RoutingStatus previous = written.get(resource.id());
+    RoutingStatus status =
+        desiredStatus(
+            resource,
+            holding.getOrDefault(resource.id(), Set.of()).size(),
+            credentials.apply(resource.id()),
+            previous,
+            now);
+    RoutingStatus.Condition minted =
+        ProviderCondition.of(providers.apply(resource.id(), now))
+            .map(
+                c ->
+                    new RoutingStatus.Condition(
+                        ProviderCondition.TYPE,
+                        c.status(),
+                        c.reason(),
+                        c.message(),
+                        previous != null
+                                && previous.providers() != null
+                                && previous.providers().status().equals(c.status())
+                            ? previous.providers().lastTransitionTime()
+                            : now))
+            .orElse(null);
+    return new RoutingStatus(
+        status.resource(),
+        status.observedGeneration(),
+        status.valid(),
+        status.reason(),
+        status.message(),
+        status.secretNamespaces(),
+        status.lastTransitionTime(),
+        status.credentials(),
+        minted);
   }
 
   static RoutingStatus desiredStatus(
@@ -192,7 +229,8 @@ final class ResourceStatuses {
         message,
         secretNamespaces,
         transition,
-        credentials(tried, previous == null ? null : previous.credentials(), now));
+        credentials(tried, previous == null ? null : previous.credentials(), now),
+        null);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.kuik.syncer;
 
+import io.kuik.model.Redactor;
 import io.kuik.model.ResourceId;
 import io.kuik.model.crd.ImageAlternative;
 import io.kuik.model.crd.RoutingResourceStatus;
@@ -15,7 +16,8 @@ import java.util.Objects;
  * validation: {@code reason} and {@code message} say why not), the generation it was decided from,
  * in how many namespaces the syncer's last apply of its Secret holds a credential, and, when it has
  * injecting entries, the condition {@code CredentialsAccepted} with what each registry answered
- * ({@code credentials}, null without such entries).
+ * ({@code credentials}, null without such entries), and, when it has injecting provider entries,
+ * the condition {@code ProviderCredentialsValid} ({@code providers}, null without).
  */
 public record RoutingStatus(
     ResourceId resource,
@@ -25,7 +27,29 @@ public record RoutingStatus(
     String message,
     int secretNamespaces,
     Instant lastTransitionTime,
-    Credentials credentials) {
+    Credentials credentials,
+    Condition providers) {
+
+  /** One more condition, in metav1.Condition's shape. */
+  public record Condition(
+      String type, String status, String reason, String message, Instant lastTransitionTime) {
+    public Condition {
+      Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(status, "status");
+      Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(message, "message");
+      Objects.requireNonNull(lastTransitionTime, "lastTransitionTime");
+    }
+
+    /** The same but for the transition time. */
+    boolean sameAs(Condition other) {
+      return other != null
+          && type.equals(other.type)
+          && status.equals(other.status)
+          && reason.equals(other.reason)
+          && message.equals(other.message);
+    }
+  }
 
   /**
    * The condition {@code CredentialsAccepted} ({@code True}, {@code False} or {@code Unknown}) and
@@ -86,6 +110,7 @@ public record RoutingStatus(
         message,
         secretNamespaces,
         lastTransitionTime,
+        null,
         null);
   }
 
@@ -144,12 +169,68 @@ public record RoutingStatus(
       }
       fields.put("credentials", entries);
     }
+    if (providers != null) {
+      Map<String, Object> minted = new LinkedHashMap<>();
+      minted.put("type", providers.type());
+      minted.put("status", providers.status());
+      minted.put("observedGeneration", observedGeneration);
+      minted.put("lastTransitionTime", providers.lastTransitionTime().toString());
+      minted.put("reason", providers.reason());
+      minted.put("message", providers.message());
+      conditions.add(minted);
+    }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("apiVersion", API_VERSION);
     body.put("kind", resource.kind().kind());
     body.put("metadata", Map.of("name", resource.name()));
     body.put("status", fields);
     return body;
+  }
+
+  /** The same status, every text of it without any form of the redactor's credentials. */
+  public RoutingStatus redacted(Redactor redactor) {
+    if (redactor.isEmpty()) {
+      return this;
+    }
+    Credentials shown = credentials;
+    if (credentials != null) {
+      List<Tried> entries = new ArrayList<>();
+      for (Tried tried : credentials.entries()) {
+        entries.add(
+            new Tried(
+                tried.entry(),
+                tried.registry(),
+                tried.outcome(),
+                redactor.redact(tried.answer()),
+                tried.lastTryTime()));
+      }
+      shown =
+          new Credentials(
+              credentials.status(),
+              credentials.reason(),
+              redactor.redact(credentials.message()),
+              credentials.lastTransitionTime(),
+              entries);
+    }
+    RoutingStatus redacted =
+        new RoutingStatus(
+            resource,
+            observedGeneration,
+            valid,
+            reason,
+            redactor.redact(message),
+            secretNamespaces,
+            lastTransitionTime,
+            shown,
+            providers == null
+                ? null
+                : new Condition(
+                    providers.type(),
+                    providers.status(),
+                    providers.reason(),
+                    redactor.redact(providers.message()),
+                    providers.lastTransitionTime()));
+    return redacted.equals(this) ? this : redacted;
   }
 
   /** The same status but for the transition time: whether writing it would change anything. */
@@ -161,8 +242,7 @@ public record RoutingStatus(
         && reason.equals(other.reason)
         && message.equals(other.message)
         && secretNamespaces == other.secretNamespaces
-        && (credentials == null
-            ? other.credentials == null
-            : credentials.sameAs(other.credentials));
+        && (credentials == null ? other.credentials == null : credentials.sameAs(other.credentials))
+        && (providers == null ? other.providers == null : providers.sameAs(other.providers));
   }
 }

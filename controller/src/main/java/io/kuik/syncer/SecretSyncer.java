@@ -1,10 +1,7 @@
 package io.kuik.syncer;
 
-import io.kuik.model.Entry;
 import io.kuik.model.ObservedNamespace;
 import io.kuik.model.ResourceId;
-import io.kuik.model.RewritePolicy;
-import io.kuik.model.RewrittenPod;
 import io.kuik.model.Validated;
 import io.kuik.ports.InformerView;
 import io.kuik.syncer.ProblemReports.Problem;
@@ -12,12 +9,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -45,6 +40,9 @@ public final class SecretSyncer {
   private final Gates gates;
   private final Reconciler reconciler;
   private final CredentialTrials trials;
+  private final ProviderMints mints;
+  private final ProviderWork providers;
+  private final PodChanges pods;
   private boolean started;
 
   /**
@@ -72,7 +70,9 @@ public final class SecretSyncer {
     this.view = Objects.requireNonNull(view, "view");
     this.pacer = new Pacer(settings);
     this.memory = new PairMemory(hashes);
-    this.gates = new Gates(settings, view, observer);
+    this.gates = new Gates(settings, view, observer, pacer);
+    this.pods = new PodChanges(settings, view, memory, claims);
+    this.mints = new ProviderMints(settings, view, counters);
     this.reconciler =
         new Reconciler(
             settings,
@@ -85,11 +85,15 @@ public final class SecretSyncer {
             propagations,
             counters,
             claims,
-            gates);
+            gates,
+            mints);
     this.trials =
         new CredentialTrials(
             view, settings.resyncPeriod(), reconciler::credentialsOf, statuses, problems, counters);
     statuses.credentialsFrom(trials::tried);
+    this.providers =
+        new ProviderWork(
+            mints, view, reconciler, trials, statuses, problems, this::enqueueResource);
   }
 
   /**
@@ -100,7 +104,8 @@ public final class SecretSyncer {
   public List<Effect> handle(Input input, Instant now) {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(now, "now");
-    Effects out = new Effects(pacer, now, held);
+    Effects out = new Effects(pacer, now, held, trials::redactor);
+    reconciler.clock(now);
     if (input instanceof Input.Started) {
       if (started) {
         return List.of();
@@ -118,10 +123,14 @@ public final class SecretSyncer {
       reconciler.runDue(now, out);
       gates.retryDue(now, out);
     } else if (input instanceof Input.PodChanged pod) {
-      podChanged(pod.before(), pod.after(), now);
+      pods.changed(pod.before(), pod.after(), now)
+          .forEach(pair -> pacer.enqueue(pair, afterDebounce(now), Lane.EVENT));
       gates.podNoticed(pod.before(), pod.after(), now, out);
+    } else if (providers.handle(input, now)) {
+      // a mint or a store answered: what changed is looked at below
     } else if (input instanceof Input.ResourceChanged changed) {
       reconciler.forgetCredentials(changed.id());
+      mints.read(changed.id());
       view.routingResource(changed.id()).ifPresent(r -> reportValidity(r, out));
       statuses.changed(changed.id(), now);
       trials.read(changed.id(), now, out);
@@ -155,15 +164,21 @@ public final class SecretSyncer {
     return finish(out, now);
   }
 
-  /** The trials due and the next wake-up, unless the writes are held. */
+  /** The releases that may go, the trials due and the next wake-up, unless the writes are held. */
   private List<Effect> finish(Effects out, Instant now) {
     if (!out.holding()) {
+      gates.send(now, out);
+      providers.due(now, out);
       trials.due(now, out);
       Optional<Instant> writeDue =
-          Stream.of(statuses.nextDue(), gates.nextRetry())
+          Stream.of(statuses.nextDue(), gates.nextRelease(now))
               .flatMap(Optional::stream)
               .min(Comparator.naturalOrder());
-      pacer.wake(now, writeDue, trials.nextDue(now)).ifPresent(out::add);
+      Optional<Instant> otherDue =
+          Stream.of(trials.nextDue(now), providers.nextDue(now))
+              .flatMap(Optional::stream)
+              .min(Comparator.naturalOrder());
+      pacer.wake(now, writeDue, otherDue).ifPresent(out::add);
     }
     return out.list();
   }
@@ -186,7 +201,7 @@ public final class SecretSyncer {
     }
     List<Effect> kept = held;
     held = null;
-    Effects out = new Effects(pacer, now, null);
+    Effects out = new Effects(pacer, now, null, trials::redactor);
     kept.forEach(out::add);
     reconciler.resync(now);
     reconciler.runDue(now, out);
@@ -202,6 +217,7 @@ public final class SecretSyncer {
     Instant due = afterDebounce(now);
     view.routingResources().forEach(r -> statuses.changed(r.id(), due));
     trials.readAll(out);
+    mints.readAll();
     for (Validated resource : view.routingResources()) {
       for (ObservedNamespace ns : view.namespaces()) {
         pacer.enqueue(new Pair(resource.id(), ns.name()), due, Lane.START);
@@ -214,6 +230,7 @@ public final class SecretSyncer {
   private void resourceDeleted(ResourceId id, Instant now) {
     reconciler.forgetCredentials(id);
     trials.forget(id);
+    mints.forget(id);
     for (ObservedNamespace ns : view.namespaces()) {
       reconciler.forget(new Pair(id, ns.name()), now);
     }
@@ -222,55 +239,14 @@ public final class SecretSyncer {
     statuses.forget(id);
   }
 
-  /**
-   * A pod added ({@code before} null), changed, or gone ({@code after} null): the pairs of the
-   * resources it claims rewrote it. The entries it used until now start their grace here, even if
-   * no reconcile saw it live (a pod created and deleted within the debounce window), provided its
-   * claim counted: a forged pod created and deleted must not start a grace either.
-   */
-  private void podChanged(RewrittenPod before, RewrittenPod after, Instant now) {
-    Set<ResourceId> rewriters = new LinkedHashSet<>();
-    if (before != null) {
-      rewriters.addAll(RewrittenPods.rewriters(before));
-    }
-    if (after != null) {
-      rewriters.addAll(RewrittenPods.rewriters(after));
-    }
-    String namespace = (after != null ? after : before).namespace();
-    Optional<ObservedNamespace> served =
-        view.namespace(namespace).filter(ns -> settings.targeting().serves(ns.name(), ns.labels()));
-    for (ResourceId id : rewriters) {
-      Pair pair = new Pair(id, namespace);
-      if (before != null && before.live() && served.isPresent()) {
-        onFailureResource(id)
-            .ifPresent(
-                resource ->
-                    Claims.judge(resource, served.get().labels(), List.of(before))
-                        .recognized()
-                        .stream()
-                        .filter(Entry::injects)
-                        .forEach(entry -> memory.sawNeeded(pair, entry.authsKey(), now)));
-      }
-      pacer.enqueue(pair, afterDebounce(now), Lane.EVENT);
-    }
-    if (after == null) {
-      claims.forget(before);
-    }
-  }
-
-  private Optional<io.kuik.model.RoutingResource> onFailureResource(ResourceId id) {
-    return view.routingResource(id)
-        .filter(Validated.Valid.class::isInstance)
-        .map(v -> ((Validated.Valid) v).resource())
-        .filter(r -> r.rewritePolicy() == RewritePolicy.ON_FAILURE);
-  }
-
   /** A Secret of the cluster resource namespace changed: every pair of the resources naming it. */
   private void sourceChanged(String name, Instant now, Effects out) {
     reconciler.forgetCredentials();
+    mints.secretChanged(name);
     List<Pair> queued = new ArrayList<>();
     for (Validated validated : view.routingResources()) {
-      if (validated instanceof Validated.Valid valid && refersTo(valid.resource(), name)) {
+      if (validated instanceof Validated.Valid valid
+          && ViewReads.refersTo(valid.resource(), name)) {
         trials.read(valid.id(), now, out);
         queued.addAll(enqueueResource(valid.id(), now));
       }
@@ -284,11 +260,6 @@ public final class SecretSyncer {
         null,
         new Problem(ProblemReports.INVALID_RESOURCE, "", PairDecision.validityMessages(validated)),
         out);
-  }
-
-  private static boolean refersTo(io.kuik.model.RoutingResource resource, String secretName) {
-    return resource.entries().stream()
-        .anyMatch(e -> e.auth() != null && secretName.equals(e.auth().secretRefName()));
   }
 
   /** Every pair of the resource, as event work; returns them. */
@@ -312,17 +283,24 @@ public final class SecretSyncer {
     return counters;
   }
 
-  /**
-   * Pairs waiting for a reconcile: debounced, retried, waiting for a grace to end, a resync, or the
-   * answer of their apply in flight.
-   */
+  /** Pairs waiting: debounced, retried, for a grace's end, a resync, or their apply's answer. */
   public int queueDepth() {
     return pacer.waiting();
+  }
+
+  /** The redactor of the credentials the core tries, for the process's log lines. */
+  public io.kuik.model.Redactor redactor() {
+    return trials.redactor();
   }
 
   /** Rewritten pods that wait on the pull-secret gate, as this process knows them. */
   public int podsGated() {
     return gates.waiting();
+  }
+
+  /** Each provider's soonest-expiring credential written at {@code now}, for the metrics. */
+  public Map<String, io.kuik.model.ProviderCredential> providerCredentials(Instant now) {
+    return providers.serving(now);
   }
 
   /** Applies sent and not yet answered. */

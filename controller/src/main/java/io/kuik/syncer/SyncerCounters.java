@@ -19,6 +19,7 @@ public final class SyncerCounters {
   long credentialTrialsSent;
   private final long[] credentialTrials = new long[TrialVerdict.Outcome.values().length];
   private final long[] claimsNotRecognized = new long[Claims.Why.values().length];
+  private final Map<String, Long> mints = new java.util.TreeMap<>();
 
   void claimNotRecognized(Claims.Why why) {
     claimsNotRecognized[why.ordinal()]++;
@@ -26,6 +27,18 @@ public final class SyncerCounters {
 
   void credentialTrialAnswered(TrialVerdict.Outcome outcome) {
     credentialTrials[outcome.ordinal()]++;
+  }
+
+  void mintAnswered(String provider, String result) {
+    mints.merge(provider + "|" + result, 1L, Long::sum);
+  }
+
+  /**
+   * Runs of each provider's plugin answered, by {@code provider|result}: {@code minted}, or the
+   * failure's label ({@link io.kuik.model.MintResult.Failure#label()}).
+   */
+  public Map<String, Long> mints() {
+    return java.util.Collections.unmodifiableMap(mints);
   }
 
   /** Credential trials sent to registries (docs/behaviour.md#credentials-tried-ahead-of-time). */

@@ -28,6 +28,8 @@ import java.util.function.Consumer;
  *     (docs/decisions/0034-applies-in-flight.md)
  * @param releasesGates remove the pull-secret gate of a rewritten pod once its Secrets hold what it
  *     needs (the chart's {@code pullSecretFirst.enabled}, docs/decisions/0052-pull-secret-first.md)
+ * @param providers the credential providers and the validity bound of their credentials
+ *     (docs/behaviour.md#provider-credentials)
  */
 public record SyncerSettings(
     String clusterResourceNamespace,
@@ -41,7 +43,8 @@ public record SyncerSettings(
     Duration resyncPeriod,
     double resyncShare,
     int maxInFlight,
-    boolean releasesGates) {
+    boolean releasesGates,
+    ProviderSettings providers) {
 
   public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
   public static final Duration DEFAULT_DEBOUNCE = Duration.ofMillis(500);
@@ -78,6 +81,7 @@ public record SyncerSettings(
     if (maxInFlight < 1) {
       throw new IllegalArgumentException("maxInFlight must be at least 1, got " + maxInFlight);
     }
+    Objects.requireNonNull(providers, "providers");
   }
 
   /** The default write limit, resync and applies in flight; no gate released. */
@@ -100,7 +104,8 @@ public record SyncerSettings(
         DEFAULT_RESYNC_PERIOD,
         DEFAULT_RESYNC_SHARE,
         DEFAULT_MAX_IN_FLIGHT,
-        false);
+        false,
+        ProviderSettings.NONE);
   }
 
   /** The defaults, for an instance installed in {@code clusterResourceNamespace}. */
@@ -146,6 +151,10 @@ public record SyncerSettings(
     return edited(b -> b.releasesGates = value);
   }
 
+  public SyncerSettings withProviders(ProviderSettings value) {
+    return edited(b -> b.providers = value);
+  }
+
   /** A copy with {@code change} made, checked as any new settings are. */
   private SyncerSettings edited(Consumer<Copy> change) {
     Copy copy = new Copy(this);
@@ -167,6 +176,7 @@ public record SyncerSettings(
     private double resyncShare;
     private int maxInFlight;
     private boolean releasesGates;
+    private ProviderSettings providers;
 
     Copy(SyncerSettings s) {
       clusterResourceNamespace = s.clusterResourceNamespace;
@@ -181,6 +191,7 @@ public record SyncerSettings(
       resyncShare = s.resyncShare;
       maxInFlight = s.maxInFlight;
       releasesGates = s.releasesGates;
+      providers = s.providers;
     }
 
     SyncerSettings settings() {
@@ -196,7 +207,8 @@ public record SyncerSettings(
           resyncPeriod,
           resyncShare,
           maxInFlight,
-          releasesGates);
+          releasesGates,
+          providers);
     }
   }
 

@@ -29,4 +29,7 @@ public interface SyncerWire {
 
   /** The registry's token flow with a credential. */
   TrialVerdict tryCredential(Effect.TryCredential trial);
+
+  /** A server-side apply of the {@code kuik-provider-*} Secret keeping a minted credential. */
+  Answer store(Effect.StoreProviderCredential store);
 }

@@ -6,12 +6,13 @@ import java.util.Objects;
 
 /**
  * The one gate every write of the syncer passes, in production and in the simulator alike
- * (docs/architecture.md#the-write-gate): Secret applies, status writes, Events, gate releases and
- * credential trials all reach the world through {@link SyncerWire}, and this wire sends only while
- * the process leads (or runs without election), is not stopping, and the admission policies that
- * bound its writes are in place. It is checked at the moment a write goes out, so a write decided
- * before the lease or the policy went is not sent: a write is answered with the gate's refusal, an
- * Event is dropped, a trial is answered that nothing was tried.
+ * (docs/architecture.md#the-write-gate): Secret applies, status writes, Events, gate releases,
+ * credential trials and the stores of provider credentials all reach the world through {@link
+ * SyncerWire}, and this wire sends only while the process leads (or runs without election), is not
+ * stopping, and the admission policies that bound its writes are in place. It is checked at the
+ * moment a write goes out, so a write decided before the lease or the policy went is not sent: a
+ * write is answered with the gate's refusal, an Event is dropped, a trial is answered that nothing
+ * was tried.
  *
  * <p>The core holds its own writes while the policy is away ({@link Input.WriteBoundsChanged}): it
  * decides nothing into a write then, and keeps the Events it would record until the end of the
@@ -117,6 +118,12 @@ public final class WriteGate implements SyncerWire {
     return closed != null
         ? TrialVerdict.unreachable("not tried: " + closed.message())
         : wire.tryCredential(trial);
+  }
+
+  @Override
+  public Answer store(Effect.StoreProviderCredential store) {
+    Answer.Refused closed = closed();
+    return closed != null ? closed : wire.store(store);
   }
 
   private Answer.Refused closed() {

@@ -91,7 +91,8 @@ public final class AdmissionHandler {
 
   /**
    * A handler that also gates the pods it gives a pull-secret reference while {@code gating} says
-   * so (pull secret first, docs/decisions/0052-pull-secret-first.md).
+   * so (pull secret first, docs/decisions/0052-pull-secret-first.md), but a pod that names its node
+   * ({@code spec.nodeName}), which the API server would refuse with a gate.
    *
    * @param served the namespaces kuik serves: a pod created elsewhere is admitted as it came, as
    *     the webhook configuration's namespaceSelector, rendered from the same list, would not even
@@ -196,7 +197,10 @@ public final class AdmissionHandler {
     RoutingDecision decision = router.route(resources.get(), pod.get(), labels.get());
     log(where, decision);
     tell(where, decision);
-    boolean gate = !decision.addedPullSecrets().isEmpty() && gating.getAsBoolean();
+    // A pod its author placed on a node is never gated: the API server refuses a pod created with
+    // both (ValidatePodCreate), and no scheduler would wait for the gate anyway.
+    boolean gate =
+        !decision.addedPullSecrets().isEmpty() && !namesItsNode(pod.get()) && gating.getAsBoolean();
     if (gate) {
       LOG.log(Level.INFO, "admission {0}: gated until its pull secret is in place", where);
     }
@@ -213,6 +217,11 @@ public final class AdmissionHandler {
     } catch (RuntimeException ignored) {
       LOG.log(Level.WARNING, "admission {0}: decision listener failed: {1}", where, ignored);
     }
+  }
+
+  private static boolean namesItsNode(Pod pod) {
+    String node = pod.getSpec().getNodeName();
+    return node != null && !node.isEmpty();
   }
 
   private static boolean isPodCreation(AdmissionRequest request) {

@@ -18,7 +18,12 @@ import java.util.Optional;
  * pod its informer shows and of those that went, asks it which are {@link #due} and when the next
  * one is, carries out the releases and hands each answer back. A released pod is reported with a
  * Warning Event; a release that does not apply (the syncer released it first, or the pod is another
- * one now) is not. Not thread-safe: one caller at a time.
+ * one now) is not.
+ *
+ * <p>Fair across namespaces (docs/decisions/0062-gate-releases-paced-concurrent-fair.md): when more
+ * pods are due than the driver may release at once, each namespace's oldest goes first, one
+ * namespace after the other, so that a tenant's flood of gated pods in one namespace delays another
+ * namespace's pod by one release at most. Not thread-safe: one caller at a time.
  */
 public final class GateBound {
 
@@ -72,15 +77,40 @@ public final class GateBound {
 
   /** The pods past the bound at {@code now}, to release; each is in flight until answered. */
   public List<GatedPod> due(Instant now) {
-    List<GatedPod> due = new ArrayList<>();
+    return due(now, Integer.MAX_VALUE);
+  }
+
+  /**
+   * At most {@code most} of the pods past the bound at {@code now}, to release, taken in turn from
+   * each namespace (oldest first in each, the namespace of the oldest first); each is in flight
+   * until answered, and those left wait for the next call.
+   */
+  public List<GatedPod> due(Instant now, int most) {
+    Map<String, List<GatedPod>> byNamespace = new HashMap<>();
     for (GatedPod pod : gated.values()) {
-      Instant at = deadline(pod);
-      if (!at.isAfter(now)) {
-        due.add(pod);
-        notBefore.put(pod.key(), Instant.MAX); // in flight
+      if (!deadline(pod).isAfter(now)) {
+        byNamespace.computeIfAbsent(pod.namespace(), ns -> new ArrayList<>()).add(pod);
       }
     }
-    due.sort(Comparator.comparing(GatedPod::created).thenComparing(GatedPod::key));
+    Comparator<GatedPod> oldest =
+        Comparator.comparing(GatedPod::created).thenComparing(GatedPod::key);
+    List<List<GatedPod>> queues = new ArrayList<>(byNamespace.values());
+    queues.forEach(queue -> queue.sort(oldest));
+    queues.sort(Comparator.comparing(queue -> queue.get(0), oldest));
+    List<GatedPod> due = new ArrayList<>();
+    for (int round = 0; due.size() < most; round++) {
+      boolean any = false;
+      for (List<GatedPod> queue : queues) {
+        if (round < queue.size() && due.size() < most) {
+          due.add(queue.get(round));
+          any = true;
+        }
+      }
+      if (!any) {
+        break;
+      }
+    }
+    due.forEach(pod -> notBefore.put(pod.key(), Instant.MAX)); // in flight
     return due;
   }
 

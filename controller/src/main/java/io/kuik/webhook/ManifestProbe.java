@@ -5,14 +5,11 @@ import io.kuik.model.RegistryCredential;
 import io.kuik.ports.RegistryProber.Availability;
 import io.kuik.registry.AuthChallenge;
 import io.kuik.registry.RegistryEndpoints;
+import io.kuik.registry.RegistryHttp;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -34,9 +31,12 @@ import tools.jackson.databind.json.JsonMapper;
  * connection failures, timeouts) unreachable.
  *
  * <p>Once a registry has challenged, the next probe authenticates its first request (Basic with the
- * credential, or a Bearer token already cached for its scope), saving the round trip. A credential
- * is never sent to a token realm over plain HTTP unless that host could be a registry spoken to
- * over HTTP (loopback or listed insecure). Thread-safe.
+ * credential, or a Bearer token already cached for its scope), saving the round trip. Every request
+ * goes through {@link RegistryHttp}, the one policy of requests that carry a credential: no
+ * credential to a token realm on plain HTTP for a registry reached over HTTPS, nor to another host
+ * along a redirect, and only a challenge of the registry itself is answered (a host a redirect
+ * leads to may not name a realm). A redirect the policy does not follow is unreachable.
+ * Thread-safe.
  */
 final class ManifestProbe {
 
@@ -50,8 +50,7 @@ final class ManifestProbe {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
-  private final HttpClient http;
-  private final Duration requestTimeout;
+  private final RegistryHttp http;
   private final Set<String> insecureRegistries;
   private final BearerTokens tokens;
 
@@ -60,10 +59,9 @@ final class ManifestProbe {
 
   private final LongAdder requests = new LongAdder();
 
-  ManifestProbe(HttpClient http, ProberSettings settings, BearerTokens tokens) {
+  ManifestProbe(RegistryHttp http, BearerTokens tokens) {
     this.http = http;
-    this.requestTimeout = settings.probeTimeout();
-    this.insecureRegistries = settings.insecureRegistries();
+    this.insecureRegistries = http.insecureRegistries();
     this.tokens = tokens;
   }
 
@@ -78,13 +76,12 @@ final class ManifestProbe {
     String scope = "repository:" + image.path() + ":pull";
     try {
       Optional<String> early = earlyAuthorization(registry, scope, credential);
-      HttpResponse<Void> first = headResponse(manifest, early.orElse(null));
-      if (first.statusCode() != 401) {
-        return outcome(first.statusCode());
+      RegistryHttp.Answer first = head(manifest, registry, early.orElse(null));
+      if (first.status() != 401) {
+        return outcome(first.status());
       }
       // A refused early token comes back with a fresh challenge too: answer it like any other.
-      Optional<AuthChallenge> challenge =
-          AuthChallenge.select(first.headers().allValues("WWW-Authenticate"));
+      Optional<AuthChallenge> challenge = first.challenge();
       if (challenge.isEmpty()) {
         return Availability.UNAUTHORIZED;
       }
@@ -92,7 +89,7 @@ final class ManifestProbe {
       if (authorization.isEmpty()) {
         return Availability.UNAUTHORIZED;
       }
-      return outcome(head(manifest, authorization.get()));
+      return outcome(head(manifest, registry, authorization.get()).status());
     } catch (TokenRefused refused) {
       return Availability.UNAUTHORIZED;
     } catch (IOException | IllegalArgumentException failure) {
@@ -150,7 +147,7 @@ final class ManifestProbe {
       // The registry refused it a moment ago (that is why we are here): get a fresh one.
       tokens.forget(key);
     }
-    return Optional.of("Bearer " + fetchToken(key, credential));
+    return Optional.of("Bearer " + fetchToken(registry, key, credential));
   }
 
   private static BearerTokens.Key tokenKey(
@@ -168,42 +165,35 @@ final class ManifestProbe {
         "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
   }
 
-  private String fetchToken(BearerTokens.Key key, RegistryCredential credential)
+  private String fetchToken(URI registry, BearerTokens.Key key, RegistryCredential credential)
       throws IOException, InterruptedException, TokenRefused {
     if (key.realm() == null) {
       throw new TokenRefused();
     }
     URI realm = URI.create(key.realm());
-    boolean mayCarryCredential = RegistryEndpoints.mayCarryCredential(realm, insecureRegistries);
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder().timeout(requestTimeout).header("Accept", "application/json");
-    if (credential != null && credential.identityToken() != null && mayCarryCredential) {
+    RegistryHttp.Outgoing request;
+    if (credential != null && credential.identityToken() != null) {
       StringBuilder form = new StringBuilder("grant_type=refresh_token&client_id=kuik");
       appendParameter(form, "refresh_token", credential.identityToken());
       appendParameter(form, "service", key.service());
       appendParameter(form, "scope", key.scope());
-      request
-          .uri(realm)
-          .header("Content-Type", "application/x-www-form-urlencoded")
-          .POST(HttpRequest.BodyPublishers.ofString(form.toString()));
+      request =
+          RegistryHttp.Outgoing.of("POST", realm, registry)
+              .header("Accept", "application/json")
+              .post(form.toString(), true);
+      if (!http.mayCarryCredential(realm, registry)) {
+        request = anonymousToken(realm, registry, key); // the refresh token stays here
+      }
     } else {
-      StringBuilder query = new StringBuilder();
-      appendParameter(query, "service", key.service());
-      appendParameter(query, "scope", key.scope());
-      String separator = realm.getRawQuery() == null ? "?" : "&";
-      String suffix = query.length() == 0 ? "" : separator + query.substring(1);
-      request.uri(URI.create(key.realm() + suffix)).GET();
-      Optional<String> basic = mayCarryCredential ? basic(credential) : Optional.empty();
-      basic.ifPresent(value -> request.header("Authorization", value));
+      request = anonymousToken(realm, registry, key).authorization(basic(credential).orElse(null));
     }
     requests.increment();
-    HttpResponse<String> response =
-        http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-    if (response.statusCode() == 401 || response.statusCode() == 403) {
+    RegistryHttp.Answer response = http.send(request);
+    if (response.status() == 401 || response.status() == 403) {
       throw new TokenRefused();
     }
-    if (response.statusCode() < 200 || response.statusCode() >= 300) {
-      throw new IOException("token service answered " + response.statusCode());
+    if (response.status() < 200 || response.status() >= 300) {
+      throw new IOException("token service answered " + response.status());
     }
     try {
       JsonNode body = JSON.readTree(response.body());
@@ -224,6 +214,21 @@ final class ManifestProbe {
     }
   }
 
+  /**
+   * A GET of the realm with {@code service} and {@code scope}, without a credential: {@link
+   * RegistryHttp} sends the one the caller adds only where it may go.
+   */
+  private static RegistryHttp.Outgoing anonymousToken(
+      URI realm, URI registry, BearerTokens.Key key) {
+    StringBuilder query = new StringBuilder();
+    appendParameter(query, "service", key.service());
+    appendParameter(query, "scope", key.scope());
+    String separator = realm.getRawQuery() == null ? "?" : "&";
+    String suffix = query.length() == 0 ? "" : separator + query.substring(1);
+    return RegistryHttp.Outgoing.of("GET", URI.create(realm + suffix), registry)
+        .header("Accept", "application/json");
+  }
+
   private static String text(JsonNode body, String field) {
     JsonNode value = body.get(field);
     return value != null && value.isString() && !value.asString().isEmpty()
@@ -242,22 +247,13 @@ final class ManifestProbe {
         .append(URLEncoder.encode(value, StandardCharsets.UTF_8));
   }
 
-  private int head(URI manifest, String authorization) throws IOException, InterruptedException {
-    return headResponse(manifest, authorization).statusCode();
-  }
-
-  private HttpResponse<Void> headResponse(URI manifest, String authorization)
+  private RegistryHttp.Answer head(URI manifest, URI registry, String authorization)
       throws IOException, InterruptedException {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(manifest)
-            .timeout(requestTimeout)
-            .header("Accept", ACCEPT)
-            .method("HEAD", HttpRequest.BodyPublishers.noBody());
-    if (authorization != null) {
-      request.header("Authorization", authorization);
-    }
     requests.increment();
-    return http.send(request.build(), HttpResponse.BodyHandlers.discarding());
+    return http.send(
+        RegistryHttp.Outgoing.of("HEAD", manifest, registry)
+            .header("Accept", ACCEPT)
+            .authorization(authorization));
   }
 
   /** The token service refused the credential (or there was no realm to ask). */

@@ -2,8 +2,8 @@ package io.kuik.webhook;
 
 import io.kuik.model.RegistryCredential;
 import io.kuik.ports.RegistryProber;
+import io.kuik.registry.RegistryHttp;
 import java.lang.System.Logger.Level;
-import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,21 +56,21 @@ public final class OciRegistryProber implements RegistryProber, AutoCloseable {
   private final LongAdder cacheHits = new LongAdder();
   private final LongAdder collapsed = new LongAdder();
 
-  /** A prober with its own HTTP client and probe threads. */
+  /**
+   * A prober with its probe threads, sending every request through {@link RegistryHttp}, the one
+   * policy of requests that carry a credential.
+   */
   public OciRegistryProber(ProberSettings settings) {
-    this(
-        settings,
-        HttpClient.newBuilder()
-            .connectTimeout(settings.probeTimeout())
-            .followRedirects(HttpClient.Redirect.NORMAL)
-            .build(),
-        System::nanoTime);
+    this(settings, System::nanoTime);
   }
 
-  OciRegistryProber(ProberSettings settings, HttpClient http, LongSupplier nanoTime) {
+  OciRegistryProber(ProberSettings settings, LongSupplier nanoTime) {
     this.settings = settings;
     this.nanoTime = nanoTime;
-    this.manifests = new ManifestProbe(http, settings, new BearerTokens(nanoTime));
+    this.manifests =
+        new ManifestProbe(
+            new RegistryHttp(settings.probeTimeout(), settings.insecureRegistries()),
+            new BearerTokens(nanoTime));
     AtomicInteger threads = new AtomicInteger();
     this.workers =
         new ThreadPoolExecutor(

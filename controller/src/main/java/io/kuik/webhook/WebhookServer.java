@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -34,8 +35,10 @@ import javax.net.ssl.SSLContext;
  * <p>Limits: a body over {@link Settings#maxBodyBytes()} is answered 413 without being read; the
  * JDK server's per-request read and write times ({@link ServerLimits}) are 10 s unless the JVM was
  * given its own; admissions run on a bounded pool whose overflow the JDK server answers by closing
- * the connection. Every failure of the API server's call (a closed connection, a 413, a timeout)
- * admits the pod unchanged under the chart's {@code failurePolicy: Ignore}.
+ * the connection; one client address has at most three quarters of the admission threads at once
+ * ({@link ClientShares}), and a request beyond its share is answered 429 before its body is read.
+ * Every failure of the API server's call (a closed connection, a 413, a timeout) admits the pod
+ * unchanged under the chart's {@code failurePolicy: Ignore}.
  */
 public final class WebhookServer implements AutoCloseable {
 
@@ -153,16 +156,27 @@ public final class WebhookServer implements AutoCloseable {
         });
     ExecutorService workers = workers(settings.threads());
     server.setExecutor(workers);
+    ClientShares shares = ClientShares.ofThreads(settings.threads());
     server.createContext(
         MUTATE_PODS,
         exchange -> {
           long started = System.nanoTime();
           String result = "failed";
           int code = 500;
+          InetAddress client = exchange.getRemoteAddress().getAddress();
+          if (!shares.enter(client)) {
+            try (exchange) {
+              HealthEndpoints.text(exchange, 429, "too many admissions from this client at once\n");
+            } finally {
+              observer.served("over_its_share", 429, System.nanoTime() - started);
+            }
+            return;
+          }
           try {
             result = mutate(exchange, handler, settings);
             code = exchange.getResponseCode();
           } finally {
+            shares.leave(client);
             observer.served(result, code, System.nanoTime() - started);
           }
         });

@@ -1,6 +1,7 @@
 package io.kuik.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.List;
@@ -42,9 +43,18 @@ class ChartSyncerArgsTest {
   }
 
   @Test
-  void theChartsDefaultValuesParse() throws IOException {
-    List<String> args = ChartHelperArgs.rendered(HELPER);
+  void theChartsDefaultValuesParse(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws IOException {
+    List<String> args = new java.util.ArrayList<>(ChartHelperArgs.rendered(HELPER));
     assertEquals("syncer", args.get(0));
+    // The chart mounts its ConfigMap there: with no providers, a config without any.
+    String path = "--provider-config=/kuik/providers/providers.yaml";
+    assertTrue(args.contains(path), args::toString);
+    java.nio.file.Path config = dir.resolve("providers.yaml");
+    java.nio.file.Files.writeString(
+        config,
+        "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders: []\n");
+    args.set(args.indexOf(path), "--provider-config=" + config);
 
     CommandLine commandLine = Main.commandLine();
     commandLine.parseArgs(args.toArray(String[]::new));

@@ -47,7 +47,12 @@ class SyncerCommandLineTest {
           "--credential-trial-timeout",
           "--insecure-registries",
           "--log-format",
-          "--log-level");
+          "--log-level",
+          "--provider-config",
+          "--provider-bin-dir",
+          "--provider-min-validity",
+          "--provider-timeout",
+          "--provider-concurrency");
 
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
@@ -211,6 +216,29 @@ class SyncerCommandLineTest {
               CommandLine.ParameterException.class,
               () -> parsed("--cluster-resource-namespace=kuik-system", bad[0]).settings());
       assertTrue(thrown.getMessage().contains(bad[1]), thrown.getMessage());
+    }
+  }
+
+  @Test
+  void aHealthPortIsZeroTo65535() {
+    assertEquals(
+        0,
+        parsed("--cluster-resource-namespace=kuik-system", "--health-port=0")
+            .settings()
+            .healthPort());
+    assertEquals(
+        65535,
+        parsed("--cluster-resource-namespace=kuik-system", "--health-port=65535")
+            .settings()
+            .healthPort());
+    for (String bad : new String[] {"-1", "65536"}) {
+      CommandLine.ParameterException thrown =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              CommandLine.ParameterException.class,
+              () ->
+                  parsed("--cluster-resource-namespace=kuik-system", "--health-port=" + bad)
+                      .settings());
+      assertEquals("Invalid --health-port " + bad + ": a port is 0 to 65535", thrown.getMessage());
     }
   }
 }

@@ -187,4 +187,20 @@ class WebhookCommandLineTest {
         settings.prober().insecureRegistries());
     assertEquals(Duration.ZERO, settings.shutdownDelay());
   }
+
+  @Test
+  void aPortIsZeroTo65535() {
+    for (String flag : new String[] {"--port", "--health-port"}) {
+      for (String good : new String[] {"0", "65535"}) {
+        settings("--cluster-resource-namespace=kuik-system", flag + "=" + good);
+      }
+      for (String bad : new String[] {"-1", "65536"}) {
+        CommandLine.ParameterException thrown =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                CommandLine.ParameterException.class,
+                () -> settings("--cluster-resource-namespace=kuik-system", flag + "=" + bad));
+        assertEquals("Invalid " + flag + " " + bad + ": a port is 0 to 65535", thrown.getMessage());
+      }
+    }
+  }
 }

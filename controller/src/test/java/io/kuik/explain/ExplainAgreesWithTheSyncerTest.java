@@ -82,7 +82,8 @@ class ExplainAgreesWithTheSyncerTest {
 
     Map<String, DockerConfig> syncer = written(settings, namespaceLabels, resources, pods, sources);
     SyncerNow.Result explained =
-        SyncerNow.run(settings, NAMESPACE, namespaceLabels, resources, pods, sources);
+        SyncerNow.run(
+            settings, NAMESPACE, namespaceLabels, resources, pods, sources, Instant.EPOCH);
 
     assertEquals(syncer, explained.secrets());
     assertFalse(
@@ -138,6 +139,12 @@ class ExplainAgreesWithTheSyncerTest {
           public void tryCredential(Effect.TryCredential trial) {
             inputs.add(new Input.TrialAnswered(trial, io.kuik.model.TrialVerdict.accepted("200")));
           }
+
+          @Override
+          public void mint(Effect.MintCredential mint) {} // no provider entry here
+
+          @Override
+          public void store(Effect.StoreProviderCredential store) {}
 
           @Override
           public void wakeAt(Effect.WakeAt wake) {

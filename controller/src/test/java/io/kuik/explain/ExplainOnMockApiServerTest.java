@@ -397,6 +397,75 @@ class ExplainOnMockApiServerTest {
   // ---- explain deployment, with --probe
   // -----------------------------------------------------------
 
+  /**
+   * Under OnFailure the Secret holds only what live pods need: for a template whose pods the
+   * webhook would rewrite, explain counts the pod the template would give, so the kubelet's offer
+   * is the key that pod would draw, before any pod exists.
+   */
+  @Test
+  void anOnFailureDeploymentIsOfferedTheKeyItsFirstPodWouldDrawWithoutAPodYet() throws IOException {
+    HttpServer registry = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    registry.createContext(
+        "/v2/",
+        exchange -> {
+          exchange
+              .getResponseHeaders()
+              .add("Content-Type", "application/vnd.oci.image.manifest.v1+json");
+          exchange.sendResponseHeaders(200, -1);
+          exchange.close();
+        });
+    registry.start();
+    try (java.net.ServerSocket closed = new java.net.ServerSocket(0)) {
+      String host = "127.0.0.1:" + registry.getAddress().getPort();
+      String down = "127.0.0.1:" + closed.getLocalPort();
+      closed.close(); // nothing listens there: the original is unreachable
+      teamA();
+      String config =
+          new DockerConfig(Map.of(host + "/acme", RegistryCredential.basic("acme", "p-local")))
+              .toJson();
+      put(
+          "apiVersion: v1\nkind: Secret\nmetadata: {name: quay-pull, namespace: kuik-system}\n"
+              + "type: kubernetes.io/dockerconfigjson\ndata: {.dockerconfigjson: "
+              + Base64.getEncoder().encodeToString(config.getBytes(StandardCharsets.UTF_8))
+              + "}\n",
+          Secret.class);
+      alternative("OnFailure", down + "/acme/app", host + "/acme/app");
+      put(
+          """
+          apiVersion: apps/v1
+          kind: Deployment
+          metadata: {name: web, namespace: team-a}
+          spec:
+            selector: {matchLabels: {app: web}}
+            template:
+              metadata: {labels: {app: web}}
+              spec:
+                containers:
+                - {name: app, image: "%s/acme/app:1.0"}
+          """
+              .formatted(down),
+          Deployment.class);
+      onlyClusterResourceNamespaceSecretsReadable();
+
+      Run run = explain("deployment", "team-a/web", "--probe");
+
+      assertEquals(0, run.exitCode(), run.out() + run.err());
+      String out = run.out();
+      assertTrue(out.contains("  image:           " + host + "/acme/app:1.0\n"), out);
+      assertTrue(
+          out.contains(
+              "      1. kuik-inject-imagealternative-acme key "
+                  + host
+                  + "/acme/app (as the syncer writes it now; from kuik-system/quay-pull: "
+                  + host
+                  + "/acme)\n"),
+          out);
+      assertFalse(out.contains("p-local"), "never a credential");
+    } finally {
+      registry.stop(0);
+    }
+  }
+
   @Test
   void aDeploymentsTemplateIsRoutedWithTheProductionProberAgainstARegistry() throws IOException {
     HttpServer registry = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

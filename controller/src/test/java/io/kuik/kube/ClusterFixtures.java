@@ -69,6 +69,41 @@ public final class ClusterFixtures {
     put(secret);
   }
 
+  /**
+   * A secretRef source {@code name} in the install namespace whose {@code .dockerconfigjson} has
+   * one entry, {@code registryPath}, with the JSON fields {@code entry} (e.g. {@code "auth":"…"}).
+   */
+  public void dockerConfigSource(String name, String registryPath, String entry) {
+    String config = "{\"auths\":{\"" + registryPath + "\":{" + entry + "}}}";
+    put(
+        new SecretBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace(INSTALL_NAMESPACE)
+            .endMetadata()
+            .withType("kubernetes.io/dockerconfigjson")
+            .withData(Map.of(".dockerconfigjson", base64(config)))
+            .build());
+  }
+
+  /** An ImageAlternative {@code name} with one injecting alternative, its auth {@code secret}. */
+  public void injectingAlternative(String name, String repository, String secret) {
+    String yaml =
+        String.join(
+            "\n",
+            "apiVersion: kuik.enix.io/v1alpha1",
+            "kind: ImageAlternative",
+            "metadata:",
+            "  name: " + name,
+            "spec:",
+            "  alternatives:",
+            "  - repository: " + repository,
+            "    auth:",
+            "      secretRef: {name: " + secret + "}",
+            "");
+    put(client.getKubernetesSerialization().unmarshal(yaml, ImageAlternative.class));
+  }
+
   /** ImageAlternative "acme": one injecting alternative, with the given policy and namespaces. */
   public void imageAlternative(String rewritePolicy, String namespaceSelectorYaml) {
     String yaml =

@@ -45,9 +45,23 @@ public final class ForkedKuik implements AutoCloseable {
 
   /** Starts {@code kuik <args> --health-port=<healthPort>}. */
   public static ForkedKuik start(Path kubeconfig, int healthPort, String... args) {
+    return start(List.of(), kubeconfig, healthPort, args);
+  }
+
+  /**
+   * Starts {@code kuik <args> --health-port=<free port>} in a JVM started with {@code jvmOptions}
+   * (e.g. the chart's, {@code io.kuik.image.ChartJvmOptions}).
+   */
+  public static ForkedKuik start(List<String> jvmOptions, Path kubeconfig, String... args) {
+    return start(jvmOptions, kubeconfig, freePort(), args);
+  }
+
+  private static ForkedKuik start(
+      List<String> jvmOptions, Path kubeconfig, int healthPort, String... args) {
     int port = healthPort;
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
     if (kubeconfig != null) {
       command.add("-Dkubeconfig=" + kubeconfig);
     }
@@ -95,6 +109,11 @@ public final class ForkedKuik implements AutoCloseable {
                 .build(),
             HttpResponse.BodyHandlers.ofString())
         .body();
+  }
+
+  /** Heap in use right after a full GC, in MiB ({@link JvmHeap}). */
+  public double heapAfterFullGcMiB() throws IOException, InterruptedException {
+    return JvmHeap.afterFullGcMiB(process.pid());
   }
 
   /** Sends SIGTERM (what {@code Process.destroy} sends on Linux) and returns the exit code. */

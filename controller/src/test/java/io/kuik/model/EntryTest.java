@@ -74,12 +74,13 @@ class EntryTest {
   }
 
   @Test
-  void injectsOnlyWithASecretRefWhoseInjectionIsOn() {
+  void injectsWhenItsInjectionIsOn() {
     String path = "quay.io/acme/foo";
 
     assertTrue(new Entry(0, EntryForm.REPOSITORY, path, Auth.secretRef("pull")).injects());
     assertFalse(new Entry(0, EntryForm.REPOSITORY, path, new Auth("pull", null, false)).injects());
-    assertFalse(new Entry(0, EntryForm.REPOSITORY, path, new Auth(null, "ecr", true)).injects());
+    assertTrue(new Entry(0, EntryForm.REPOSITORY, path, new Auth(null, "ecr", true)).injects());
+    assertFalse(new Entry(0, EntryForm.REPOSITORY, path, Auth.provider("ecr")).injects());
     assertFalse(new Entry(0, EntryForm.REPOSITORY, path, null).injects());
   }
 

@@ -57,11 +57,11 @@ class RoutingVocabularyTest {
   }
 
   @Test
-  void injectsOnlyASecretRefWithInjectionOn() {
+  void injectsWithInjectionOnWhichAProviderHasOffByDefault() {
     assertTrue(Auth.secretRef("pull").injects());
     assertFalse(new Auth("pull", null, false).injects());
     assertFalse(Auth.provider("ecr").injects());
-    assertFalse(new Auth(null, "ecr", true).injects(), "provider credentials are not injected");
+    assertTrue(new Auth(null, "ecr", true).injects(), "a provider with injectPullSecret: true");
   }
 
   @Test

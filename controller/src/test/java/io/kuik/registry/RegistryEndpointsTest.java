@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidImageReferenceException;
-import java.net.URI;
 import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -34,20 +33,5 @@ class RegistryEndpointsTest {
         uri,
         RegistryEndpoints.manifest(ImageReference.parse(image), Set.of("registry.internal:5000"))
             .toString());
-  }
-
-  @ParameterizedTest(name = "if the token realm is {0}, expect a credential sent: {1}")
-  @CsvSource({
-    "https://auth.docker.io/token, true",
-    "http://auth.example.com/token, false",
-    "http://127.0.0.1:5001/token, true",
-    "http://localhost/token, true",
-    "http://registry.internal:5000/token, true",
-    "http://registry.internal:5001/token, false",
-  })
-  void sendsCredentialsOverPlainHttpOnlyWhereRegistriesMayBePlain(String realm, boolean sent) {
-    assertEquals(
-        sent,
-        RegistryEndpoints.mayCarryCredential(URI.create(realm), Set.of("registry.internal:5000")));
   }
 }

@@ -9,7 +9,6 @@ import io.kuik.model.RegistryCredential;
 import io.kuik.model.TrialVerdict;
 import io.kuik.model.TrialVerdict.Outcome;
 import io.kuik.webhook.LocalRegistry;
-import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,8 +31,7 @@ class TokenFlowTest {
 
   private static final RegistryCredential ALICE = RegistryCredential.basic("alice", "s3cret");
 
-  private final TokenFlow flow =
-      new TokenFlow(HttpClient.newHttpClient(), Duration.ofSeconds(5), Set.of());
+  private final TokenFlow flow = new TokenFlow(new RegistryHttp(Duration.ofSeconds(5), Set.of()));
   private LocalRegistry basic;
   private LocalRegistry token;
   private TestTokenRealm realm;

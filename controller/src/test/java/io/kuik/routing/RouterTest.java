@@ -132,7 +132,8 @@ class RouterTest {
   @CsvSource({
     "secretRef injecting, true",
     "secretRef not injecting, false",
-    "provider injecting, false",
+    "provider injecting, true",
+    "provider not injecting, false",
     "none, false",
   })
   void addsTheReferenceOnlyForAnInjectingWinner(String auth, boolean referenced) {
@@ -141,6 +142,7 @@ class RouterTest {
           case "secretRef injecting" -> Auth.secretRef("acme-pull");
           case "secretRef not injecting" -> new Auth("acme-pull", null, false);
           case "provider injecting" -> new Auth(null, "ecr", true);
+          case "provider not injecting" -> Auth.provider("ecr");
           default -> null;
         };
     MapProber prober = new MapProber().available(ALTERNATIVE);

@@ -1,21 +1,19 @@
 package io.kuik.scale;
 
 import io.kuik.image.ChartJvmOptions;
+import io.kuik.kube.JvmHeap;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The real {@code kuik syncer} as its own process, {@code java <chart JVM options> -jar <jar>
@@ -35,7 +33,6 @@ final class ForkedSyncer implements AutoCloseable {
 
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-  private static final Pattern USED = Pattern.compile("used (\\d+)K");
 
   private final Process process;
   private final int healthPort;
@@ -69,11 +66,25 @@ final class ForkedSyncer implements AutoCloseable {
 
   static ForkedSyncer start(Path jar, List<String> flags, Path kubeconfig, Path log)
       throws IOException {
+    return start(jar, "syncer", CHART_JVM_OPTIONS, flags, kubeconfig, log);
+  }
+
+  /**
+   * Any {@code kuik <subcommand>} of the jar, with these JVM options (the gate-flood's webhook).
+   */
+  static ForkedSyncer start(
+      Path jar,
+      String subcommand,
+      List<String> jvmOptions,
+      List<String> flags,
+      Path kubeconfig,
+      Path log)
+      throws IOException {
     int healthPort = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(CHART_JVM_OPTIONS);
-    command.addAll(List.of("-jar", jar.toString(), "syncer"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-jar", jar.toString(), subcommand));
     command.addAll(flags);
     command.add("--health-port=" + healthPort);
     ProcessBuilder builder =
@@ -129,12 +140,7 @@ final class ForkedSyncer implements AutoCloseable {
    * process is gone.
    */
   double heapAfterFullGcMiB() throws IOException, InterruptedException {
-    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    if (!Files.isExecutable(jcmd) || !process.isAlive()) {
-      return -1;
-    }
-    run(jcmd, "GC.run");
-    return usedKiB(run(jcmd, "GC.heap_info")) / 1024.0;
+    return process.isAlive() ? JvmHeap.afterFullGcMiB(process.pid()) : -1;
   }
 
   /**
@@ -149,27 +155,7 @@ final class ForkedSyncer implements AutoCloseable {
     if (!tracked || !Files.isExecutable(jcmd) || !process.isAlive()) {
       return "";
     }
-    return run(jcmd, "VM.native_memory summary");
-  }
-
-  /** The sum of the heap's spaces in use in a {@code GC.heap_info} answer (not metaspace). */
-  static long usedKiB(String heapInfo) {
-    long used = 0;
-    for (String line : heapInfo.split("\n")) {
-      String trimmed = line.trim();
-      boolean heap =
-          trimmed.startsWith("garbage-first heap")
-              || trimmed.startsWith("def new generation")
-              || trimmed.startsWith("tenured generation")
-              || trimmed.startsWith("PSYoungGen")
-              || trimmed.startsWith("ParOldGen")
-              || trimmed.startsWith("ZHeap");
-      Matcher m = USED.matcher(trimmed);
-      if (heap && m.find()) {
-        used += Long.parseLong(m.group(1));
-      }
-    }
-    return used;
+    return JvmHeap.run(process.pid(), "VM.native_memory summary");
   }
 
   /** The resident set size in MiB, from {@code /proc}; negative where there is none. */
@@ -188,16 +174,6 @@ final class ForkedSyncer implements AutoCloseable {
 
   Path log() {
     return log;
-  }
-
-  private String run(Path jcmd, String command) throws IOException, InterruptedException {
-    Process p =
-        new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), command)
-            .redirectErrorStream(true)
-            .start();
-    byte[] out = p.getInputStream().readAllBytes();
-    p.waitFor(60, TimeUnit.SECONDS);
-    return new String(out, StandardCharsets.UTF_8);
   }
 
   @Override

@@ -446,7 +446,7 @@ public final class ScaleHarness {
     }
   }
 
-  private static Path runnableJar(Path given) throws IOException {
+  static Path runnableJar(Path given) throws IOException {
     if (Files.isRegularFile(given)) {
       return given;
     }
@@ -459,7 +459,7 @@ public final class ScaleHarness {
     throw new IOException("no kuik-controller-*-all.jar in " + given + ": run mvnw package first");
   }
 
-  private static String loadAverages() {
+  static String loadAverages() {
     try {
       String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
       return fields[0] + " " + fields[1] + " " + fields[2];

@@ -66,9 +66,9 @@ class ScaleHarnessTest {
             "  region size 2048K, 87 young (178176K), 5 survivors (10240K)",
             " Metaspace       used 38274K, committed 38784K, reserved 1114112K");
 
-    assertEquals(21234, ForkedSyncer.usedKiB(serial));
-    assertEquals(240419, ForkedSyncer.usedKiB(g1));
-    assertEquals(0, ForkedSyncer.usedKiB("12345: Unable to open socket file"));
+    assertEquals(21234, io.kuik.kube.JvmHeap.usedKiB(serial));
+    assertEquals(240419, io.kuik.kube.JvmHeap.usedKiB(g1));
+    assertEquals(0, io.kuik.kube.JvmHeap.usedKiB("12345: Unable to open socket file"));
   }
 
   @Test

@@ -101,7 +101,7 @@ class CredentialChecksTest {
   }
 
   @Test
-  void aCredentialNoLongerUsedIsForgottenAndItsLateAnswerDropped() {
+  void aCredentialNoLongerUsedReachesNoResourceWithItsLateAnswer() {
     checks.entries(ACME, List.of(quay("acme/app", ALICE)));
     CredentialTrial trial = checks.due(T0, PERIOD).get(0);
 
@@ -125,5 +125,55 @@ class CredentialChecksTest {
     checks.answered(trial, TrialVerdict.accepted("200"), T0);
 
     assertEquals(List.of(), checks.due(T0.plusSeconds(1), PERIOD));
+  }
+
+  @Test
+  void aPathNewToARefusedCredentialWaitsForThePeriod() {
+    checks.entries(ACME, List.of(quay("acme/app", WRONG)));
+    checks.answered(checks.due(T0, PERIOD).get(0), TrialVerdict.refused("401"), T0);
+
+    checks.entries(TOOLS, List.of(quay("acme/tools", WRONG)));
+
+    assertEquals(List.of(), checks.due(T0.plusSeconds(5), PERIOD));
+    assertEquals(Optional.of(T0.plus(PERIOD)), checks.nextDue(T0.plusSeconds(5), PERIOD));
+  }
+
+  @Test
+  void anAcceptedCredentialIsTriedAtMostTwiceInAnyPeriodWhateverPathsCome() {
+    checks.entries(ACME, List.of(quay("acme/app", ALICE)));
+    checks.answered(checks.due(T0, PERIOD).get(0), TrialVerdict.accepted("200"), T0);
+    checks.entries(TOOLS, List.of(quay("acme/tools", ALICE)));
+    checks.answered(
+        checks.due(T0.plusSeconds(1), PERIOD).get(0),
+        TrialVerdict.accepted("200"),
+        T0.plusSeconds(1));
+
+    checks.entries(TOOLS, List.of(quay("acme/other", ALICE)));
+
+    assertEquals(List.of(), checks.due(T0.plusSeconds(2), PERIOD));
+    assertEquals(Optional.of(T0.plus(PERIOD)), checks.nextDue(T0.plusSeconds(2), PERIOD));
+  }
+
+  @Test
+  void aCredentialUnusedForAWholePeriodIsForgottenAndNewAgain() {
+    checks.entries(ACME, List.of(quay("acme/app", WRONG)));
+    checks.answered(checks.due(T0, PERIOD).get(0), TrialVerdict.refused("401"), T0);
+    checks.forget(ACME);
+    checks.due(T0.plus(PERIOD).plusSeconds(1), PERIOD);
+
+    assertTrue(checks.credentials().isEmpty(), "nothing kept once the period has passed");
+    checks.entries(ACME, List.of(quay("acme/app", WRONG)));
+    assertEquals(1, checks.due(T0.plus(PERIOD).plusSeconds(2), PERIOD).size());
+  }
+
+  @Test
+  void withoutAResyncPeriodTheBoundSlidesOverTenMinutes() {
+    checks.entries(ACME, List.of(quay("acme/app", WRONG)));
+    checks.answered(checks.due(T0, Duration.ZERO).get(0), TrialVerdict.refused("401"), T0);
+    checks.forget(ACME);
+    checks.entries(ACME, List.of(quay("acme/app", WRONG)));
+
+    assertEquals(List.of(), checks.due(T0.plusSeconds(60), Duration.ZERO));
+    assertEquals(Optional.empty(), checks.nextDue(T0.plusSeconds(60), Duration.ZERO));
   }
 }

@@ -230,4 +230,77 @@ class CredentialTrialsTest {
         cluster.statusWrites().stream().noneMatch(w -> w.at().isAfter(deleted)),
         cluster.statusWrites()::toString);
   }
+
+  @Test
+  void aSourceFlappingBetweenAWrongAndARightPasswordEverySecondForAnHourIsTriedOncePerPeriod() {
+    cluster.registriesAnswer(QUAY).trialLatency(Duration.ofMillis(200));
+    install("wrong");
+    cluster.start();
+    for (int second = 1; second <= 3600; second++) {
+      cluster.source(
+          "acme-pull", config("quay.io/acme", "alice", second % 2 == 0 ? "wrong" : "s3cret"));
+      cluster.advanceSeconds(1);
+    }
+
+    long wrong =
+        cluster.trials().stream()
+            .filter(t -> t.credential().equals(RegistryCredential.basic("alice", "wrong")))
+            .count();
+    long right = cluster.trials().size() - wrong;
+    // An hour is six periods and the first trial: at most seven of each, whatever the flapping.
+    assertTrue(wrong <= 7, "the wrong password was tried " + wrong + " times in an hour");
+    assertTrue(right <= 7, "the right password was tried " + right + " times in an hour");
+    assertTrue(
+        wrong >= 6 && right >= 6, "each still tried once per period: " + wrong + "/" + right);
+  }
+
+  @Test
+  void aResourceDeletedAndCreatedAgainBringsBackACredentialAlreadyTried() {
+    cluster.registriesAnswer(QUAY);
+    install("wrong");
+    cluster.start().advanceSeconds(5);
+    for (int i = 0; i < 20; i++) {
+      cluster.deleteResource(ACME);
+      cluster.advanceSeconds(5);
+      install("wrong");
+      cluster.advanceSeconds(5);
+    }
+
+    assertEquals(1, cluster.trials().size(), cluster.trials()::toString);
+  }
+
+  @Test
+  void aRegistryThatEchoesTheCredentialLeavesNoFormOfItInTheStatusOrTheEvent() {
+    RegistryCredential wrong = RegistryCredential.basic("alice", "wr/ong p+ss");
+    cluster.registriesAnswer(
+        trial -> {
+          String basic =
+              java.util.Base64.getEncoder()
+                  .encodeToString(
+                      ("alice:" + trial.credential().password())
+                          .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          return TrialVerdict.refused(
+              "401 bad credentials in header Basic "
+                  + basic
+                  + " password="
+                  + java.net.URLEncoder.encode(
+                      trial.credential().password(), java.nio.charset.StandardCharsets.UTF_8));
+        });
+    install(wrong.password());
+    cluster.start().advanceSeconds(10);
+
+    io.kuik.model.Redactor forms = io.kuik.model.Redactor.of(List.of(wrong));
+    RoutingStatus.Credentials credentials = credentials();
+    assertEquals("False", credentials.status());
+    assertFalse(forms.shows(credentials.message()), credentials.message());
+    assertFalse(forms.shows(credentials.entries().get(0).answer()), credentials::toString);
+    assertTrue(credentials.entries().get(0).answer().contains("<redacted>"), credentials::toString);
+    String event = cluster.events(CredentialTrials.REFUSED_EVENT).get(0).message();
+    assertFalse(forms.shows(event), event);
+    String basic =
+        java.util.Base64.getEncoder()
+            .encodeToString("alice:wr/ong p+ss".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertFalse(credentials.toString().contains(basic.substring(0, 8)), credentials::toString);
+    assertFalse(event.contains(basic.substring(0, 8)), event);
+  }
 }

@@ -161,4 +161,151 @@ class GateReleaseTest {
     assertTrue(other.stored("team-a", SECRET).isEmpty(), "not served here");
     assertEquals(List.of(), other.releases(), "the serving instance releases them");
   }
+
+  private static Pod gatedPod(String namespace, String name, Map<String, ResourceId> images) {
+    Pod pod = pod(namespace, name, null, "Pending");
+    Map<String, String> by = new java.util.TreeMap<>();
+    List<io.fabric8.kubernetes.api.model.Container> containers = new ArrayList<>();
+    int i = 0;
+    for (Map.Entry<String, ResourceId> image : images.entrySet()) {
+      containers.add(
+          new io.fabric8.kubernetes.api.model.ContainerBuilder()
+              .withName("c" + i)
+              .withImage(image.getKey())
+              .build());
+      by.put("c" + i++, image.getValue().toString());
+    }
+    pod.getSpec().setContainers(containers);
+    pod.getMetadata()
+        .setAnnotations(
+            Map.of(
+                io.kuik.model.RewriteAnnotations.REWRITTEN_BY,
+                io.kuik.model.RewriteAnnotations.writeMap(by)));
+    pod.getSpec().setSchedulingGates(List.of(new PodSchedulingGate(PullSecretGate.NAME)));
+    return pod;
+  }
+
+  @Test
+  void aPodRewrittenByTwoResourcesWaitsForBothSecrets() {
+    ResourceId tools = new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "tools");
+    install(RewritePolicy.ALWAYS);
+    cluster.source(
+        "tools-pull",
+        new DockerConfig(Map.of("quay.io/tools", RegistryCredential.basic("tools", "t00ls"))));
+    cluster.resource(
+        alternative(
+            "tools",
+            RewritePolicy.ALWAYS,
+            selector("team", "a"),
+            repository(0, "quay.io/tools/bar", "tools-pull")));
+    cluster.serverAnswers(
+        secret ->
+            secret.getMetadata().getName().endsWith("-tools")
+                ? new Answer.Refused(403, "Forbidden", "not yet")
+                : Answer.APPLIED);
+    cluster.start().advanceSeconds(2);
+
+    cluster.pod(
+        gatedPod(
+            "team-a",
+            "web-1",
+            new java.util.LinkedHashMap<>(
+                Map.of(FOO + ":1.0", ACME, "quay.io/tools/bar:1.0", tools))));
+    cluster.advanceSeconds(10);
+    assertEquals(List.of(), cluster.releases(), "its tools Secret was refused: still gated");
+
+    cluster.serverAnswers(secret -> Answer.APPLIED);
+    cluster.advanceSeconds(60);
+    assertEquals(1, cluster.releases().size(), "" + cluster.releases());
+  }
+
+  @Test
+  void aPodWhoseSecondContainerArrivesDuringAnApplyWaitsForTheApplyThatHoldsBothEntries()
+      throws Exception {
+    String bar = "quay.io/acme-other/bar";
+    cluster.source("acme-pull", config("s3cret"));
+    cluster.source(
+        "other-pull",
+        new DockerConfig(Map.of("quay.io/acme-other", RegistryCredential.basic("other", "0ther"))));
+    cluster.resource(
+        alternative(
+            "acme",
+            RewritePolicy.ON_FAILURE,
+            selector("team", "a"),
+            repository(0, FOO, "acme-pull"),
+            repository(1, bar, "other-pull")));
+    cluster.applyNamespace("team-a", "team=a");
+    cluster.applyLatency(Duration.ofSeconds(1));
+    cluster.start().advanceSeconds(1);
+    cluster.pod(pod("team-a", "first", ACME, "Running", FOO + ":1.0"));
+    cluster.advance(Duration.ofMillis(700)); // the first pod's apply is in flight
+
+    cluster.pod(
+        gatedPod(
+            "team-a",
+            "web-1",
+            new java.util.LinkedHashMap<>(Map.of(FOO + ":1.0", ACME, bar + ":1.0", ACME))));
+    cluster.advanceSeconds(10);
+
+    assertEquals(1, cluster.releases().size(), "" + cluster.releases());
+    int released = cluster.effects().indexOf(cluster.releases().get(0));
+    Effect.ApplySecret last =
+        (Effect.ApplySecret)
+            cluster.effects().subList(0, released).stream()
+                .filter(e -> e instanceof Effect.ApplySecret)
+                .reduce((a, b) -> b)
+                .orElseThrow();
+    assertEquals(
+        2,
+        io.kuik.model.DockerConfigSecret.read(last.secret(), "test").auths().size(),
+        "released after the apply that holds both of its entries");
+  }
+
+  @Test
+  void releasesGoSeveralAtOnceWithinTheWriteBudgetAndInTurnAcrossNamespaces() {
+    cluster.source("acme-pull", config("s3cret"));
+    cluster.resource(
+        alternative(
+            "acme", RewritePolicy.ALWAYS, selector("team", "a"), repository(0, FOO, "acme-pull")));
+    cluster.applyNamespace("flood", "team=a");
+    cluster.applyNamespace("team-b", "team=a");
+    for (int i = 0; i < 2_000; i++) {
+      cluster.pod(gatedIn("flood", "hold-" + i));
+    }
+    cluster.applyLatency(Duration.ofMillis(200));
+    cluster.start().advanceSeconds(5);
+    int before = cluster.releases().size();
+
+    cluster.pod(gatedIn("team-b", "web"));
+    java.time.Instant created = cluster.now();
+    cluster.advanceSeconds(5);
+
+    List<java.time.Instant> at = cluster.releasedAt();
+    long firstInstant = at.stream().filter(t -> t.equals(at.get(0))).count();
+    assertEquals(
+        SyncerSettings.DEFAULT_MAX_IN_FLIGHT, firstInstant, "as many at once as applies fly");
+    double seconds = Duration.between(at.get(0), cluster.now()).toMillis() / 1000.0;
+    assertTrue(
+        at.size()
+            <= SyncerSettings.DEFAULT_WRITE_BURST + SyncerSettings.DEFAULT_WRITE_QPS * seconds,
+        at.size() + " releases in " + seconds + " s: within --api-qps and --api-burst");
+    assertTrue(before > 0 && before < 2_000, "the flood still being released: " + before);
+    int b = -1;
+    for (int i = 0; i < cluster.releases().size(); i++) {
+      if (cluster.releases().get(i).namespace().equals("team-b")) {
+        b = i;
+      }
+    }
+    assertTrue(b >= 0, "team-b's pod released");
+    Duration waited = Duration.between(created, at.get(b));
+    assertTrue(
+        waited.compareTo(Duration.ofSeconds(2)) < 0,
+        "team-b's pod released " + waited + " after its creation, beside 2,000 in flood");
+  }
+
+  private static Pod gatedIn(String namespace, String name) {
+    Pod pod = pod(namespace, name, ACME, "Pending", FOO + ":1.0");
+    pod.getSpec().setSchedulingGates(List.of(new PodSchedulingGate(PullSecretGate.NAME)));
+    return pod;
+  }
 }

@@ -121,7 +121,8 @@ class HeldWritesTest {
   @Test
   void aHoldKeepsAtMostItsShareOfEventsAndRefusesAnyOtherWrite() {
     List<Effect> held = new ArrayList<>();
-    Effects effects = new Effects(new Pacer(SyncerHarness.noResync()), T0, held);
+    Effects effects =
+        new Effects(new Pacer(SyncerHarness.noResync()), T0, held, io.kuik.model.Redactor::none);
 
     for (int i = 0; i < SecretSyncer.HELD_EVENTS + 5; i++) {
       effects.add(

@@ -43,7 +43,8 @@ public final class LargeSourceBenchmark {
     int rounds = 30;
     for (int warm = 0; warm < 10; warm++) {
       DockerConfig.parse(json);
-      EntryCredentials.resolve(resource, "kuik-system", name -> Optional.of(source));
+      EntryCredentials.resolve(
+          resource, "kuik-system", name -> Optional.of(source), ProviderLookup.NONE);
     }
     long parse = 0;
     long resolve = 0;
@@ -52,7 +53,8 @@ public final class LargeSourceBenchmark {
       DockerConfig.parse(json);
       long t1 = System.nanoTime();
       EntryCredentials credentials =
-          EntryCredentials.resolve(resource, "kuik-system", name -> Optional.of(source));
+          EntryCredentials.resolve(
+              resource, "kuik-system", name -> Optional.of(source), ProviderLookup.NONE);
       long t2 = System.nanoTime();
       parse += t1 - t0;
       resolve += t2 - t1;

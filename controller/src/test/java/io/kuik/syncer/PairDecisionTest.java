@@ -62,7 +62,13 @@ class PairDecisionTest {
 
   private PairDecision decide(GraceClocks clocks, boolean written, Instant now) {
     return PairDecision.decide(
-        TEAM_A, view, SETTINGS, clocks, written, PairDecision.credentialsFrom(view, SETTINGS), now);
+        TEAM_A,
+        view,
+        SETTINGS,
+        clocks,
+        written,
+        PairDecision.credentialsFrom(view, SETTINGS, ProviderLookup.NONE),
+        now);
   }
 
   private PairDecision decide() {

@@ -97,8 +97,14 @@ final class SyncerHarness implements InformerView, Effect.Executor {
   private final List<io.kuik.model.CredentialTrial> trials = new ArrayList<>();
   private Function<io.kuik.model.CredentialTrial, io.kuik.model.TrialVerdict> registries;
   private Duration trialLatency = Duration.ZERO;
+  private final List<Effect.MintCredential> mints = new ArrayList<>();
+  private final List<Effect.StoreProviderCredential> stores = new ArrayList<>();
+  private Function<Effect.MintCredential, io.kuik.model.MintResult> plugins;
+  private Duration mintLatency = Duration.ZERO;
+  private boolean storesRefused;
   private boolean statusTaken = true;
   private Function<Secret, Answer> server = secret -> Answer.APPLIED;
+  private final List<Instant> releasedAt = new ArrayList<>();
   private Duration applyLatency = Duration.ZERO;
   private int wakeupsAsked;
   private int sourceReads;
@@ -352,9 +358,15 @@ final class SyncerHarness implements InformerView, Effect.Executor {
     releaseAnswer = answer;
   }
 
+  /** When each release of {@link #releases()} was sent. */
+  List<Instant> releasedAt() {
+    return releasedAt;
+  }
+
   @Override
   public void release(Effect.ReleaseGate release) {
     releases.add(release);
+    releasedAt.add(now);
     answers
         .computeIfAbsent(now.plus(applyLatency), at -> new ArrayList<>())
         .add(new Input.GateAnswered(release, releaseAnswer));
@@ -482,6 +494,70 @@ final class SyncerHarness implements InformerView, Effect.Executor {
   /** Every credential trial the core asked for, in order. */
   List<io.kuik.model.CredentialTrial> trials() {
     return List.copyOf(trials);
+  }
+
+  /**
+   * The provider plugins run: their answer reaches the core after the mint latency (none unless a
+   * test sets one). Until a test says how they answer, they never do.
+   */
+  @Override
+  public void mint(Effect.MintCredential mint) {
+    mints.add(mint);
+    if (plugins == null) {
+      return;
+    }
+    answers
+        .computeIfAbsent(now.plus(mintLatency), at -> new ArrayList<>())
+        .add(new Input.MintAnswered(mint, plugins.apply(mint)));
+  }
+
+  /**
+   * The API server takes a provider credential's Secret (unless {@link #storesRefused}), which the
+   * informer on the install namespace then shows the core.
+   */
+  @Override
+  public void store(Effect.StoreProviderCredential store) {
+    stores.add(store);
+    Answer answer =
+        storesRefused ? new Answer.Refused(503, "ServiceUnavailable", "later") : Answer.APPLIED;
+    if (answer instanceof Answer.Applied) {
+      sources.put(store.secret().getMetadata().getName(), store.secret());
+    }
+    answers
+        .computeIfAbsent(now.plus(applyLatency), at -> new ArrayList<>())
+        .add(new Input.StoreAnswered(store, answer));
+    if (answer instanceof Answer.Applied) {
+      answers
+          .computeIfAbsent(now.plus(applyLatency), at -> new ArrayList<>())
+          .add(new Input.SourceChanged(store.secret().getMetadata().getName()));
+    }
+  }
+
+  /** From now on the plugins answer every mint with {@code result}. */
+  SyncerHarness pluginsAnswer(Function<Effect.MintCredential, io.kuik.model.MintResult> result) {
+    plugins = result;
+    return this;
+  }
+
+  /** From now on each mint's answer reaches the core this long after it was asked for. */
+  SyncerHarness mintLatency(Duration latency) {
+    mintLatency = latency;
+    return this;
+  }
+
+  /** From now on the server refuses the stores of provider credentials, or takes them. */
+  void storesRefused(boolean refused) {
+    storesRefused = refused;
+  }
+
+  /** Every mint the core asked for, in order. */
+  List<Effect.MintCredential> mints() {
+    return List.copyOf(mints);
+  }
+
+  /** Every store of a provider credential the core asked for, in order. */
+  List<Effect.StoreProviderCredential> stores() {
+    return List.copyOf(stores);
   }
 
   /** From now on the server takes status writes, or refuses them. */

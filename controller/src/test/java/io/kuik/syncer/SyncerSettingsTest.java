@@ -32,7 +32,8 @@ class SyncerSettingsTest {
         Duration.ofMillis(spreadMs),
         SyncerSettings.DEFAULT_RESYNC_SHARE,
         SyncerSettings.DEFAULT_MAX_IN_FLIGHT,
-        false);
+        false,
+        ProviderSettings.NONE);
   }
 
   @Test

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.kuik.model.CredentialTrial;
+import io.kuik.model.ProviderCredential;
+import io.kuik.model.ProviderExchange;
 import io.kuik.model.RegistryCredential;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingKind;
@@ -13,6 +15,7 @@ import io.kuik.model.WriteBounds;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -57,12 +60,18 @@ class WriteGateTest {
       sent.add("trial");
       return TrialVerdict.accepted("200");
     }
+
+    @Override
+    public Answer store(Effect.StoreProviderCredential store) {
+      sent.add("store");
+      return Answer.APPLIED;
+    }
   }
 
   private static final ResourceId ACME = new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "acme");
   private static final WriteBounds IN_PLACE = new WriteBounds(true, "in place");
 
-  /** Sends one write of every kind through the gate; returns what it answered the four writes. */
+  /** Sends one write of every kind through the gate; returns what it answered the five writes. */
   private static List<Object> everyWrite(WriteGate gate) {
     List<Object> answers = new ArrayList<>();
     answers.add(
@@ -77,7 +86,7 @@ class WriteGateTest {
     answers.add(
         gate.write(
             new Effect.WriteStatus(
-                new RoutingStatus(ACME, 1, true, "Valid", "", 1, Instant.EPOCH, null))));
+                new RoutingStatus(ACME, 1, true, "Valid", "", 1, Instant.EPOCH, null, null))));
     gate.record(
         Effect.RecordEvent.onResource(ACME, "uid", Effect.RecordEvent.Type.Warning, "R", "m"));
     answers.add(gate.release(new Effect.ReleaseGate("team-a", "web", "uid", 0)));
@@ -88,6 +97,21 @@ class WriteGateTest {
                     "quay.io",
                     RegistryCredential.basic("u", "p"),
                     new TreeSet<>(Set.of("acme/app"))))));
+    answers.add(
+        gate.store(
+            new Effect.StoreProviderCredential(
+                new SecretBuilder()
+                    .withNewMetadata()
+                    .withName("kuik-provider-p")
+                    .endMetadata()
+                    .build(),
+                new ProviderCredential(
+                    "p",
+                    new ProviderCredential.Slot(ProviderExchange.CacheKeyType.Global, "*"),
+                    "digest",
+                    Map.of(),
+                    Instant.EPOCH,
+                    Instant.EPOCH.plusSeconds(3600)))));
     return answers;
   }
 
@@ -124,8 +148,8 @@ class WriteGateTest {
     List<Object> answers = everyWrite(gate);
 
     assertEquals(List.of(), wire.sent, "nothing reached the wire");
-    assertEquals(5, gate.stopped(), "each write counted as stopped");
-    for (Object answer : answers.subList(0, 3)) {
+    assertEquals(6, gate.stopped(), "each write counted as stopped");
+    for (Object answer : List.of(answers.get(0), answers.get(1), answers.get(2), answers.get(4))) {
       assertTrue(answer instanceof Answer.Refused refused && refused.code() == 0, "" + answer);
     }
     TrialVerdict trial = (TrialVerdict) answers.get(3);
@@ -148,7 +172,7 @@ class WriteGateTest {
 
     everyWrite(gate);
 
-    assertEquals(List.of("apply", "status", "event", "release", "trial"), wire.sent);
+    assertEquals(List.of("apply", "status", "event", "release", "trial", "store"), wire.sent);
     assertEquals(0, gate.stopped());
   }
 }

@@ -210,6 +210,78 @@ class WritePacingTest {
   }
 
   @Test
+  void aStretchedResyncIsOneWarningThatSaysWhatToRaiseAndItsReturnOneInfoLine() {
+    java.util.logging.Logger pacer = java.util.logging.Logger.getLogger(Pacer.class.getName());
+    List<java.util.logging.LogRecord> lines = new ArrayList<>();
+    java.util.logging.Handler capture =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord record) {
+            if (record.getLevel().intValue() >= java.util.logging.Level.INFO.intValue()) {
+              lines.add(record);
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    java.util.logging.Level level = pacer.getLevel();
+    pacer.setLevel(java.util.logging.Level.INFO); // the tests' logging shows warnings only
+    pacer.addHandler(capture);
+    pacer.setUseParentHandlers(false);
+    try {
+      Duration period = Duration.ofMinutes(5);
+      World world =
+          new World(
+              600,
+              SyncerSettings.defaults("kuik-system")
+                  .withWriteLimit(2, 1)
+                  .withResyncPeriod(period)
+                  .withResyncShare(0.5));
+      world.start();
+      world.runUntil(T0.plus(Duration.ofMinutes(14)));
+
+      assertEquals(1, lines.size(), "one line however many passes stay stretched");
+      assertEquals(java.util.logging.Level.WARNING, lines.get(0).getLevel());
+      assertEquals(
+          "resync stretched to every 10m instead of every 5m: 600 pairs at 1 writes/s"
+              + " (--resync-share 0.5 of --api-qps 2) do not fit in the period; raise --api-qps"
+              + " or --resync-share to shorten it",
+          text(lines.get(0)));
+
+      for (int i = 200; i < 600; i++) {
+        world.namespaces.remove("ns-" + i);
+        world.handle(new Input.NamespaceDeleted("ns-" + i));
+      }
+      world.runUntil(T0.plus(Duration.ofMinutes(40)));
+
+      assertEquals(2, lines.size(), lines.stream().map(WritePacingTest::text).toList().toString());
+      assertEquals(java.util.logging.Level.INFO, lines.get(1).getLevel());
+      assertEquals("resync back to every 5m", text(lines.get(1)));
+      assertEquals(period, world.syncer.resyncPeriod());
+    } finally {
+      pacer.removeHandler(capture);
+      pacer.setUseParentHandlers(true);
+      pacer.setLevel(level);
+    }
+  }
+
+  /** A line as the CLIs' layouts write its message: durations as {@code 10m}. */
+  private static String text(java.util.logging.LogRecord record) {
+    Object[] shown =
+        record.getParameters() == null ? new Object[0] : record.getParameters().clone();
+    for (int i = 0; i < shown.length; i++) {
+      if (shown[i] instanceof Duration d) {
+        shown[i] = io.kuik.model.Durations.text(d);
+      }
+    }
+    return java.text.MessageFormat.format(record.getMessage(), shown);
+  }
+
+  @Test
   void aResyncThatFitsInItsPeriodKeepsIt() {
     Duration period = Duration.ofMinutes(10);
     World world =
@@ -319,6 +391,12 @@ class WritePacingTest {
 
     @Override
     public void tryCredential(Effect.TryCredential trial) {} // a trial is no API write
+
+    @Override
+    public void mint(Effect.MintCredential mint) {} // no provider entry here
+
+    @Override
+    public void store(Effect.StoreProviderCredential store) {}
 
     @Override
     public void wakeAt(Effect.WakeAt wake) {

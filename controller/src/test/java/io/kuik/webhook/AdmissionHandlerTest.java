@@ -198,4 +198,30 @@ class AdmissionHandlerTest {
 
     assertTrue(response.get("allowed").asBoolean());
   }
+
+  @ParameterizedTest(name = "pull secret first, a pod whose spec.nodeName is \"{0}\": gated {1}")
+  @CsvSource({"'', true", "node-1, false"})
+  void aPodThatNamesItsNodeIsNeverGated(String node, boolean gated) {
+    tools.jackson.databind.node.ObjectNode review =
+        (tools.jackson.databind.node.ObjectNode) JSON.readTree(recorded("pod-create.json"));
+    ((tools.jackson.databind.node.ObjectNode) review.at("/request/object/spec"))
+        .put("nodeName", node);
+    AdmissionHandler handler =
+        new AdmissionHandler(
+            new io.kuik.routing.Router(MIRROR_HAS_EVERYTHING, name -> java.util.Optional.empty()),
+            () -> io.kuik.routing.RoutingIndex.of(List.of(AdmissionFixtures.PROD_MIRROR)),
+            io.kuik.model.ServedNamespaces.allBut(io.kuik.model.ServedNamespaces.KUBE_SYSTEM),
+            name -> java.util.Optional.of(java.util.Map.of()),
+            decision -> {},
+            () -> true);
+
+    JsonNode answer = JSON.readTree(handler.handle(JSON.writeValueAsBytes(review)));
+    String patch =
+        new String(
+            Base64.getDecoder().decode(answer.at("/response/patch").asString()),
+            StandardCharsets.UTF_8);
+
+    assertTrue(patch.contains("kuik-inject-imagemirror-prod-mirror"), patch);
+    assertEquals(gated, patch.contains("kuik.enix.io/pull-secret"), patch);
+  }
 }

@@ -10,7 +10,6 @@ import io.kuik.ports.RegistryProber.Availability;
 import io.kuik.ports.RegistryProber.Probe;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,7 +42,7 @@ class BearerTokenFlowTest {
   private OciRegistryProber prober(Duration timeout) {
     ProberSettings settings =
         ProberSettings.defaults().withProbeTimeout(timeout).withCacheTtl(Duration.ofSeconds(30));
-    return new OciRegistryProber(settings, HttpClient.newHttpClient(), nanos::get);
+    return new OciRegistryProber(settings, nanos::get);
   }
 
   private Availability probe(String repositoryAndTag, RegistryCredential credential) {

@@ -17,8 +17,8 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Self-signed certificates for the HTTPS tests, made by the JDK's {@code keytool} (for {@code
- * localhost} and {@code 127.0.0.1}) and written out as PEM in each encoding the webhook reads.
- * Public for the webhook load harness ({@code io.kuik.load}).
+ * localhost}, {@code 127.0.0.1} and {@code 127.0.0.2}) and written out as PEM in each encoding the
+ * webhook reads. Public for the webhook load harness ({@code io.kuik.load}).
  */
 public final class TestCertificates {
 
@@ -44,7 +44,7 @@ public final class TestCertificates {
                 "-dname",
                 "CN=kuik-webhook-" + name,
                 "-ext",
-                "SAN=dns:localhost,ip:127.0.0.1",
+                "SAN=dns:localhost,ip:127.0.0.1,ip:127.0.0.2",
                 "-validity",
                 "2",
                 "-storetype",
@@ -96,7 +96,7 @@ public final class TestCertificates {
    * An EC key as {@code EC PRIVATE KEY} (SEC1) with its named curve, as OpenSSL and cert-manager
    * write it: the JDK's inner SEC1 structure, with the curve from the PKCS#8 algorithm added.
    */
-  static String sec1Pem(PrivateKey ec) {
+  public static String sec1Pem(PrivateKey ec) {
     try {
       org.bouncycastle.asn1.pkcs.PrivateKeyInfo info =
           org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(ec.getEncoded());

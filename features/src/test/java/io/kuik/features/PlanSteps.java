@@ -106,6 +106,24 @@ public class PlanSteps {
     assertEquals(0, state.plan.path("problems").size(), state.plan.path("problems").toString());
   }
 
+  @Then(
+      "^kuik plan must show ([a-z0-9-]+)'s ([a-z0-9.-]+) holding (\\S+), minted at run time by provider (\\S+)$")
+  public void plannedAsMinted(String namespace, String name, String key, String provider) {
+    for (JsonNode secret : state.plan.path("secrets")) {
+      if (secret.path("namespace").asString().equals(namespace)
+          && secret.path("name").asString().equals(name)) {
+        for (JsonNode k : secret.path("keys")) {
+          if (k.path("key").asString().equals(key)) {
+            assertEquals("minted at run time by provider " + provider, k.path("source").asString());
+            return;
+          }
+        }
+      }
+    }
+    throw new AssertionError(
+        "kuik plan shows no key " + key + " in " + namespace + "/" + name + ": " + state.plan);
+  }
+
   @Then("^kuik plan must have planned (\\d+) kuik-inject Secrets?$")
   public void plannedSecrets(int count) {
     assertEquals(count, state.plan.path("secrets").size(), state.plan.path("secrets").toString());

@@ -72,6 +72,11 @@ public class PullSecretFirstSteps {
     world().faults().apiServerUnavailable(Duration.ofSeconds(seconds));
   }
 
+  @When("the API server answers every request about {word} with 503 for {int} seconds")
+  public void anOutageAbout(String name, int seconds) {
+    world().faults().apiServerUnavailableFor(name, Duration.ofSeconds(seconds));
+  }
+
   @When("^the registry (\\S+) no longer accepts ([^:\\s]+):(\\S+)$")
   public void revoked(String host, String user, String password) {
     world().actions().registryRevokes(host, user, password);

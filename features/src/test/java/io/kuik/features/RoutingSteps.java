@@ -60,6 +60,20 @@ public class RoutingSteps {
     world().workloads().submitPod(namespace, pod, Map.of("app", image), Map.of(), List.of(), null);
   }
 
+  @When("a pod {word} using {word} and {word} is created in {word}")
+  public void aPodOfTwoContainersIsCreated(
+      String pod, String image, String sidecar, String namespace) {
+    Map<String, String> containers = new LinkedHashMap<>();
+    containers.put("app", image);
+    containers.put("sidecar", sidecar);
+    world().workloads().submitPod(namespace, pod, containers, Map.of(), List.of(), null);
+  }
+
+  @When("a pod {word} using {word} on the node {word} is created in {word}")
+  public void aPodOnANodeIsCreated(String pod, String image, String node, String namespace) {
+    world().workloads().submitPodOnNode(namespace, pod, image, node);
+  }
+
   @When("a pod {word} using {word} and {word} with its own pull secret {word} is created in {word}")
   public void aPodWithASidecarAndItsOwnPullSecretIsCreated(
       String pod, String image, String sidecar, String ownSecret, String namespace) {

@@ -44,6 +44,29 @@ public class SecretSteps {
     world().objects().dockerRegistrySecret(namespace, name, auths);
   }
 
+  /** A source that flaps: every second its one entry alternates between two passwords. */
+  @When(
+      "^the Secret ([a-z0-9-]+) in ([a-z0-9-]+) flips every second between ([^:\\s]+):(\\S+) and"
+          + " ([^:\\s]+):(\\S+) for (\\S+) during (\\d+) minutes$")
+  public void theSecretFlips(
+      String name,
+      String namespace,
+      String user,
+      String password,
+      String otherUser,
+      String otherPassword,
+      String path,
+      int minutes) {
+    for (int second = 1; second <= minutes * 60; second++) {
+      RegistryCredential credential =
+          second % 2 == 0
+              ? RegistryCredential.basic(user, password)
+              : RegistryCredential.basic(otherUser, otherPassword);
+      world().objects().dockerRegistrySecret(namespace, name, Map.of(path, credential));
+      world().pass(java.time.Duration.ofSeconds(1));
+    }
+  }
+
   @Given("there is no Secret {word} in {word}")
   public void thereIsNoSecret(String name, String namespace) {
     assertTrue(

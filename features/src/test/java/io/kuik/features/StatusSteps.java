@@ -42,7 +42,7 @@ public class StatusSteps {
   }
 
   @Then(
-      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)'s condition (Valid|CredentialsAccepted) must be (True|False|Unknown) with reason (\\w+) saying \"(.*)\"$")
+      "^the (ImageAlternative|ImageMirror) ([a-z0-9.-]+)'s condition (Valid|CredentialsAccepted|ProviderCredentialsValid) must be (True|False|Unknown) with reason (\\w+) saying \"(.*)\"$")
   public void theConditionIs(
       String kind, String name, String type, String status, String reason, String text) {
     ObjectNode live =

@@ -11,6 +11,7 @@ import io.kuik.sim.chart.Release;
 import io.kuik.sim.chart.RenderedRelease;
 import io.kuik.sim.client.Informer;
 import io.kuik.sim.faults.Outages;
+import io.kuik.sim.faults.PolicyAbsence;
 import io.kuik.sim.faults.PolicyFailure;
 import io.kuik.sim.faults.RegistryOutages;
 import io.kuik.sim.faults.WatchFaults;
@@ -63,6 +64,7 @@ public final class Cluster {
   private final Helm helm;
   private final Outages outages;
   private final PolicyFailure policyFailure;
+  private final PolicyAbsence policyAbsence;
   private final WatchFaults watchFaults;
   private final RegistryOutages registryOutages;
   // null: the repository's chart/, found when the first release is installed.
@@ -93,6 +95,7 @@ public final class Cluster {
     helm = new Helm(api);
     outages = new Outages(api);
     policyFailure = new PolicyFailure(policy, loop, trace);
+    policyAbsence = new PolicyAbsence(loop, trace);
     watchFaults = WatchFaults.on(api);
     registryOutages = new RegistryOutages(registries);
   }
@@ -342,6 +345,11 @@ public final class Cluster {
   /** The admission policy failing to evaluate. */
   public PolicyFailure policyFailure() {
     return policyFailure;
+  }
+
+  /** The admission policy or its binding deleted for a while. */
+  public PolicyAbsence policyAbsence() {
+    return policyAbsence;
   }
 
   /** Watch events lost, late or reordered, and watches expiring. */

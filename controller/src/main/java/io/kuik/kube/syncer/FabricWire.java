@@ -61,4 +61,9 @@ final class FabricWire implements SyncerWire {
   public TrialVerdict tryCredential(Effect.TryCredential trial) {
     return trier.tryNow(trial.trial());
   }
+
+  @Override
+  public Answer store(Effect.StoreProviderCredential store) {
+    return secrets.apply(store.secret());
+  }
 }

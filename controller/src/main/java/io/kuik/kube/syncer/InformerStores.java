@@ -3,6 +3,7 @@ package io.kuik.kube.syncer;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.kuik.kube.SlimStore;
 import io.kuik.model.ObservedNamespace;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewrittenPod;

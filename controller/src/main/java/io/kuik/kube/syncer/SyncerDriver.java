@@ -1,5 +1,6 @@
 package io.kuik.kube.syncer;
 
+import io.kuik.kube.LogRedaction;
 import io.kuik.ports.Clock;
 import io.kuik.registry.CredentialTrier;
 import io.kuik.syncer.Answer;
@@ -21,10 +22,11 @@ import java.util.logging.Logger;
  * {@link SecretSyncer} on the {@link CoreLoop}, where every input is handled, and carries each
  * effect out without blocking that thread. Informer notifications reach the loop and go through the
  * {@link Intake}; applies go out on the sender threads (as many as the core lets fly, {@code
- * --max-applies-in-flight}), statuses and Events on a thread of their own, credential trials on the
- * {@link CredentialTrier}'s, and every answer comes back as an input on the loop; a wake-up is a
- * one-shot timer on the loop. Every write goes out through the {@link WriteGate}, checked on the
- * thread that sends it. The production twin of the simulator's {@code SyncerProcess}.
+ * --max-applies-in-flight}), gate releases on as many threads of their own, statuses and Events on
+ * a thread of their own, credential trials on the {@link CredentialTrier}'s, and every answer comes
+ * back as an input on the loop; a wake-up is a one-shot timer on the loop. Every write goes out
+ * through the {@link WriteGate}, checked on the thread that sends it. The production twin of the
+ * simulator's {@code SyncerProcess}.
  *
  * <p>Before {@link #startSyncing()} (informers synced and, with leader election, the lease held)
  * notifications only fill the caches; the core is built then and reconciles everything once.
@@ -42,18 +44,22 @@ final class SyncerDriver implements Effect.Executor {
   private final ApplyingStatusWriter statuses;
   private final WriteGate gate;
   private final Executor senders;
+  private final Executor releasers;
   private final Executor notes;
   private final SyncerMetrics metrics;
   private final CredentialTrier trier;
+  private final ProviderPlugins plugins;
   private SecretSyncer core; // the loop's thread only
 
   /**
    * @param senders the threads that send applies (fabric8's apply blocks for its round trip)
+   * @param releasers the threads that send gate releases, as many as the core lets fly
    * @param notes the thread that sends status writes and records Events
    * @param secrets counts the answers of the Secrets' applies
    * @param statuses counts the answers of the status writes
    * @param gate every write's way out
    * @param trier tries credentials on their registries, on threads of its own
+   * @param plugins runs credential provider plugins, on threads of its own
    */
   SyncerDriver(
       CoreLoop loop,
@@ -64,9 +70,11 @@ final class SyncerDriver implements Effect.Executor {
       ApplyingStatusWriter statuses,
       WriteGate gate,
       Executor senders,
+      Executor releasers,
       Executor notes,
       SyncerMetrics metrics,
-      CredentialTrier trier) {
+      CredentialTrier trier,
+      ProviderPlugins plugins) {
     this.loop = loop;
     this.settings = settings;
     this.clock = clock;
@@ -76,9 +84,11 @@ final class SyncerDriver implements Effect.Executor {
     this.statuses = statuses;
     this.gate = gate;
     this.senders = senders;
+    this.releasers = releasers;
     this.notes = notes;
     this.metrics = metrics;
     this.trier = trier;
+    this.plugins = plugins;
   }
 
   /** Builds the core and reconciles every pair once; later calls do nothing. Any thread. */
@@ -158,11 +168,14 @@ final class SyncerDriver implements Effect.Executor {
     }
   }
 
-  /** On the notes' thread, as a status write. */
+  /**
+   * On a releaser thread, through the write gate: several at once, none waiting behind a status or
+   * an Event (the core paces them with the other writes).
+   */
   @Override
   public void release(Effect.ReleaseGate release) {
     send(
-        notes,
+        releasers,
         "release of the gate of " + release.namespace() + "/" + release.name(),
         () -> gate.release(release),
         answer -> new Input.GateAnswered(release, answer));
@@ -189,6 +202,31 @@ final class SyncerDriver implements Effect.Executor {
             loop.execute(
                 "credential trial on " + trial.trial().registry() + " answered",
                 () -> handle(new Input.TrialAnswered(trial, verdict))));
+  }
+
+  /**
+   * On the plugins' threads, whatever the plugin takes; the result comes back to the loop. Neither
+   * the mint nor its result is logged with the credential.
+   */
+  @Override
+  public void mint(Effect.MintCredential mint) {
+    plugins.mint(
+        mint.provider(),
+        mint.image(),
+        result ->
+            loop.execute(
+                "mint of " + mint.provider().name() + " for " + mint.image() + " answered",
+                () -> handle(new Input.MintAnswered(mint, result))));
+  }
+
+  /** On the notes' thread, through the write gate, as an apply. */
+  @Override
+  public void store(Effect.StoreProviderCredential store) {
+    send(
+        notes,
+        "store of " + store.secret().getMetadata().getName(),
+        () -> gate.store(store),
+        answer -> new Input.StoreAnswered(store, answer));
   }
 
   /** Sends on {@code threads}; the answer comes back to the loop, whatever happens. */
@@ -222,6 +260,8 @@ final class SyncerDriver implements Effect.Executor {
             pairs,
             core.resyncPeriod()));
     metrics.podsGated(core.podsGated());
+    metrics.providerCredentials(core.providerCredentials(clock.now()));
     metrics.publishLanes(core.queueStats(clock.now()));
+    LogRedaction.use(core.redactor());
   }
 }

@@ -33,7 +33,8 @@ public final class SyncerMetrics {
       long pairs,
       double resyncPeriodSeconds,
       Map<String, Long> rewritesNotRecognized,
-      Map<String, Long> credentialTrials) {
+      Map<String, Long> credentialTrials,
+      Map<String, Long> mints) {
     static final CoreSnapshot NONE =
         new CoreSnapshot(
             0,
@@ -44,7 +45,8 @@ public final class SyncerMetrics {
             0,
             0,
             new SyncerCounters().rewritesNotRecognized(),
-            new SyncerCounters().credentialTrials());
+            new SyncerCounters().credentialTrials(),
+            Map.of());
 
     static CoreSnapshot of(
         SyncerCounters counters,
@@ -61,7 +63,8 @@ public final class SyncerMetrics {
           pairs,
           resyncPeriod.toMillis() / 1000.0,
           counters.rewritesNotRecognized(),
-          counters.credentialTrials());
+          counters.credentialTrials(),
+          Map.copyOf(counters.mints()));
     }
   }
 
@@ -96,6 +99,8 @@ public final class SyncerMetrics {
   private final Gauge podsGated;
   private final Histogram gateWait;
   private volatile CoreSnapshot snapshot = CoreSnapshot.NONE;
+  private volatile java.util.Set<String> providerNames = java.util.Set.of();
+  private volatile Map<String, io.kuik.model.ProviderCredential> serving = Map.of();
 
   public SyncerMetrics() {
     counter("kuik_syncer_reconciles", "Pairs reconciled", CoreSnapshot::reconciles);
@@ -128,6 +133,54 @@ public final class SyncerMetrics {
         .callback(
             callback ->
                 snapshot.credentialTrials().forEach((result, n) -> callback.call(n, result)))
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("kuik_syncer_provider_mints")
+        .help(
+            "Runs of a credential provider plugin, by provider and result: minted, or not_found,"
+                + " timed_out, exited, too_large, invalid, unusable, not_run")
+        .labelNames("provider", "result")
+        .callback(
+            callback ->
+                snapshot
+                    .mints()
+                    .forEach(
+                        (key, n) -> {
+                          String[] parts = key.split("\\|", 2);
+                          callback.call(n, parts[0], parts[1]);
+                        }))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_provider_credential_expiry_seconds")
+        .help(
+            "Seconds until the provider's soonest-expiring credential written in kuik-inject-*"
+                + " Secrets expires; 0 when none is written. It falls to half the validity, then a"
+                + " new one is minted; below that, the plugin fails")
+        .labelNames("provider")
+        .callback(
+            callback -> {
+              java.time.Instant now = java.time.Instant.now();
+              for (String provider : providerNames) {
+                io.kuik.model.ProviderCredential c = serving.get(provider);
+                double left =
+                    c == null ? 0 : Math.max(0, Duration.between(now, c.expiresAt()).toMillis());
+                callback.call(left / 1000.0, provider);
+              }
+            })
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("kuik_syncer_provider_credential_validity_seconds")
+        .help(
+            "How long the provider's soonest-expiring credential in use was minted for (its"
+                + " cacheDuration); 0 when none is written")
+        .labelNames("provider")
+        .callback(
+            callback -> {
+              for (String provider : providerNames) {
+                io.kuik.model.ProviderCredential c = serving.get(provider);
+                callback.call(c == null ? 0 : c.validity().toMillis() / 1000.0, provider);
+              }
+            })
         .register(registry);
     GaugeWithCallback.builder()
         .name("kuik_syncer_pairs")
@@ -250,6 +303,16 @@ public final class SyncerMetrics {
         gateWait.observe(waited.toNanos() / 1e9);
       }
     };
+  }
+
+  /** The providers configured: each has its series from the first scrape. */
+  void providers(java.util.Collection<String> names) {
+    providerNames = java.util.Set.copyOf(names);
+  }
+
+  /** Each provider's soonest-expiring credential in use, published by the core's thread. */
+  void providerCredentials(Map<String, io.kuik.model.ProviderCredential> credentials) {
+    serving = Map.copyOf(credentials);
   }
 
   void podsGated(int pods) {

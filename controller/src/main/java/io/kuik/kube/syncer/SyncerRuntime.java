@@ -44,10 +44,14 @@ public final class SyncerRuntime implements ProcessRuntime {
   private final CoreLoop loop = new CoreLoop("kuik-syncer-core");
   // The applies in flight, one thread each: fabric8's server-side apply blocks for its round trip.
   private final ExecutorService senders;
+  // The gates' releases, as many at once as applies: a pod patch blocks for its round trip.
+  private final ExecutorService releasers;
   // Status writes and Events, one at a time, so that neither waits behind the other's applies.
   private final ExecutorService notes;
   // Credential trials, on threads of their own: a registry may take its timeout to answer.
   private final CredentialTrier trier;
+  // Provider plugins, on threads of their own: a plugin may take its timeout to answer.
+  private final ProviderPlugins plugins;
   private final SyncerDriver driver;
   private final StartGate start;
   private final SyncerInformers informers;
@@ -63,9 +67,17 @@ public final class SyncerRuntime implements ProcessRuntime {
     String namespace = settings.syncer().clusterResourceNamespace();
     Clock clock = java.time.Clock.systemUTC()::instant;
     senders = threads("kuik-syncer-apply-", settings.syncer().maxInFlight());
+    releasers = threads("kuik-syncer-release-", settings.syncer().maxInFlight());
     notes = threads("kuik-syncer-notes-", 1);
     trier =
         new CredentialTrier(settings.trials().timeout(), settings.trials().insecureRegistries());
+    plugins =
+        new ProviderPlugins(
+            settings.plugins().directory(),
+            settings.plugins().timeout(),
+            settings.plugins().concurrency(),
+            settings.plugins().maxOutput());
+    metrics.providers(settings.syncer().providers().providers().keySet());
     InformerStores stores = new InformerStores(namespace);
     informers = new SyncerInformers(client, stores, namespace);
     ApplyingSecretWriter secrets = new ApplyingSecretWriter(client, metrics);
@@ -89,9 +101,11 @@ public final class SyncerRuntime implements ProcessRuntime {
             statuses,
             gate,
             senders,
+            releasers,
             notes,
             metrics,
-            trier);
+            trier,
+            plugins);
     start = new StartGate(driver::startSyncing);
     metrics.informersSynced(() -> synced && informers.noneStopped());
     metrics.admissionPolicyInPlace(false);
@@ -179,8 +193,10 @@ public final class SyncerRuntime implements ProcessRuntime {
     requestExit(ExitReason.SHUTDOWN);
     gate.stopping();
     senders.shutdownNow(); // an apply not sent yet is dropped; one on the wire ends
+    releasers.shutdownNow();
     notes.shutdownNow();
     trier.close();
+    plugins.close();
     loop.close();
     bounds.close();
     if (election != null) {

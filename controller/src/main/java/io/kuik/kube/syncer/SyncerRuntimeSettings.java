@@ -12,14 +12,55 @@ import java.util.Objects;
  * @param healthPort port of /healthz, /readyz and /metrics; zero picks a free one
  * @param bounds the admission policies and bindings that bound the writes
  * @param trials how credentials are tried on their registries
+ * @param plugins where the credential provider plugins are and how they are run
  */
 public record SyncerRuntimeSettings(
-    SyncerSettings syncer, LeaseSettings lease, int healthPort, Bounds bounds, Trials trials) {
+    SyncerSettings syncer,
+    LeaseSettings lease,
+    int healthPort,
+    Bounds bounds,
+    Trials trials,
+    Plugins plugins) {
 
   /** With the default credential trials (10 s per request, HTTPS but for loopback registries). */
   public SyncerRuntimeSettings(
       SyncerSettings syncer, LeaseSettings lease, int healthPort, Bounds bounds) {
-    this(syncer, lease, healthPort, bounds, Trials.defaults());
+    this(syncer, lease, healthPort, bounds, Trials.defaults(), Plugins.defaults());
+  }
+
+  /** With the default plugin runs. */
+  public SyncerRuntimeSettings(
+      SyncerSettings syncer, LeaseSettings lease, int healthPort, Bounds bounds, Trials trials) {
+    this(syncer, lease, healthPort, bounds, trials, Plugins.defaults());
+  }
+
+  /**
+   * How credential provider plugins run (docs/behaviour.md#provider-credentials): the executable
+   * {@code <directory>/<name>}, at most {@code concurrency} at once, each killed past {@code
+   * timeout} or {@code maxOutput} bytes on stdout.
+   */
+  public record Plugins(
+      java.nio.file.Path directory, Duration timeout, int concurrency, long maxOutput) {
+
+    /** Where the chart puts them: an image volume or an emptyDir, mounted there. */
+    public static final String DEFAULT_DIRECTORY = "/kuik/plugins";
+
+    public Plugins {
+      Objects.requireNonNull(directory, "directory");
+      Objects.requireNonNull(timeout, "timeout");
+      if ((timeout.isNegative() || timeout.isZero()) || concurrency < 1 || maxOutput < 1) {
+        throw new IllegalArgumentException(
+            "a plugin run needs a positive timeout, concurrency and output limit");
+      }
+    }
+
+    public static Plugins defaults() {
+      return new Plugins(
+          java.nio.file.Path.of(DEFAULT_DIRECTORY),
+          ProviderPlugins.DEFAULT_TIMEOUT,
+          ProviderPlugins.DEFAULT_CONCURRENCY,
+          ProviderPlugins.DEFAULT_MAX_OUTPUT);
+    }
   }
 
   /**
@@ -81,6 +122,7 @@ public record SyncerRuntimeSettings(
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(bounds, "bounds");
     Objects.requireNonNull(trials, "trials");
+    Objects.requireNonNull(plugins, "plugins");
     if (healthPort < 0 || healthPort > 65535) {
       throw new IllegalArgumentException("the health port must be 0 to 65535, got " + healthPort);
     }

@@ -10,8 +10,6 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kuik.kube.PodGates;
 import io.kuik.kube.PolicyWatch;
-import io.kuik.model.PullSecretGate;
-import io.kuik.model.RewriteAnnotations;
 import io.kuik.model.WriteBounds;
 import io.kuik.webhook.GateBound;
 import io.kuik.webhook.SyncerLease;
@@ -19,27 +17,43 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Pull secret first, the webhook process's part (docs/decisions/0052-pull-secret-first.md): reads
  * the syncer's Lease every {@link #LEASE_PERIOD} for {@link SyncerLease}, which the admission asks
- * whether to gate; watches the rewritten pods and, every {@link #TICK}, removes the gate of those
- * past the bound ({@link GateBound}) with a Warning Event on each. One thread of its own runs all
- * of it; the informer hands its changes to that thread. It gates and patches no pod while the
- * admission policy that bounds those patches, or its binding, is missing ({@link PolicyWatch}).
+ * whether to gate; watches the rewritten pods no node runs yet, keeping a slim record of each
+ * ({@link WatchedPods}), and every {@link #TICK} removes the gate of those past the bound ({@link
+ * GateBound}) with a Warning Event on each. One thread of its own keeps the bound; the releases go
+ * out on {@link #RELEASES_IN_FLIGHT} threads of their own, taken in turn from each namespace, and
+ * the Events on one more, so that neither reading the Lease, nor recording Events, nor another
+ * namespace's flood of due pods holds one back
+ * (docs/decisions/0062-gate-releases-paced-concurrent-fair.md). It gates and patches no pod while
+ * the admission policy that bounds those patches, or its binding, is missing ({@link PolicyWatch}).
  */
 final class GateKeeper implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(GateKeeper.class.getName());
 
   static final Duration LEASE_PERIOD = Duration.ofSeconds(2);
-  static final Duration TICK = Duration.ofSeconds(1);
+  static final Duration TICK = Duration.ofMillis(200);
   static final Duration RETRY = Duration.ofSeconds(5);
+
+  /** Releases sent and not yet answered, at most, each on a thread of its own. */
+  static final int RELEASES_IN_FLIGHT = 16;
+
+  /** Warning Events waiting to be recorded, at most; beyond, one is dropped (and logged). */
+  static final int EVENTS_QUEUED = 1_000;
 
   private final KubernetesClient client;
   private final String namespace;
@@ -49,12 +63,32 @@ final class GateKeeper implements AutoCloseable {
   private final PodGates gates;
   private final PolicyWatch policy;
   private final ScheduledExecutorService thread =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "kuik-gate-keeper");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(daemons("kuik-gate-keeper"));
+
+  /** Reads the Lease, so that a slow API server delays no tick of the bound. */
+  private final ScheduledExecutorService leaseReader =
+      Executors.newSingleThreadScheduledExecutor(daemons("kuik-lease-reader"));
+
+  private final ExecutorService releasers =
+      Executors.newFixedThreadPool(RELEASES_IN_FLIGHT, daemons("kuik-gate-release"));
+
+  /**
+   * Records the Warning Events, one at a time, apart from the releases: under a flood they must not
+   * halve the releases' pace. A full queue drops the Event, never the release.
+   */
+  private final ThreadPoolExecutor events =
+      new ThreadPoolExecutor(
+          1,
+          1,
+          30,
+          TimeUnit.SECONDS,
+          new ArrayBlockingQueue<>(EVENTS_QUEUED),
+          daemons("kuik-gate-events"),
+          (dropped, pool) -> LOG.fine("a PullSecretNotReady Event dropped: too many queued"));
+
+  /** Releases in flight; the keeper's thread only. */
+  private int inFlight;
+
   private volatile int gated;
   private volatile long released;
   private SharedIndexInformer<Pod> pods;
@@ -92,30 +126,27 @@ final class GateKeeper implements AutoCloseable {
 
   void start() {
     policy.start();
-    thread.scheduleWithFixedDelay(
+    leaseReader.scheduleWithFixedDelay(
         this::readLease, 0, LEASE_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
-    pods =
-        client
-            .pods()
-            .inAnyNamespace()
-            .withLabel(RewriteAnnotations.REWRITTEN_LABEL, RewriteAnnotations.REWRITTEN_LABEL_VALUE)
-            .inform(
-                new ResourceEventHandler<>() {
-                  @Override
-                  public void onAdd(Pod pod) {
-                    changed(pod, false);
-                  }
+    pods = WatchedPods.informer(client);
+    pods.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(Pod pod) {
+            changed(pod, false);
+          }
 
-                  @Override
-                  public void onUpdate(Pod before, Pod pod) {
-                    changed(pod, false);
-                  }
+          @Override
+          public void onUpdate(Pod before, Pod pod) {
+            changed(pod, false);
+          }
 
-                  @Override
-                  public void onDelete(Pod pod, boolean unknown) {
-                    changed(pod, true);
-                  }
-                });
+          @Override
+          public void onDelete(Pod pod, boolean unknown) {
+            changed(pod, true);
+          }
+        });
+    pods.start();
     thread.scheduleWithFixedDelay(
         this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -140,65 +171,57 @@ final class GateKeeper implements AutoCloseable {
     }
   }
 
+  /** On the informer's thread: the record goes to the keeper's, the pod object nowhere. */
   private void changed(Pod pod, boolean deleted) {
-    String ns = pod.getMetadata().getNamespace();
-    String name = pod.getMetadata().getName();
-    GateBound.GatedPod gatedPod = deleted ? null : gated(pod);
+    WatchedPods.Watched record = WatchedPods.record(pod);
+    GateBound.GatedPod gatedPod = deleted ? null : record.gated();
     try {
-      thread.execute(() -> bound.podChanged(ns, name, gatedPod));
-    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      thread.execute(() -> bound.podChanged(record.namespace(), record.name(), gatedPod));
+    } catch (RejectedExecutionException closing) {
       // closing
     }
   }
 
-  private static GateBound.GatedPod gated(Pod pod) {
-    if (pod.getSpec() == null
-        || pod.getMetadata().getDeletionTimestamp() != null
-        || pod.getMetadata().getCreationTimestamp() == null
-        || pod.getMetadata().getUid() == null) {
-      return null;
-    }
-    int index =
-        PullSecretGate.indexIn(
-            pod.getSpec().getSchedulingGates().stream()
-                .map(g -> g == null ? "" : String.valueOf(g.getName()))
-                .toList());
-    if (index < 0) {
-      return null;
-    }
-    return new GateBound.GatedPod(
-        pod.getMetadata().getNamespace(),
-        pod.getMetadata().getName(),
-        pod.getMetadata().getUid(),
-        Instant.parse(pod.getMetadata().getCreationTimestamp()),
-        index);
-  }
-
+  /** The due pods, as many as may fly, each released on a thread of its own. */
   private void tick() {
     if (!policy.bounds().inPlace()) {
       return; // no patch while nothing bounds it: the gated pods wait for the policy
     }
     try {
-      Instant now = Instant.now();
-      for (GateBound.GatedPod pod : bound.due(now)) {
-        PodGates.Result result = gates.release(pod.namespace(), pod.name(), pod.uid(), pod.index());
-        if (bound.answered(pod, result.code(), Instant.now())) {
-          LOG.log(
-              Level.WARNING,
-              "pod {0}/{1}: pull secret not in place after {2}, gate removed by the bound",
-              new Object[] {pod.namespace(), pod.name(), bound.maxWait()});
-          warn(pod);
-        } else if (!result.released() && result.code() != 422 && result.code() != 404) {
-          LOG.log(
-              Level.WARNING,
-              "pod {0}/{1}: removing its gate was refused ({2} {3}), retry in {4}",
-              new Object[] {pod.namespace(), pod.name(), result.code(), result.reason(), RETRY});
-        }
+      for (GateBound.GatedPod pod : bound.due(Instant.now(), RELEASES_IN_FLIGHT - inFlight)) {
+        inFlight++;
+        releasers.execute(
+            () -> {
+              PodGates.Result result =
+                  gates.release(pod.namespace(), pod.name(), pod.uid(), pod.index());
+              thread.execute(() -> answered(pod, result));
+            });
       }
       gated = bound.gated();
       released = bound.released();
+    } catch (RejectedExecutionException closing) {
+      // closing
     } catch (RuntimeException bug) {
       LOG.log(Level.SEVERE, "the gate keeper's tick failed", bug);
+    }
+  }
+
+  private void answered(GateBound.GatedPod pod, PodGates.Result result) {
+    inFlight--;
+    if (bound.answered(pod, result.code(), Instant.now())) {
+      LOG.log(
+          Level.WARNING,
+          "pod {0}/{1}: pull secret not in place after {2}, gate removed by the bound",
+          new Object[] {pod.namespace(), pod.name(), bound.maxWait()});
+      events.execute(() -> warn(pod));
+    } else if (!result.released() && result.code() != 422 && result.code() != 404) {
+      LOG.log(
+          Level.WARNING,
+          "pod {0}/{1}: removing its gate was refused ({2} {3}), retry in {4}",
+          new Object[] {pod.namespace(), pod.name(), result.code(), result.reason(), RETRY});
+    }
+    if (inFlight < RELEASES_IN_FLIGHT) {
+      tick(); // the next due pods go now, not at the next tick
     }
   }
 
@@ -247,6 +270,19 @@ final class GateKeeper implements AutoCloseable {
     if (pods != null) {
       pods.stop();
     }
+    leaseReader.shutdownNow();
     thread.shutdownNow();
+    releasers.shutdownNow();
+    events.shutdownNow();
+  }
+
+  /** Daemon threads named {@code prefix-1}, {@code prefix-2}, … */
+  private static ThreadFactory daemons(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + count.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 }

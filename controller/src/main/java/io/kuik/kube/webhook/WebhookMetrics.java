@@ -81,7 +81,7 @@ final class WebhookMetrics {
             .name("kuik_webhook_requests")
             .help(
                 "Requests to /mutate-pods, by result (answered, too_large, wrong_method,"
-                    + " not_found, failed) and HTTP code")
+                    + " not_found, over_its_share, failed) and HTTP code")
             .labelNames("result", "code")
             .register(registry);
     admissionDuration =

@@ -71,7 +71,9 @@ public final class WebhookRuntime implements ProcessRuntime {
     handler =
         new AdmissionHandler(
             new Router(
-                new WebhookProbeMeter(prober, metrics, System::nanoTime), informers.credentials()),
+                new WebhookProbeMeter(prober, metrics, System::nanoTime),
+                informers.credentials(),
+                java.time.Clock.systemUTC()::instant),
             routing,
             settings.served(),
             this::namespaceLabels,

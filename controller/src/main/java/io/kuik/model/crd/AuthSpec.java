@@ -21,7 +21,8 @@ public record AuthSpec(
         SecretRefSpec secretRef,
     @Size(min = 1, max = 253)
         @JsonPropertyDescription(
-            "A credential provider. Provider credentials are not injected into pods yet.")
+            "A credential provider plugin of the chart's providers, by name: the syncer mints the"
+                + " credential with it and keeps it valid.")
         String provider,
     @JsonPropertyDescription(
             "Whether pods routed through this entry get the credential in their"

@@ -23,7 +23,8 @@ public record RoutingResourceStatus(
     @JsonPropertyDescription(
             "Valid: whether the controllers can use this resource; reason and message say why"
                 + " not. CredentialsAccepted: whether the registries accept the credentials its"
-                + " entries inject.")
+                + " entries inject. ProviderCredentialsValid: whether each provider entry has a"
+                + " minted credential with more than minValidity left.")
         List<Condition> conditions,
     @JsonPropertyDescription(
             "What each registry answered when the secret-syncer tried the credential of an"

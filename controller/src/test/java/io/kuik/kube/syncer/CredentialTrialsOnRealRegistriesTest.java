@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kuik.kube.ClusterFixtures;
 import io.kuik.kube.MockCluster;
@@ -159,53 +158,20 @@ class CredentialTrialsOnRealRegistriesTest {
     String auth =
         Base64.getEncoder()
             .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-    String config =
-        "{\"auths\":{\""
-            + registryPath
-            + "\":{\"username\":\""
+    fixtures.dockerConfigSource(
+        name,
+        registryPath,
+        "\"username\":\""
             + user
             + "\",\"password\":\""
             + password
             + "\",\"auth\":\""
             + auth
-            + "\"}}}";
-    client
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(INSTALL_NAMESPACE)
-                .endMetadata()
-                .withType("kubernetes.io/dockerconfigjson")
-                .withData(
-                    Map.of(
-                        ".dockerconfigjson",
-                        Base64.getEncoder()
-                            .encodeToString(config.getBytes(StandardCharsets.UTF_8))))
-                .build())
-        .create();
+            + "\"");
   }
 
   private void alternative(String name, String repository, String secret) {
-    String yaml =
-        String.join(
-            "\n",
-            "apiVersion: kuik.enix.io/v1alpha1",
-            "kind: ImageAlternative",
-            "metadata:",
-            "  name: " + name,
-            "spec:",
-            "  alternatives:",
-            "  - repository: " + repository,
-            "    auth:",
-            "      secretRef: {name: " + secret + "}",
-            "");
-    client
-        .resource(
-            client
-                .getKubernetesSerialization()
-                .unmarshal(yaml, io.kuik.model.crd.ImageAlternative.class))
-        .create();
+    fixtures.injectingAlternative(name, repository, secret);
   }
 
   private GenericKubernetesResource stored(String name) {

@@ -91,6 +91,58 @@ class LeaderElectionOnMockApiServerTest {
         "lease and Secret requests that the chart's RBAC refuses");
   }
 
+  /**
+   * A leader whose lease another replica took over (a partition, a paused process) stops writing at
+   * once and exits 1, so that Kubernetes restarts it as a fresh standby with empty memory.
+   */
+  @Test
+  void aLeaderWhoseLeaseIsTakenOverStopsWritingAndExitsOne() throws Exception {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    fixtures.namespace("team-a", Map.of());
+    fixtures.sourceSecret("alice");
+    fixtures.imageAlternative("Always", "{}");
+    first = replica();
+    await("the replica leads").atMost(PATIENCE).until(first::isWriting);
+
+    // The leader renews every 200 ms: retry the takeover until it is not a stale write.
+    await("another replica takes the lease over")
+        .atMost(PATIENCE)
+        .ignoreExceptions()
+        .until(
+            () -> {
+              cluster
+                  .client()
+                  .leases()
+                  .inNamespace(INSTALL_NAMESPACE)
+                  .withName(leaseName())
+                  .edit(
+                      lease -> {
+                        lease.getSpec().setHolderIdentity("another-replica");
+                        lease.getSpec().setLeaseDurationSeconds(3600);
+                        lease.getSpec().setRenewTime(java.time.ZonedDateTime.now());
+                        return lease;
+                      });
+              return true;
+            });
+
+    await("the deposed leader ends").atMost(PATIENCE).until(() -> !first.isRunning());
+    assertFalse(first.isWriting(), "writing stopped");
+    assertEquals(1, first.stop(), "a lost lease exits 1");
+  }
+
+  /** The one Lease the replicas stand for. */
+  private String leaseName() {
+    return cluster
+        .client()
+        .leases()
+        .inNamespace(INSTALL_NAMESPACE)
+        .list()
+        .getItems()
+        .get(0)
+        .getMetadata()
+        .getName();
+  }
+
   private static long appliesSent(RunningSyncer syncer) {
     return (long) Metrics.value(syncer.get("/metrics").body(), "kuik_syncer_applies_sent_total");
   }

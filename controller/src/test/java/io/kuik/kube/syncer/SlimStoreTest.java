@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.kuik.kube.SlimStore;
 import io.kuik.model.ObservedNamespace;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RewrittenPod;

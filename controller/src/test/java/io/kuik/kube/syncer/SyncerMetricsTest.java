@@ -27,7 +27,8 @@ class SyncerMetricsTest {
             12,
             600,
             java.util.Map.of("NamespaceNotSelected", 9L, "ImageNotCovered", 0L),
-            java.util.Map.of("accepted", 4L, "refused", 1L, "unreachable", 0L)));
+            java.util.Map.of("accepted", 4L, "refused", 1L, "unreachable", 0L),
+            java.util.Map.of("ecr|minted", 3L, "ecr|timed_out", 1L)));
 
     String text = scrape();
 

@@ -95,6 +95,43 @@ public final class RenderedRelease {
     return Optional.empty();
   }
 
+  /**
+   * The files the container that runs {@code kuik <command>} sees from the ConfigMaps the render
+   * mounts into it, by path: each key of the ConfigMap's data a file under the mount's path, as the
+   * kubelet projects a configMap volume
+   * (https://kubernetes.io/docs/concepts/storage/volumes/#configmap).
+   */
+  public Map<String, String> mountedFiles(String command) {
+    Map<String, String> files = new java.util.TreeMap<>();
+    Optional<ObjectNode> runner = runner(command);
+    if (runner.isEmpty()) {
+      return files;
+    }
+    JsonNode spec = runner.get().path("spec").path("template").path("spec");
+    Map<String, String> configMaps = new java.util.HashMap<>();
+    for (JsonNode volume : spec.path("volumes")) {
+      if (volume.has("configMap")) {
+        configMaps.put(
+            volume.path("name").asString(), volume.path("configMap").path("name").asString());
+      }
+    }
+    for (JsonNode mount : spec.path("containers").path(0).path("volumeMounts")) {
+      String configMap = configMaps.get(mount.path("name").asString());
+      if (configMap == null) {
+        continue;
+      }
+      String path = mount.path("mountPath").asString();
+      find("ConfigMap", configMap)
+          .ifPresent(
+              found ->
+                  found
+                      .path("data")
+                      .properties()
+                      .forEach(e -> files.put(path + "/" + e.getKey(), e.getValue().asString())));
+    }
+    return files;
+  }
+
   /** The namespaces the webhook configuration's namespaceSelector leaves out. */
   public List<String> webhookExcludes() {
     List<String> names = new ArrayList<>();

@@ -39,13 +39,26 @@ public final class Convergence {
         if (resource.rewritePolicy() == Policy.ALWAYS
             && resource.namespaceSelector().matches(namespace.labels())) {
           Map<String, String> expected = new TreeMap<>();
+          Map<String, String> held = new TreeMap<>();
           for (EntryView entry : resource.entries()) {
             Scope.credentialFor(entry, view.sources())
                 .ifPresent(c -> expected.put(entry.repository(), c));
           }
+          // A provider entry's token is judged by ProviderCredentialsValid.pending.
+          secret.ifPresent(
+              s ->
+                  s.auths()
+                      .forEach(
+                          (key, value) -> {
+                            if (resource.entries().stream()
+                                .noneMatch(
+                                    e -> e.provider() != null && e.repository().equals(key))) {
+                              held.put(key, value);
+                            }
+                          }));
           if (secret.isEmpty()) {
             out.add(new Violation(NAME, where + " is missing (Always, in scope)", target));
-          } else if (!secret.get().auths().equals(expected)) {
+          } else if (!held.equals(expected)) {
             out.add(
                 new Violation(
                     NAME,

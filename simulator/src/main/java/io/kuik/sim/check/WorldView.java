@@ -53,8 +53,15 @@ public record WorldView(
     }
   }
 
-  /** One alternative: its repository (the auths key it injects) and the source Secret's name. */
-  public record EntryView(String repository, String secretRef) {}
+  /**
+   * One alternative: its repository (the auths key it injects), and the source Secret's name or the
+   * provider that mints its credential (null when it has none).
+   */
+  public record EntryView(String repository, String secretRef, String provider) {
+    public EntryView(String repository, String secretRef) {
+      this(repository, secretRef, null);
+    }
+  }
 
   public record ResourceView(
       String name, Policy rewritePolicy, LabelSelector namespaceSelector, List<EntryView> entries) {
@@ -120,7 +127,8 @@ public record WorldView(
       List<EntryView> entries = new ArrayList<>();
       for (JsonNode alt : spec.path("alternatives")) {
         String ref = alt.path("auth").path("secretRef").path("name").asString(null);
-        entries.add(new EntryView(alt.path("repository").asString(""), ref));
+        String provider = alt.path("auth").path("provider").asString(null);
+        entries.add(new EntryView(alt.path("repository").asString(""), ref, provider));
       }
       JsonNode selector = spec.get("namespaceSelector");
       resources.put(

@@ -2,6 +2,7 @@ package io.kuik.sim.cli;
 
 import io.kuik.cli.KuikSubcommand;
 import io.kuik.sim.bench.Benchmark;
+import io.kuik.sim.bench.TokenBenchmark;
 import io.kuik.sim.explore.Bounds;
 import io.kuik.sim.explore.Explorer;
 import io.kuik.sim.explore.Regressions;
@@ -224,10 +225,24 @@ public final class SimulateCommand implements KuikSubcommand {
     @Option(names = "--verbose", description = VERBOSE)
     boolean verbose;
 
+    @Option(
+        names = "--tokens",
+        description =
+            "Instead: provider credentials against cron-refresh (a CronJob copying a new 12-hour"
+                + " token every 6 hours) over 48 simulated hours, with and without outages; SIZE"
+                + " is the number of namespaces (default 20).")
+    boolean tokens;
+
     @Spec CommandSpec spec;
 
     @Override
     public Integer call() {
+      if (tokens) {
+        try (SimulatedLogs logs = SimulatedLogs.at(verbose, Level.SEVERE)) {
+          TokenBenchmark.run(sizes.isEmpty() ? 20 : sizes.get(0), System.out);
+        }
+        return 0;
+      }
       for (int size : sizes) {
         if (size < 1) {
           throw new ParameterException(spec.commandLine(), "a SIZE must be 1 or more: " + size);

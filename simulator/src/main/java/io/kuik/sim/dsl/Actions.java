@@ -55,6 +55,11 @@ public final class Actions {
     world.cluster().registries().registry(host).revokeCredential(username, password);
   }
 
+  /** The registry's refusals quote the credential they were sent (a hostile registry). */
+  public void registryEchoesWhatItRefuses(String host) {
+    world.cluster().registries().registry(host).echoWhatItRefuses();
+  }
+
   /** The registry holds these images and serves them to anyone. */
   public void registryServesAnonymously(String host, List<String> images) {
     Registry registry = world.cluster().registries().registry(host);

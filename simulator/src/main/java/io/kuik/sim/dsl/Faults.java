@@ -31,6 +31,11 @@ public final class Faults {
     world.cluster().outages().apiServerUnavailable(window);
   }
 
+  /** Every request about objects named {@code name} answered 503 for {@code window}, from now. */
+  public void apiServerUnavailableFor(String name, Duration window) {
+    world.cluster().outages().unavailableFor(name, window);
+  }
+
   public void registryDown(String host) {
     world.cluster().registryOutages().down(host);
   }
@@ -48,6 +53,28 @@ public final class Faults {
     world.cluster().policyFailure().heal(world.install().admissionPolicyName());
   }
 
+  /**
+   * The first release's admission policy ({@code binding} false) or its binding deleted now and
+   * created again by Helm after {@code window}; the window's edges are marked in the trace.
+   */
+  public void policyAway(boolean binding, Duration window) {
+    Install install = world.install();
+    world
+        .cluster()
+        .policyAbsence()
+        .awayFor(
+            install.admissionPolicyName() + (binding ? " binding" : ""),
+            binding ? install::deleteThePolicyBinding : install::deleteThePolicy,
+            install::createThePolicy,
+            window);
+  }
+
+  /** The first release's admission policy and binding are back now, if either was away. */
+  public void policyBack() {
+    Install install = world.install();
+    world.cluster().policyAbsence().back(install.admissionPolicyName(), install::createThePolicy);
+  }
+
   // ---- the syncer's process -----------------------------------------------------------------
 
   public void syncerCrashes() {
@@ -56,6 +83,19 @@ public final class Faults {
 
   public void syncerCrashesAndRestarts() {
     SyncerCrashes.crashAndRestart(world.install().syncer());
+  }
+
+  /**
+   * From now on, every {@code every} for {@code total}, the syncer crashes and starts again at once
+   * (a node drained, the pod evicted and replaced).
+   */
+  public void syncerCrashesAndRestartsEvery(Duration every, Duration total) {
+    for (long n = 1; every.multipliedBy(n).compareTo(total) <= 0; n++) {
+      world
+          .cluster()
+          .loop()
+          .schedule(every.multipliedBy(n), "the syncer crashes", this::syncerCrashesAndRestarts);
+    }
   }
 
   /** The syncer is started again after a crash; nothing when it runs. */

@@ -148,15 +148,20 @@ public final class Install {
     hook.start();
   }
 
-  /** The values every simulated install sets: the world's resync period, its targeting default. */
-  private static List<String> worldValues(boolean namespacesByDefault) {
-    return List.of(
-        "syncer.namespacesByDefault=" + namespacesByDefault,
-        "syncer.resyncPeriod=" + chartDuration(KuikWorld.RESYNC_PERIOD));
+  /**
+   * The values every simulated install sets: the world's resync period, its targeting default, and
+   * the providers declared so far ({@link Providers#values}).
+   */
+  private List<String> worldValues(boolean namespacesByDefault) {
+    List<String> values = new ArrayList<>();
+    values.add("syncer.namespacesByDefault=" + namespacesByDefault);
+    values.add("syncer.resyncPeriod=" + chartDuration(KuikWorld.RESYNC_PERIOD));
+    values.addAll(world.providers().values());
+    return values;
   }
 
   /** A duration as the chart's values write one: a whole number and one unit. */
-  private static String chartDuration(Duration duration) {
+  static String chartDuration(Duration duration) {
     long ms = duration.toMillis();
     if (ms % 3_600_000 == 0) {
       return ms / 3_600_000 + "h";
@@ -172,7 +177,8 @@ public final class Install {
 
   /** The syncer as the render's Deployment runs it, reporting to that Deployment. */
   private SyncerHost syncerOf(Release installed, RenderedRelease rendered) {
-    SyncerRuntimeSettings told = Told.syncer(rendered.args("syncer"));
+    SyncerRuntimeSettings told =
+        Told.syncer(rendered.args("syncer"), rendered.mountedFiles("syncer"));
     tools.jackson.databind.node.ObjectNode deployment = rendered.runner("syncer").orElseThrow();
     SyncerHost host =
         SyncerHost.told(world.api(), runsAs(installed, deployment), told)
@@ -288,6 +294,21 @@ public final class Install {
   /** The API server runs OwnerReferencesPermissionEnforcement, as OpenShift's does. */
   public void enforceOwnerReferencesPermission() {
     world.api().setOwnerReferencesPermissionEnforcement(true);
+  }
+
+  /**
+   * {@code helm upgrade} of the first release with the providers as declared now ({@link
+   * Providers#values}): the checksum of their configuration on the syncer's pod template changes,
+   * so its pod is replaced, starting with what the new render mounts and tells it.
+   */
+  public void upgradeWithTheProviders() {
+    Release upgraded =
+        requireInstalled().withValues(world.providers().values().toArray(String[]::new));
+    world.cluster().upgrade(upgraded);
+    release = upgraded;
+    RenderedRelease rendered = world.cluster().chart().render(upgraded);
+    syncer.restartWith(
+        Told.syncer(rendered.args("syncer"), rendered.mountedFiles("syncer")).syncer());
   }
 
   /** {@code helm upgrade --set syncer.ownerReferencesPermissionEnforcement=true}. */

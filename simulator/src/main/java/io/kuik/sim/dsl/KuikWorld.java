@@ -22,7 +22,8 @@ import java.time.Instant;
  *       person or a bot writing as themselves);
  *   <li>{@link #faults()}: faults a correct syncer must survive, from the {@code faults} modules;
  *   <li>{@link #views()}: what a person sees with kubectl, and what the node did;
- *   <li>{@link #history()}: what happened, from the trace.
+ *   <li>{@link #history()}: what happened, from the trace;
+ *   <li>{@link #providers()}: the clouds, the providers the syncer mints with, and their bound.
  * </ul>
  */
 public final class KuikWorld {
@@ -43,6 +44,7 @@ public final class KuikWorld {
   private final Faults faults = new Faults(this);
   private final Views views = new Views(this);
   private final History history = new History(this);
+  private final Providers providers = new Providers(this);
 
   public KuikWorld(long seed) {
     this.cluster = Cluster.create(seed);
@@ -88,6 +90,10 @@ public final class KuikWorld {
 
   public History history() {
     return history;
+  }
+
+  public Providers providers() {
+    return providers;
   }
 
   // ---- time ---------------------------------------------------------------------------------

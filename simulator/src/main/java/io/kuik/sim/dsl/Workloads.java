@@ -230,6 +230,25 @@ public final class Workloads {
       Map<String, String> annotations,
       List<String> pullSecrets,
       String serviceAccount) {
+    submitPod(namespace, pod, containers, annotations, pullSecrets, serviceAccount, null);
+  }
+
+  /**
+   * A pod placed on {@code node} by its author ({@code spec.nodeName}, as {@code kubectl debug
+   * node/…} and controllers that place their pods themselves create them), not by a scheduler.
+   */
+  public void submitPodOnNode(String namespace, String pod, String image, String node) {
+    submitPod(namespace, pod, Map.of("app", image), Map.of(), List.of(), null, node);
+  }
+
+  private void submitPod(
+      String namespace,
+      String pod,
+      Map<String, String> containers,
+      Map<String, String> annotations,
+      List<String> pullSecrets,
+      String serviceAccount,
+      String node) {
     ObjectNode object = Json.object();
     object.put("apiVersion", "v1");
     object.put("kind", "Pod");
@@ -253,7 +272,56 @@ public final class Workloads {
     if (serviceAccount != null) {
       spec.put("serviceAccountName", serviceAccount);
     }
+    if (node != null) {
+      spec.put("nodeName", node);
+    }
     world.api().create(ADMIN, object);
+  }
+
+  /**
+   * From now on, every {@code every}, a new pod {@code <prefix>-<n>} of {@code image} is submitted
+   * in {@code namespace} (each pulls at its start), and deleted {@code lifetime} later, for {@code
+   * total}: the pods of a Deployment rolled out again and again, each needing its credential at the
+   * moment it starts.
+   */
+  public void churn(
+      String namespace,
+      String prefix,
+      String image,
+      Duration every,
+      Duration lifetime,
+      Duration total) {
+    churn(namespace, prefix, image, List.of(), every, lifetime, total);
+  }
+
+  /** {@link #churn}, each pod listing {@code pullSecrets} in its {@code imagePullSecrets}. */
+  public void churn(
+      String namespace,
+      String prefix,
+      String image,
+      List<String> pullSecrets,
+      Duration every,
+      Duration lifetime,
+      Duration total) {
+    long pods = total.toMillis() / every.toMillis();
+    for (long n = 1; n <= pods; n++) {
+      String pod = prefix + "-" + n;
+      Duration at = every.multipliedBy(n - 1);
+      world
+          .cluster()
+          .loop()
+          .schedule(
+              at,
+              "submit " + namespace + "/" + pod,
+              () -> submitPod(namespace, pod, Map.of("app", image), Map.of(), pullSecrets));
+      world
+          .cluster()
+          .loop()
+          .schedule(
+              at.plus(lifetime),
+              "delete " + namespace + "/" + pod,
+              () -> deletePod(namespace, pod));
+    }
   }
 
   /** {@code kubectl label pod}: a merge patch of one label. */

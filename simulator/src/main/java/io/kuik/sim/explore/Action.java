@@ -346,4 +346,38 @@ sealed interface Action {
       world.faults().apiServerUnavailable(window);
     }
   }
+
+  /** The cloud's API behind the provider plugin fails for {@code window}: every mint exits 1. */
+  record ProviderDown(Duration window) implements Action {
+    public ProviderDown {
+      Objects.requireNonNull(window, "window");
+    }
+
+    @Override
+    public String describe() {
+      return "provider " + Explorer.PLUGIN + " down for " + window;
+    }
+
+    @Override
+    public void run(KuikWorld world, SimRandom drops) {
+      world.providers().downFor(Explorer.PLUGIN, window);
+    }
+  }
+
+  /** The admission policy (or its binding) deleted, and created again after {@code window}. */
+  record PolicyAway(boolean binding, Duration window) implements Action {
+    public PolicyAway {
+      Objects.requireNonNull(window, "window");
+    }
+
+    @Override
+    public String describe() {
+      return "admission policy" + (binding ? " binding" : "") + " deleted for " + window;
+    }
+
+    @Override
+    public void run(KuikWorld world, SimRandom drops) {
+      world.faults().policyAway(binding, window);
+    }
+  }
 }

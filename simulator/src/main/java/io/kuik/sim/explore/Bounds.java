@@ -42,6 +42,12 @@ public final class Bounds {
   /** How long a lost watch event may leave the syncer's view stale: a fault window and a minute. */
   public static final Duration STALENESS = MAX_FAULT_WINDOW.plusMinutes(1);
 
+  /**
+   * How long an undisturbed syncer may take to hold its writes once its admission policy is
+   * deleted: the policy watch's event, delivered at once on the simulated API server, and a margin.
+   */
+  public static final Duration HOLD_DELAY = Duration.ofSeconds(5);
+
   /** How long after a fault ends the syncer's view may still be stale: its relist, and a margin. */
   public static final Duration RELIST = Duration.ofMinutes(1);
 
@@ -60,6 +66,19 @@ public final class Bounds {
    */
   public static final Duration LIVENESS_PHASE =
       DEBOUNCE.plus(RETRY_CAP).plus(KuikWorld.RESYNC_PERIOD).plus(MAX_FAULT_WINDOW).plus(MARGIN);
+
+  /**
+   * The explorer's provider tokens: short, so that each run sees several refreshes, and longer than
+   * twice the bound and a fault window, so that an outage the explorer opens is shorter than the
+   * margin between a refresh (at half) and the bound.
+   */
+  public static final Duration PROVIDER_TOKENS = Duration.ofMinutes(40);
+
+  /** The explorer's minValidity (its syncer's setting, kept here as the checker's too). */
+  public static final Duration PROVIDER_MIN_VALIDITY = Duration.ofMinutes(5);
+
+  /** How much sooner than the bound a credential leaves the Secrets, as documented. */
+  public static final Duration PROVIDER_WRITE_LEAD = Duration.ofMinutes(1);
 
   private Bounds() {}
 }

@@ -5,9 +5,12 @@ import io.kuik.selftest.Selftest;
 import io.kuik.selftest.SelftestReport;
 import io.kuik.sim.check.Convergence;
 import io.kuik.sim.check.CredentialsStayInScope;
+import io.kuik.sim.check.HoldFollowsThePolicy;
 import io.kuik.sim.check.Invariant;
 import io.kuik.sim.check.NoSyncerRequestRefused;
 import io.kuik.sim.check.NotReleasedBeforeTheGrace;
+import io.kuik.sim.check.NothingWrittenWhileHeld;
+import io.kuik.sim.check.ProviderCredentialsValid;
 import io.kuik.sim.check.ReleasedWhenTheGraceEnds;
 import io.kuik.sim.check.SecretsReadOnlyInInstallNamespace;
 import io.kuik.sim.check.SyncerNeverDeletes;
@@ -48,7 +51,15 @@ final class Checks {
                 Bounds.AFTERMATH),
             new NoSyncerRequestRefused(History.SYNCER),
             new SyncerNeverDeletes(History.SYNCER),
-            new SecretsReadOnlyInInstallNamespace(History.SYNCER, Explorer.INSTALL));
+            new NothingWrittenWhileHeld(History.SYNCER),
+            new HoldFollowsThePolicy(History.SYNCER, Bounds.HOLD_DELAY, Bounds.RELIST),
+            new SecretsReadOnlyInInstallNamespace(History.SYNCER, Explorer.INSTALL),
+            new ProviderCredentialsValid(
+                History.SYNCER,
+                Bounds.PROVIDER_MIN_VALIDITY,
+                Bounds.PROVIDER_WRITE_LEAD,
+                world.providers()::expiryOf,
+                Bounds.RETRY_CAP));
   }
 
   /** Every safety invariant on what happened since the last check: the first violation, if any. */
@@ -73,7 +84,11 @@ final class Checks {
     if (safety.isPresent()) {
       return safety;
     }
-    List<Violation> pending = Convergence.pending(world.views().adminView(Explorer.INSTALL));
+    WorldView view = world.views().adminView(Explorer.INSTALL);
+    List<Violation> pending = new java.util.ArrayList<>(Convergence.pending(view));
+    pending.addAll(
+        ProviderCredentialsValid.pending(
+            view, world.providers()::expiryOf, Bounds.PROVIDER_MIN_VALIDITY));
     if (pending.isEmpty()) {
       return helmTest();
     }

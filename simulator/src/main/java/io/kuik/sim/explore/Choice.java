@@ -26,7 +26,9 @@ enum Choice {
   DROP_WATCH_EVENTS("drop-watch-events", ActionMix.Kind.FAULT, 10),
   DELAY_WATCH_EVENTS("delay-watch-events", ActionMix.Kind.FAULT, 8),
   EXPIRE_WATCHES("expire-watches", ActionMix.Kind.FAULT, 6),
-  API_OUTAGE("api-outage", ActionMix.Kind.FAULT, 8);
+  API_OUTAGE("api-outage", ActionMix.Kind.FAULT, 8),
+  PROVIDER_DOWN("provider-down", ActionMix.Kind.FAULT, 6),
+  POLICY_AWAY("policy-away", ActionMix.Kind.FAULT, 4);
 
   private final String label;
   private final ActionMix.Kind kind;

@@ -111,12 +111,14 @@ final class Draw {
       }
       case EXPIRE_WATCHES -> new Action.ExpireWatches();
       case API_OUTAGE -> new Action.ApiOutage(faultWindow());
+      case PROVIDER_DOWN -> new Action.ProviderDown(faultWindow());
+      case POLICY_AWAY -> new Action.PolicyAway(random.chance(0.5), faultWindow());
     };
   }
 
   private Action rewritePod() {
     Optional<String> ns = pickActiveNamespace();
-    Optional<String> resource = pickResource();
+    Optional<String> resource = pickResource(true);
     if (ns.isEmpty() || resource.isEmpty()) {
       return new Action.Skip();
     }
@@ -167,7 +169,18 @@ final class Draw {
   }
 
   private Optional<String> pickResource() {
+    return pickResource(false);
+  }
+
+  /**
+   * A resource to act on; the provider's resource only when {@code withProvided} (its pods pull
+   * with the provider's tokens; it is never changed or deleted, so that every run keeps it).
+   */
+  private Optional<String> pickResource(boolean withProvided) {
     List<String> names = new ArrayList<>(view().resources().keySet());
+    if (!withProvided) {
+      names.remove(Explorer.PROVIDED);
+    }
     return names.isEmpty() ? Optional.empty() : Optional.of(random.pick(names));
   }
 

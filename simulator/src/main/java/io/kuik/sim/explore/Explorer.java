@@ -27,9 +27,10 @@ import java.util.Optional;
  *
  * <p>Fault model: the faults of the {@code io.kuik.sim.faults} modules that a correct syncer must
  * survive: crashes and restarts at any step boundary, watch events lost, late or expired, API
- * outages (503) of at most {@link Bounds#MAX_FAULT_WINDOW}, registries down. Each fault window is
- * noted in the trace, where the checkers see it. No admission policy faults: every refused syncer
- * write is a violation.
+ * outages (503) of at most {@link Bounds#MAX_FAULT_WINDOW}, registries down, the admission policy
+ * or its binding deleted for such a window (the syncer must then write nothing). Each fault window
+ * is noted in the trace, where the checkers see it. The policy never fails to evaluate: every
+ * refused syncer write is a violation.
  */
 public final class Explorer {
 
@@ -37,6 +38,15 @@ public final class Explorer {
   static final List<String> NAMESPACES = List.of("team-a", "team-b", "team-c", "team-d");
   static final List<String> RESOURCES = List.of("r1", "r2", "r3", "r4");
   static final List<String> SOURCES = List.of("src-a", "src-b");
+
+  /**
+   * The provider every run has: its cloud issues tokens valid {@link Bounds#PROVIDER_TOKENS}, and
+   * the Always resource {@link #PROVIDED} injects them in every namespace.
+   */
+  static final String PLUGIN = "ecr-credential-provider";
+
+  static final String ECR = "123456789012.dkr.ecr.eu-west-1.amazonaws.com";
+  static final String PROVIDED = "rp";
   private static final int LOG_TAIL = 40;
   private static final int STORY_TAIL = 60;
 
@@ -203,6 +213,12 @@ public final class Explorer {
 
   /** What every run starts from: kuik installed, the sources' first credentials, the images. */
   private void stage() {
+    world.providers().issues(PLUGIN, ECR, Bounds.PROVIDER_TOKENS);
+    world.providers().declare(PLUGIN, "*.dkr.ecr.*.amazonaws.com");
+    world.providers().minValidity(Bounds.PROVIDER_MIN_VALIDITY);
+    for (int tag = 1; tag <= 3; tag++) {
+      world.actions().registryServesAnonymously(ECR, List.of(ECR + "/" + PROVIDED + "/app:" + tag));
+    }
     world.install().install(installation.release(), INSTALL, installation.values());
     if (installation.beside() != null) {
       world
@@ -228,6 +244,18 @@ public final class Explorer {
       }
       world.actions().registryServesAnonymously("quay.io", quay);
     }
+    world
+        .objects()
+        .createResource(
+            "ImageAlternative",
+            PROVIDED,
+            "spec:\n  rewritePolicy: Always\n  alternatives:\n  - repository: "
+                + ECR
+                + "/"
+                + PROVIDED
+                + "/app\n    auth: {provider: "
+                + PLUGIN
+                + ", injectPullSecret: true}\n");
   }
 
   private void act(Action action) {
@@ -252,6 +280,7 @@ public final class Explorer {
     world.faults().registryUp("quay.io");
     world.faults().registryUp("ghcr.io");
     world.faults().healSyncerWatches("every fault heals");
+    world.faults().policyBack();
     world.faults().syncerRestarts();
     world.pass(Bounds.LIVENESS_PHASE);
     return checks.liveness();

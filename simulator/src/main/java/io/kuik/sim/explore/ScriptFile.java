@@ -127,6 +127,10 @@ final class ScriptFile {
       n.put("do", "expire-watches");
     } else if (action instanceof Action.ApiOutage a) {
       n.put("do", "api-outage").put("window", a.window().toString());
+    } else if (action instanceof Action.ProviderDown a) {
+      n.put("do", "provider-down").put("window", a.window().toString());
+    } else if (action instanceof Action.PolicyAway a) {
+      n.put("do", "policy-away").put("binding", a.binding()).put("window", a.window().toString());
     } else {
       throw new IllegalStateException("an action the script format does not know: " + action);
     }
@@ -170,6 +174,9 @@ final class ScriptFile {
           new Action.DelayWatchEvents(duration(n, "extra"), duration(n, "window"));
       case "expire-watches" -> new Action.ExpireWatches();
       case "api-outage" -> new Action.ApiOutage(duration(n, "window"));
+      case "provider-down" -> new Action.ProviderDown(duration(n, "window"));
+      case "policy-away" ->
+          new Action.PolicyAway(required(n, "binding").asBoolean(), duration(n, "window"));
       default -> throw new IllegalArgumentException("no action '" + word + "' in " + n);
     };
   }

@@ -15,6 +15,9 @@ import java.util.Objects;
  * upgrade, an etcd leader election); nothing is lost, and once the window ends every request is
  * served again. Clients must retry; a correct syncer converges after the window.
  *
+ * <p>A narrower outage answers 503 only to the requests about one object, for a window: a
+ * third-party admission webhook that times out on it, a hot etcd key. Other objects are served.
+ *
  * <p>Each outage is a {@link io.kuik.sim.world.RequestFaults} rule that holds only inside its
  * window, so it ends by itself and nothing is cancelled; timers at the window's edges only mark the
  * trace.
@@ -49,6 +52,20 @@ public final class Outages {
             StatusReason.SERVICE_UNAVAILABLE);
     loop.scheduleAt(from, "api-server outage begins", () -> edge(true, "503 for " + window));
     loop.scheduleAt(until, "api-server outage ends", () -> edge(false, "serving again"));
+  }
+
+  /** 503 for every request about objects named {@code name}, from now for {@code window}. */
+  public void unavailableFor(String name, Duration window) {
+    if (window.isNegative() || window.isZero()) {
+      throw new IllegalArgumentException("an outage needs a positive window, not " + window);
+    }
+    Instant until = loop.now().plus(window);
+    api.faults()
+        .failWhile(
+            request -> name.equals(request.name()) && loop.now().isBefore(until),
+            StatusReason.SERVICE_UNAVAILABLE);
+    edge(true, "503 for " + window + " about " + name);
+    loop.scheduleAt(until, "outage about " + name + " ends", () -> edge(false, "serving " + name));
   }
 
   private void edge(boolean opens, String detail) {

@@ -41,7 +41,11 @@ public final class PolicyFailure {
    * ({@code --admission-policy} of the render's syncer Deployment).
    */
   public static String policyOf(ChartFiles chart, Release release) {
-    return Told.syncer(chart.render(release).args("syncer")).bounds().secrets().policy();
+    io.kuik.sim.chart.RenderedRelease rendered = chart.render(release);
+    return Told.syncer(rendered.args("syncer"), rendered.mountedFiles("syncer"))
+        .bounds()
+        .secrets()
+        .policy();
   }
 
   public void fail(String policy) {

@@ -295,6 +295,40 @@ final class SyncerProcess implements Effect.Executor {
   }
 
   /**
+   * The plugin runs as the simulated cloud provider of its name answers it ({@link
+   * io.kuik.sim.world.registry.CloudProvider}): its answer comes back after the run's latency, read
+   * by the production {@link io.kuik.model.ProviderExchange}; a run longer than the production
+   * timeout is killed at it. A plugin no provider of the world is named after is not found. Not a
+   * write: the core asks for none while it does not lead.
+   */
+  @Override
+  public void mint(Effect.MintCredential mint) {
+    trace(Note.EffectKind.MINT, mint.provider().name(), mint.image());
+    PluginRuns.Answer answer = PluginRuns.run(registries, mint);
+    api.loop()
+        .schedule(
+            answer.after(),
+            name + " hears " + mint.provider().name() + " answer",
+            () -> handle(new Input.MintAnswered(mint, answer.result())));
+  }
+
+  /** As an apply, through the gate, half a round trip each way. */
+  @Override
+  public void store(Effect.StoreProviderCredential store) {
+    trace(
+        Note.EffectKind.STORE,
+        "secrets "
+            + store.secret().getMetadata().getNamespace()
+            + "/"
+            + store.secret().getMetadata().getName(),
+        "");
+    roundTrip(
+        name + " keeps " + store.secret().getMetadata().getName(),
+        () -> gate.store(store),
+        answer -> new Input.StoreAnswered(store, answer));
+  }
+
+  /**
    * The simulated registries' login, as the production trier runs the token flow: off the core,
    * answered {@link #TRIAL_ROUND_TRIP} later on the virtual clock (the registry judges at half of
    * it). The trace names the user, never the credential.
@@ -388,6 +422,13 @@ final class SyncerProcess implements Effect.Executor {
     @Override
     public TrialVerdict tryCredential(Effect.TryCredential tried) {
       return login(tried.trial());
+    }
+
+    @Override
+    public Answer store(Effect.StoreProviderCredential store) {
+      ObjectNode body = Json.MAPPER.valueToTree(store.secret());
+      Json.dropNulls(body);
+      return send(() -> api.apply(identity, body, Effect.ApplySecret.FIELD_MANAGER, true));
     }
 
     /**

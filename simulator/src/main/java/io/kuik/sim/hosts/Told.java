@@ -8,6 +8,7 @@ import io.kuik.kube.syncer.SyncerRuntimeSettings;
 import io.kuik.kube.webhook.WebhookRuntimeSettings;
 import io.kuik.selftest.SelftestSettings;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 
 /**
@@ -19,9 +20,20 @@ public final class Told {
 
   private Told() {}
 
-  /** {@code kuik syncer ...} as the production command reads it. */
-  public static SyncerRuntimeSettings syncer(List<String> args) {
-    return ((SyncerCommand) parsed(args, "syncer")).settings();
+  /**
+   * {@code kuik syncer ...} as the production command reads it, each file a flag names read from
+   * {@code mounted} (the files of its pod, by path): one that is not there cannot be read.
+   */
+  public static SyncerRuntimeSettings syncer(List<String> args, Map<String, String> mounted) {
+    return ((SyncerCommand) parsed(args, "syncer"))
+        .settings(
+            path -> {
+              String text = mounted.get(path.toString());
+              if (text == null) {
+                throw new java.nio.file.NoSuchFileException(path.toString());
+              }
+              return text;
+            });
   }
 
   /** {@code kuik webhook ...}, its TLS files left unread (the simulator models no TLS). */

@@ -211,7 +211,8 @@ public final class WebhookHost {
       tick(incarnation);
     }
     informers.forEach(Informer::start);
-    Router router = new Router(new SimulatedProber(registries), fresh::clusterSecret);
+    Router router =
+        new Router(new SimulatedProber(registries), fresh::clusterSecret, api.loop()::now);
     handler =
         new AdmissionHandler(
             router,

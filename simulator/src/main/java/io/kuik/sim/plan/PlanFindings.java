@@ -143,6 +143,16 @@ final class PlanFindings {
    * Secret's namespace; the source keys are those holding the very same credential.
    */
   private Key origin(ObjectNode secret, String owner, String key, RegistryCredential credential) {
+    Optional<String> provider =
+        stored.resource(owner).stream()
+            .flatMap(r -> r.entries().stream())
+            .filter(e -> e.authsKey().equals(key) && e.auth() != null)
+            .map(e -> e.auth().provider())
+            .filter(name -> name != null)
+            .findFirst();
+    if (provider.isPresent()) {
+      return new Key(key, Key.MINTED_BY + provider.get(), List.of());
+    }
     Optional<String> secretRef =
         stored.resource(owner).stream()
             .flatMap(r -> r.entries().stream())

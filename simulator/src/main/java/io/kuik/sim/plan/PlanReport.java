@@ -63,10 +63,16 @@ public record PlanReport(
       sourceKeys = List.copyOf(sourceKeys);
     }
 
+    /** The source of a provider entry's key: its credential is minted by the syncer at run time. */
+    public static final String MINTED_BY = "minted at run time by provider ";
+
     /** {@code kuik-system/quay-pull: quay.io/acme}, as the table prints it. */
     public String from() {
       if (source == null) {
         return "?";
+      }
+      if (source.startsWith(MINTED_BY)) {
+        return source;
       }
       return source + ": " + (sourceKeys.isEmpty() ? "?" : String.join(" = ", sourceKeys));
     }

@@ -64,6 +64,7 @@ public final class Planner {
     Registries registries = world.cluster().registries();
     registries.serveEverything();
     settings.registriesDown().forEach(host -> registries.registry(host).down());
+    providers(manifests);
     PlanSettings.Instance first = settings.instances().get(0);
     world.install().install(first.namespace(), first.namespacesByDefault());
     for (PlanSettings.Instance other :
@@ -93,6 +94,49 @@ public final class Planner {
     settings.instances().forEach(instance -> declared.add(instance.namespace()));
     return new PlanFindings(world, podSources, deployments, declared)
         .report(problems, manifests.ignored());
+  }
+
+  /**
+   * Every provider the manifests' entries name is declared, for the registries they name, with a
+   * simulated cloud that answers at once: what the plan shows of a provider entry is then what the
+   * syncer writes once its plugin has minted, the credential itself being minted at run time.
+   */
+  private void providers(Manifests.Set manifests) {
+    Map<String, java.util.Set<String>> hosts = new java.util.TreeMap<>();
+    for (Manifests.Manifest manifest : manifests.routingResources()) {
+      for (tools.jackson.databind.JsonNode entry : entries(manifest.object())) {
+        String provider = entry.path("auth").path("provider").asString("");
+        String path =
+            entry.has("repository")
+                ? entry.path("repository").asString("")
+                : entry.has("repositoryGroup")
+                    ? entry.path("repositoryGroup").asString("")
+                    : entry.path("path").asString("");
+        if (!provider.isEmpty() && path.contains("/")) {
+          hosts.computeIfAbsent(provider, p -> new java.util.TreeSet<>()).add(path.split("/")[0]);
+        }
+      }
+    }
+    hosts.forEach(
+        (provider, registries) -> {
+          world.providers().cloud(provider, registries.iterator().next()).latency(Duration.ZERO);
+          registries.forEach(host -> world.providers().declare(provider, host));
+        });
+  }
+
+  private static List<tools.jackson.databind.JsonNode> entries(
+      tools.jackson.databind.node.ObjectNode resource) {
+    List<tools.jackson.databind.JsonNode> entries = new ArrayList<>();
+    resource.path("spec").path("alternatives").forEach(entries::add);
+    tools.jackson.databind.JsonNode pull = resource.path("spec").path("destination").path("pull");
+    if (!pull.isMissingNode()) {
+      tools.jackson.databind.node.ObjectNode mirror =
+          tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+      mirror.set("auth", pull.path("auth"));
+      mirror.set("path", resource.path("spec").path("destination").path("path"));
+      entries.add(mirror);
+    }
+    return entries;
   }
 
   // ---- applying the manifests ---------------------------------------------------------------

@@ -15,7 +15,8 @@ public sealed interface Note extends TraceRecord
         Note.RegistryNote,
         Note.FailedOpen,
         Note.SyncerEffect,
-        Note.WriteBounds {
+        Note.WriteBounds,
+        Note.ProviderNote {
 
   @Override
   default String family() {
@@ -65,7 +66,9 @@ public sealed interface Note extends TraceRecord
     /** The admission policy cannot be evaluated. */
     POLICY_FAILURE("POLICY FAILS", "POLICY HEALS"),
     /** Watch events to the syncer lost or late. */
-    WATCH_FAULT("WATCH-FAULT", "WATCH-HEALED");
+    WATCH_FAULT("WATCH-FAULT", "WATCH-HEALED"),
+    /** The admission policy or its binding deleted, until it is created again. */
+    POLICY_AWAY("POLICY AWAY", "POLICY BACK");
 
     private final String opens;
     private final String heals;
@@ -153,7 +156,11 @@ public sealed interface Note extends TraceRecord
     WAKE,
     RELEASE,
     /** A credential's trial: the subject is the registry, the detail the paths (no credential). */
-    TRIAL
+    TRIAL,
+    /** A provider plugin run: the subject is the provider, the detail the image asked about. */
+    MINT,
+    /** A provider credential kept: the subject is its kuik-provider-* Secret. */
+    STORE
   }
 
   /**
@@ -193,6 +200,37 @@ public sealed interface Note extends TraceRecord
     public Columns columns() {
       return new Columns(
           actor.name(), inPlace ? "WRITES-ALLOWED" : "WRITES-HELD", Process.SYNCER.label(), why);
+    }
+  }
+
+  /** What a cloud's credential service saw of a plugin's run, or of its own outages. */
+  enum ProviderEvent {
+    /** A plugin ran and asked for a credential. */
+    MINT,
+    DOWN,
+    UP
+  }
+
+  /**
+   * The cloud provider {@code provider} (named as its plugin) answered a run of its plugin for
+   * {@code subject} (the image asked about), or went down or up; {@code outcome} says what it
+   * answered: the number of the token it issued and its validity, or how the plugin failed, never
+   * the token.
+   */
+  record ProviderNote(
+      Instant at, Actor provider, ProviderEvent event, String subject, String outcome)
+      implements Note {
+    public ProviderNote {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(provider, "provider");
+      Objects.requireNonNull(event, "event");
+      Objects.requireNonNull(subject, "subject");
+      Objects.requireNonNull(outcome, "outcome");
+    }
+
+    @Override
+    public Columns columns() {
+      return new Columns(provider.name(), event.name(), subject, outcome);
     }
   }
 }

@@ -23,9 +23,9 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * The docs say only what {@code --help} shows: every {@code --flag} that README.md,
  * CONTRIBUTING.md, docs/*.md and chart/README.md name is a flag some {@code kuik} command shows in
- * its {@code --help}, or one of another tool the docs run (Helm, kubectl, Velero, Maven), listed
- * below. A flag a command hides (for tests only) is not one to tell users of. The decision records
- * are history and may name flags since gone.
+ * its {@code --help}, or one of another tool the docs run (Helm, kubectl, Velero, Maven, gcloud),
+ * listed below. A flag a command hides (for tests only) is not one to tell users of. The decision
+ * records are history and may name flags since gone.
  */
 class DocumentedFlagsTest {
 
@@ -44,6 +44,9 @@ class DocumentedFlagsTest {
           Map.entry("--for", "kubectl wait"),
           Map.entry("--type", "kubectl patch"),
           Map.entry("--context", "kubectl"),
+          Map.entry("--dry-run", "kubectl run"),
+          Map.entry("--show-labels", "kubectl get"),
+          Map.entry("--format", "gcloud container clusters describe"),
           Map.entry("--version", "helm, java"));
 
   private static final Pattern FLAG = Pattern.compile("(?<![\\w-])--[a-z][a-z0-9-]*[a-z0-9]");

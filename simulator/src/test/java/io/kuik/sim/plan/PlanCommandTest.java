@@ -417,6 +417,38 @@ class PlanCommandTest {
         run.out().contains("is redacted (plan.kuik.enix.io/auths-keys) but also holds data"));
   }
 
+  /** {@code -o yaml} says what {@code -o json} says, a plan and a diff alike; any case is read. */
+  @Test
+  void yamlSaysWhatJsonSaysForAPlanAndADiff() {
+    Path before = dir.resolve("yaml-before");
+    PlanRun.write(before, "ns.yaml", NAMESPACES);
+    PlanRun.write(before, "secrets.yaml", QUAY_PULL);
+    PlanRun.write(before, "routing.yaml", ALWAYS_IN_PROD);
+    PlanRun.write(before, "pods.yaml", pod("team-b", "web", "docker.io/acme/app:1.0"));
+    Path after = dir.resolve("yaml-after");
+    PlanRun.write(after, "ns.yaml", NAMESPACES.replace("tier: dev", "tier: prod"));
+    PlanRun.write(after, "secrets.yaml", QUAY_PULL);
+    PlanRun.write(after, "routing.yaml", ALWAYS_IN_PROD);
+    PlanRun.write(after, "pods.yaml", pod("team-b", "web", "docker.io/acme/app:1.0"));
+    YAMLMapper yaml = YAMLMapper.builder().build();
+
+    for (String[] args :
+        List.of(
+            new String[] {"-f", after.toString()},
+            new String[] {"-f", after.toString(), "--diff", before.toString()})) {
+      List<String> asJson = new ArrayList<>(List.of(args));
+      asJson.addAll(List.of("-o", "json"));
+      List<String> asYaml = new ArrayList<>(List.of(args));
+      asYaml.addAll(List.of("-o", "YAML"));
+      PlanRun json = PlanRun.of(asJson.toArray(String[]::new));
+      PlanRun yamlRun = PlanRun.of(asYaml.toArray(String[]::new));
+
+      assertEquals(0, yamlRun.exitCode(), yamlRun.err());
+      assertEquals(json.json(), yaml.readTree(yamlRun.out()), String.join(" ", args));
+      assertFalse(json.json().isEmpty(), json.out());
+    }
+  }
+
   @Test
   void aBadCommandLineExitsTwo() {
     Path set = PlanRun.write(dir.resolve("ok"), "ns.yaml", NAMESPACES);

@@ -23,6 +23,7 @@ public final class Registries {
   private final EventLoop loop;
   private final Trace trace;
   private final Map<String, Registry> registries = new TreeMap<>();
+  private final Map<String, CloudProvider> providers = new TreeMap<>();
   private boolean servesEverything;
 
   public Registries(EventLoop loop, Trace trace) {
@@ -48,6 +49,30 @@ public final class Registries {
   public void serveEverything() {
     servesEverything = true;
     registries.values().forEach(Registry::serveEverything);
+  }
+
+  /**
+   * The cloud provider whose plugin is named {@code name}, serving the registry {@code host}, whose
+   * repositories from now on take its tokens (created once; later calls return it).
+   */
+  public CloudProvider provider(String name, String host) {
+    return providers.computeIfAbsent(
+        name,
+        n -> {
+          CloudProvider provider = new CloudProvider(n, host, loop, trace);
+          registry(host).acceptTokensOf(provider, "");
+          return provider;
+        });
+  }
+
+  /** The cloud provider whose plugin is named {@code name}, if the world has one. */
+  public Optional<CloudProvider> findProvider(String name) {
+    return Optional.ofNullable(providers.get(name));
+  }
+
+  /** Every cloud provider of the world, by plugin name. */
+  public Map<String, CloudProvider> providers() {
+    return java.util.Collections.unmodifiableMap(providers);
   }
 
   public Optional<Registry> find(String host) {

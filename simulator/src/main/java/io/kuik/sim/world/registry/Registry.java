@@ -67,8 +67,18 @@ public final class Registry {
   private final Map<String, Map<String, String>> tags = new TreeMap<>();
   private final Map<String, Set<String>> digests = new TreeMap<>();
   private final List<Grant> grants = new ArrayList<>();
+
+  /** Paths whose pulls take a cloud provider's tokens, while unexpired. */
+  private record TokenGrant(List<String> prefix, CloudProvider provider) {
+    boolean covers(List<String> path) {
+      return prefix.size() <= path.size() && prefix.equals(path.subList(0, prefix.size()));
+    }
+  }
+
+  private final List<TokenGrant> tokenGrants = new ArrayList<>();
   private final Set<String> downRepositories = new TreeSet<>();
   private boolean servesEverything;
+  private boolean echoes;
   private boolean down;
   // A timed outage ends by itself: reachability is decided by the clock, so nothing is cancelled.
   private Instant downUntil;
@@ -121,6 +131,16 @@ public final class Registry {
     return this;
   }
 
+  /**
+   * From now on repositories under {@code pathPrefix} (whole segments; empty for the whole
+   * registry) need a token of {@code provider}, and take one until it expires, as ECR takes its
+   * authorization tokens.
+   */
+  public Registry acceptTokensOf(CloudProvider provider, String pathPrefix) {
+    tokenGrants.add(new TokenGrant(segments(pathPrefix), Objects.requireNonNull(provider)));
+    return this;
+  }
+
   /** From now on the registry refuses this credential (it was revoked, or rotated). */
   public Registry revokeCredential(String username, String password) {
     grants.removeIf(g -> g.username().equals(username) && g.password().equals(password));
@@ -131,6 +151,16 @@ public final class Registry {
    * From now on every image is available to anyone, with any credential or none: the registry of a
    * world that is told nothing about its registries but their outages ({@code kuik plan}).
    */
+  /**
+   * From now on a refused login's answer quotes what it was sent, as some registries' error pages
+   * do: the {@code Authorization} header's {@code Basic} pair and the password URL-encoded. A
+   * hostile registry for kuik's redaction.
+   */
+  public Registry echoWhatItRefuses() {
+    echoes = true;
+    return this;
+  }
+
   public Registry serveEverything() {
     servesEverything = true;
     return this;
@@ -213,7 +243,13 @@ public final class Registry {
       throw new IllegalArgumentException(image + " is not on " + host);
     }
     Availability answer = answer(image, credential);
-    note(action, image.toString(), answer.specName() + " as " + who(credential));
+    note(
+        action,
+        image.toString(),
+        answer.specName()
+            + " as "
+            + who(credential)
+            + (answer == Availability.UNAUTHORIZED ? expired(credential) : ""));
     return answer;
   }
 
@@ -225,13 +261,17 @@ public final class Registry {
       return Availability.AVAILABLE;
     }
     boolean anonymous = credential == null || credential.isEmpty();
-    if (!anonymous && grants.stream().noneMatch(g -> g.accepts(credential))) {
+    if (!anonymous && !accepted(credential)) {
       return Availability.UNAUTHORIZED;
     }
     List<String> path = segments(image.path());
     List<Grant> covering = grants.stream().filter(g -> g.covers(path)).toList();
-    if (!covering.isEmpty()
-        && (anonymous || covering.stream().noneMatch(g -> g.accepts(credential)))) {
+    List<TokenGrant> tokensCovering = tokenGrants.stream().filter(g -> g.covers(path)).toList();
+    boolean coveredAndTaken =
+        covering.stream().anyMatch(g -> !anonymous && g.accepts(credential))
+            || tokensCovering.stream()
+                .anyMatch(g -> !anonymous && g.provider().accepts(credential, loop.now()));
+    if ((!covering.isEmpty() || !tokensCovering.isEmpty()) && !coveredAndTaken) {
       return Availability.UNAUTHORIZED;
     }
     String repository = image.path();
@@ -254,13 +294,13 @@ public final class Registry {
     Login answer;
     if (!reachable()) {
       answer = new Login(Login.Outcome.UNREACHABLE, host + ": connection refused");
-    } else if (servesEverything
-        || credential != null && grants.stream().anyMatch(g -> g.accepts(credential))) {
+    } else if (servesEverything || credential != null && accepted(credential)) {
       answer = new Login(Login.Outcome.ACCEPTED, "GET /v2/ answered 200");
     } else {
       answer =
           new Login(
-              Login.Outcome.REFUSED, "GET /v2/ answered 401 UNAUTHORIZED: authentication required");
+              Login.Outcome.REFUSED,
+              "GET /v2/ answered 401 UNAUTHORIZED: authentication required" + echo(credential));
     }
     note(
         RegistryEvent.LOGIN,
@@ -276,6 +316,37 @@ public final class Registry {
       REFUSED,
       UNREACHABLE
     }
+  }
+
+  private String echo(RegistryCredential credential) {
+    if (!echoes || credential == null || credential.password() == null) {
+      return "";
+    }
+    String pair = credential.username() + ":" + credential.password();
+    return ", bad credentials in header Basic "
+        + java.util.Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8))
+        + " (password="
+        + java.net.URLEncoder.encode(credential.password(), StandardCharsets.UTF_8)
+        + ")";
+  }
+
+  /** Whether one of this registry's users or unexpired tokens is {@code credential}. */
+  private boolean accepted(RegistryCredential credential) {
+    return grants.stream().anyMatch(g -> g.accepts(credential))
+        || tokenGrants.stream().anyMatch(g -> g.provider().accepts(credential, loop.now()));
+  }
+
+  /**
+   * {@code " (token #n expired)"} when {@code credential} is a token one of the providers issued,
+   * expired now; else empty.
+   */
+  private String expired(RegistryCredential credential) {
+    for (TokenGrant grant : tokenGrants) {
+      if (grant.provider().expiryOf(credential).filter(e -> !loop.now().isBefore(e)).isPresent()) {
+        return " (token " + grant.provider().traceName(credential).orElseThrow() + " expired)";
+      }
+    }
+    return "";
   }
 
   static String who(RegistryCredential credential) {

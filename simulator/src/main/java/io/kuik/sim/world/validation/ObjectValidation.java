@@ -19,7 +19,7 @@ public final class ObjectValidation {
     if (type.equals(ResourceType.SECRET)) {
       errors.addAll(SecretValidation.validate(object));
     } else if (type.equals(ResourceType.POD)) {
-      errors.addAll(PodValidation.validate(object));
+      errors.addAll(PodValidation.validateCreate(object));
     } else if (type.equals(ResourceType.VALIDATING_ADMISSION_POLICY)) {
       errors.addAll(PolicyValidation.validate(object));
     }

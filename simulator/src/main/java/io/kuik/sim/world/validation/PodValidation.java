@@ -18,7 +18,12 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code validateSchedulingGates} and {@code validateOnlyDeletedSchedulingGates}): each names a
  * gate once; a pod may carry them from its creation (by its author or a mutating webhook), and an
  * update may remove any of them in any order but add none, "only deletion is allowed"
- * (https://kubernetes.io/docs/concepts/scheduling-eviction/pod-scheduling-readiness/).
+ * (https://kubernetes.io/docs/concepts/scheduling-eviction/pod-scheduling-readiness/). A pod is
+ * created either placed on a node ({@code spec.nodeName}) or gated, never both: {@code
+ * ValidatePodCreate} refuses the pair, "spec.nodeName: Forbidden: cannot be set until all
+ * schedulingGates have been cleared" (same file), which is what {@code kubectl debug node/…} and
+ * controllers that place their pods themselves (DaemonSets before 1.12, static-like operators)
+ * create.
  */
 public final class PodValidation {
 
@@ -39,6 +44,16 @@ public final class PodValidation {
       } else if (!gates.add(gate)) {
         errors.duplicate("spec.schedulingGates", gate);
       }
+    }
+    return errors;
+  }
+
+  /** A pod's creation: {@link #validate}, and no node named on a gated pod. */
+  public static FieldErrors validateCreate(ObjectNode pod) {
+    FieldErrors errors = validate(pod);
+    if (!pod.path("spec").path("nodeName").asString("").isEmpty() && !gates(pod).isEmpty()) {
+      errors.forbidden(
+          "spec.nodeName", "cannot be set until all schedulingGates have been cleared");
     }
     return errors;
   }

@@ -124,7 +124,7 @@ class ChartExtrasTest {
     assertEquals(List.of("tls", "tmp", "truststore"), names(mounts));
     assertEquals("/etc/kuik/truststore", mounts.get(2).path("mountPath").asString());
     assertEquals(
-        List.of("tmp"),
+        List.of("tmp", "providers"),
         names(
             Renders.of(values)
                 .one("Deployment", "kuik-secret-syncer")
@@ -279,6 +279,63 @@ class ChartExtrasTest {
                 webhook
                     .at("/spec/podSelector/matchLabels/app.kubernetes.io~1component")
                     .asString()));
+  }
+
+  @Test
+  void onlyTheApiServerReachesTheWebhookPortOnceItsAddressesOrPeersAreSet() {
+    ValueSet values =
+        ValueSet.DEFAULTS.with(
+            "networkPolicy.enabled=true",
+            "networkPolicy.apiServer.cidrs[0]=10.0.0.10/32",
+            "networkPolicy.apiServer.cidrs[1]=10.0.1.0/28",
+            "networkPolicy.apiServer.peers[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name=kube-system",
+            "networkPolicy.apiServer.peers[0].podSelector.matchLabels.k8s-app=konnectivity-agent");
+    JsonNode webhook = Renders.of(values).one("NetworkPolicy", "kuik-webhook");
+
+    JsonNode from = webhook.at("/spec/ingress/0/from");
+    assertAll(
+        () -> assertEquals(8443, webhook.at("/spec/ingress/0/ports/0/port").asInt()),
+        () -> assertEquals(3, from.size(), from::toString),
+        () ->
+            assertEquals(
+                "konnectivity-agent", from.at("/0/podSelector/matchLabels/k8s-app").asString()),
+        () -> assertEquals("10.0.0.10/32", from.at("/1/ipBlock/cidr").asString()),
+        () -> assertEquals("10.0.1.0/28", from.at("/2/ipBlock/cidr").asString()));
+  }
+
+  @Test
+  void withCiliumsKubeApiServerEntityTheWebhookPortIsOpenToItAlone() {
+    ValueSet values =
+        ValueSet.DEFAULTS.with(
+            "networkPolicy.enabled=true", "networkPolicy.apiServer.ciliumEntity=true");
+    RenderedManifests manifests = Renders.of(values);
+
+    JsonNode cilium = manifests.one("CiliumNetworkPolicy", "kuik-webhook-api-server");
+    JsonNode webhook = manifests.one("NetworkPolicy", "kuik-webhook");
+    assertAll(
+        () ->
+            assertEquals(
+                "[\"kube-apiserver\"]", cilium.at("/spec/ingress/0/fromEntities").toString()),
+        () -> assertEquals("8443", cilium.at("/spec/ingress/0/toPorts/0/ports/0/port").asString()),
+        () ->
+            assertEquals(
+                "webhook",
+                cilium
+                    .at("/spec/endpointSelector/matchLabels/app.kubernetes.io~1component")
+                    .asString()),
+        () -> assertEquals(1, webhook.at("/spec/ingress").size(), "the health port only"),
+        () -> assertEquals(8080, webhook.at("/spec/ingress/0/ports/0/port").asInt()));
+  }
+
+  @Test
+  void anApiServerCidrThatIsNoCidrIsRefusedByTheSchema() {
+    ValueSet values =
+        ValueSet.DEFAULTS.with(
+            "networkPolicy.enabled=true", "networkPolicy.apiServer.cidrs[0]=api.example.com");
+
+    Helm.Result render = Helm.template(values);
+    assertFalse(render.succeeded(), render::describe);
+    assertTrue(render.reports("cidrs"), render::describe);
   }
 
   private static List<String> names(JsonNode list) {

@@ -81,7 +81,12 @@ class ChartValuesTest {
                     "--insecure-registries=",
                     "--log-format=json",
                     "--log-level=info",
-                    "--release-gates=false"),
+                    "--release-gates=false",
+                    "--provider-config=/kuik/providers/providers.yaml",
+                    "--provider-bin-dir=/kuik/plugins",
+                    "--provider-min-validity=15m",
+                    "--provider-timeout=1m",
+                    "--provider-concurrency=2"),
                 ChartRenderTest.args(manifests.one("Deployment", "kuik-secret-syncer"))),
         () ->
             assertEquals(
@@ -128,6 +133,71 @@ class ChartValuesTest {
     assertEquals(
         java.util.Set.of("create", "patch"),
         SecretGrants.of(Renders.of(ValueSet.DEFAULTS), "kuik", "kuik-secret-syncer").clusterWide());
+  }
+
+  /**
+   * providers renders the kubelet's CredentialProviderConfig, which the syncer's own reader takes,
+   * mounted with the plugins' directory (an emptyDir the init container fills, or an image volume);
+   * its checksum on the pod template restarts the syncer when it changes.
+   */
+  @Test
+  void providersReachTheSyncerAsTheKubeletsConfigWithThePluginsBesideIt() {
+    RenderedManifests manifests = Renders.of(ValueSet.EVERYTHING_ON);
+    JsonNode config = manifests.one("ConfigMap", "kuik-providers");
+    java.util.Map<String, io.kuik.model.CredentialProvider> providers =
+        io.kuik.model.CredentialProviderConfig.parse(
+            config.path("data").path("providers.yaml").asString(), "the ConfigMap");
+    io.kuik.model.CredentialProvider ecr = providers.get("ecr-credential-provider");
+    assertEquals(List.of("get-credentials"), ecr.args());
+    assertEquals(java.time.Duration.ofHours(12), ecr.defaultCacheDuration());
+    assertEquals(io.kuik.model.CredentialProvider.PROTOCOL_V1, ecr.apiVersion());
+
+    JsonNode syncer = manifests.one("Deployment", "kuik-secret-syncer");
+    List<String> args = ChartRenderTest.args(syncer);
+    assertTrue(args.contains("--provider-config=/kuik/providers/providers.yaml"), args::toString);
+    assertTrue(args.contains("--provider-min-validity=20m"), args::toString);
+    JsonNode pod = syncer.path("spec").path("template");
+    assertFalse(
+        pod.path("metadata")
+            .path("annotations")
+            .path("kuik.enix.io/providers-checksum")
+            .isMissingNode());
+    JsonNode init = pod.path("spec").path("initContainers").path(0);
+    assertEquals("registry.example.com/kuik/plugins:1", init.path("image").asString());
+    assertEquals("/kuik/plugins", init.path("volumeMounts").path(0).path("mountPath").asString());
+    assertTrue(pod.toString().contains("\"emptyDir\":{\"sizeLimit\":\"256Mi\"}"), pod::toString);
+
+    JsonNode imageVolume =
+        Renders.of(ValueSet.NAMED)
+            .one("Deployment", "images-secret-syncer")
+            .path("spec")
+            .path("template");
+    assertTrue(
+        imageVolume
+            .toString()
+            .contains("\"image\":{\"reference\":\"registry.example.com/kuik/plugins:1\""),
+        imageVolume::toString);
+    assertTrue(imageVolume.path("spec").path("initContainers").isMissingNode());
+  }
+
+  @Test
+  void providersNeedExactlyOneWayForThePluginsToReachTheSyncer() {
+    ValueSet none =
+        ValueSet.DEFAULTS.with(
+            "providers[0].name=ecr",
+            "providers[0].matchImages[0]=*.dkr.ecr.*.amazonaws.com",
+            "providers[0].defaultCacheDuration=12h");
+    Helm.Result neither = Helm.template(none);
+    Helm.Result both =
+        Helm.template(
+            none.with(
+                "providerCredentials.plugins.image.reference=a.io/p:1",
+                "providerCredentials.plugins.initContainer.image=a.io/p:1"));
+
+    for (Helm.Result render : List.of(neither, both)) {
+      assertFalse(render.succeeded(), render::describe);
+      assertTrue(render.reports("providerCredentials.plugins"), render::describe);
+    }
   }
 
   @Test
@@ -193,6 +263,11 @@ class ChartValuesTest {
         "monitoring.prometheusRule.queueWaitSeconds=0.0 | queueWaitSeconds",
         "fullnameOverride=Kuik_Prod   | fullnameOverride",
         "commonLabels.app\\.kubernetes\\.io/name=x | commonLabels",
+        "providers[0].name=ECR         | providers",
+        "providers[0].name=ecr         | providers",
+        "providerCredentials.minValidity=15 | providerCredentials.minValidity",
+        "providerCredentials.concurrency=0 | providerCredentials.concurrency",
+        "monitoring.prometheusRule.providerRefreshShare=0.7 | providerRefreshShare",
       })
   void refusesValuesOutsideTheSchema(String set, String reportedKey) {
     Helm.Result render = Helm.template(ValueSet.DEFAULTS.with(set));

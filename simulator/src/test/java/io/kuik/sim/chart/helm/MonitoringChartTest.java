@@ -35,11 +35,13 @@ class MonitoringChartTest {
     RenderedManifests manifests = Renders.of(ValueSet.DEFAULTS);
 
     assertTrue(manifests.ofKind("PrometheusRule").isEmpty());
-    assertTrue(manifests.ofKind("ConfigMap").isEmpty());
+    List<String> configMaps = new ArrayList<>();
+    manifests.ofKind("ConfigMap").forEach(c -> configMaps.add(c.at("/metadata/name").asString()));
+    assertEquals(List.of("kuik-providers"), configMaps, "the providers' (empty) list alone");
   }
 
   @Test
-  void thePrometheusRuleCarriesTheFiveAlertsWithTheirThresholdsAndLabels() {
+  void thePrometheusRuleCarriesTheSevenAlertsWithTheirThresholdsAndLabels() {
     JsonNode rule = Renders.of(MONITORED).ofKind("PrometheusRule").get(0);
 
     assertEquals("prometheus", rule.at("/metadata/labels/release").asString());
@@ -51,7 +53,9 @@ class MonitoringChartTest {
             "KuikAppliesRefused",
             "KuikQueueWaitHigh",
             "KuikSourcePropagationSlow",
-            "KuikWebhookAdmissionSlow"),
+            "KuikWebhookAdmissionSlow",
+            "KuikProviderCredentialNotRefreshed",
+            "KuikProviderCredentialGone"),
         alerts);
     assertTrue(rule.at("/spec/groups/0/rules/2/expr").asString().endsWith("> 30"));
     assertTrue(

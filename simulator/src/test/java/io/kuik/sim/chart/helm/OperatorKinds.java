@@ -11,9 +11,10 @@ import java.util.Map;
  * references name them, for {@link StrictManifests}: fabric8 8.0.0 publishes no model of these
  * extensions. Only the fields the chart may use are declared, so a field outside them fails too.
  *
- * <p>Sources: https://cert-manager.io/docs/reference/api-docs/ (Certificate, Issuer) and
+ * <p>Sources: https://cert-manager.io/docs/reference/api-docs/ (Certificate, Issuer),
  * https://prometheus-operator.dev/docs/api-reference/api/ (ServiceMonitor, PodMonitor,
- * PrometheusRule).
+ * PrometheusRule) and https://docs.cilium.io/en/stable/security/policy/language/
+ * (CiliumNetworkPolicy: an endpoint selector, ingress from entities to ports).
  */
 final class OperatorKinds {
 
@@ -78,4 +79,15 @@ final class OperatorKinds {
 
   record PrometheusRule(
       String apiVersion, String kind, ObjectMeta metadata, PrometheusRuleSpec spec) {}
+
+  record CiliumPort(String port, String protocol) {}
+
+  record CiliumPortRule(List<CiliumPort> ports) {}
+
+  record CiliumIngress(List<String> fromEntities, List<CiliumPortRule> toPorts) {}
+
+  record CiliumNetworkPolicySpec(LabelSelector endpointSelector, List<CiliumIngress> ingress) {}
+
+  record CiliumNetworkPolicy(
+      String apiVersion, String kind, ObjectMeta metadata, CiliumNetworkPolicySpec spec) {}
 }

@@ -64,7 +64,8 @@ final class StrictManifests {
           Map.entry("cert-manager.io/v1/Certificate", OperatorKinds.Certificate.class),
           Map.entry("monitoring.coreos.com/v1/ServiceMonitor", OperatorKinds.ServiceMonitor.class),
           Map.entry("monitoring.coreos.com/v1/PodMonitor", OperatorKinds.PodMonitor.class),
-          Map.entry("monitoring.coreos.com/v1/PrometheusRule", OperatorKinds.PrometheusRule.class));
+          Map.entry("monitoring.coreos.com/v1/PrometheusRule", OperatorKinds.PrometheusRule.class),
+          Map.entry("cilium.io/v2/CiliumNetworkPolicy", OperatorKinds.CiliumNetworkPolicy.class));
 
   private static final JsonMapper STRICT =
       JsonMapper.builder()

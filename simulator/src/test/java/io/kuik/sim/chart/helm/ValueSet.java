@@ -61,8 +61,20 @@ record ValueSet(String label, String release, String namespace, List<String> set
               "webhook.volumeMounts[0].name=truststore",
               "webhook.volumeMounts[0].mountPath=/etc/kuik/truststore",
               "syncer.extraArgs[0]=--lease-duration=30s",
+              "providers[0].name=ecr-credential-provider",
+              "providers[0].matchImages[0]=*.dkr.ecr.*.amazonaws.com",
+              "providers[0].defaultCacheDuration=12h",
+              "providers[0].args[0]=get-credentials",
+              "providers[0].env[0].name=AWS_REGION",
+              "providers[0].env[0].value=eu-west-1",
+              "providerCredentials.minValidity=20m",
+              "providerCredentials.plugins.initContainer.image=registry.example.com/kuik/plugins:1",
+              "providerCredentials.plugins.initContainer.command[0]=cp",
+              "providerCredentials.plugins.initContainer.command[1]=/ecr-credential-provider",
+              "providerCredentials.plugins.initContainer.command[2]=/kuik/plugins/",
               "networkPolicy.enabled=true",
               "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.name=monitoring",
+              "networkPolicy.apiServer.cidrs[0]=10.0.0.10/32",
               "extraObjects[0].apiVersion=v1",
               "extraObjects[0].kind=ConfigMap",
               "extraObjects[0].metadata.name=registry-hosts",
@@ -84,7 +96,12 @@ record ValueSet(String label, String release, String namespace, List<String> set
               "metrics.serviceMonitor.enabled=true",
               "monitoring.prometheusRule.enabled=true",
               "monitoring.grafanaDashboard.enabled=true",
-              "networkPolicy.enabled=true"));
+              "networkPolicy.enabled=true",
+              "networkPolicy.apiServer.ciliumEntity=true",
+              "providers[0].name=acr-credential-provider",
+              "providers[0].matchImages[0]=*.azurecr.io",
+              "providers[0].defaultCacheDuration=10m",
+              "providerCredentials.plugins.image.reference=registry.example.com/kuik/plugins:1"));
 
   /** The webhook's certificate from a Secret the user brings, and no CRDs. */
   static final ValueSet OWN_TLS_NO_CRDS =

@@ -143,4 +143,26 @@ class SchedulingGatesTest {
     assertEquals(422, moved.code());
     assertEquals(2, stored().path("spec").path("schedulingGates").size());
   }
+
+  @Test
+  void aPodCreatedWithANodeAndAGateIsRefusedAsValidatePodCreateRefusesIt() {
+    ObjectNode pod = pod("team-a", "web", IMAGE);
+    ((ObjectNode) pod.get("spec")).put("nodeName", "node-1");
+    ((ObjectNode) pod.get("spec")).putArray("schedulingGates").addObject().put("name", "a/b");
+
+    ApiException refused =
+        assertThrows(ApiException.class, () -> cluster.api().create(Cluster.ADMIN, pod));
+
+    assertEquals(422, refused.code());
+    assertTrue(
+        refused
+            .getMessage()
+            .contains(
+                "spec.nodeName: Forbidden: cannot be set until all schedulingGates have been"),
+        refused.getMessage());
+    ((ObjectNode) pod.get("spec")).remove("schedulingGates");
+    assertEquals(
+        "node-1",
+        cluster.api().create(Cluster.ADMIN, pod).path("spec").path("nodeName").asString());
+  }
 }

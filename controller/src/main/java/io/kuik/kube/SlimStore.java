@@ -1,4 +1,4 @@
-package io.kuik.kube.syncer;
+package io.kuik.kube;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -44,7 +44,7 @@ public final class SlimStore<T extends HasMetadata, R> implements ItemStore<T> {
    * @param groupOf the group a record is read by (the namespace of a pod); null: no groups
    * @param nameOf its name within the group; null without groups
    */
-  SlimStore(
+  public SlimStore(
       Function<T, R> slim,
       BiFunction<R, String, T> rebuild,
       Function<R, String> groupOf,

@@ -1,0 +1,184 @@
+package io.kuik.kube.syncer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kuik.model.CredentialProvider;
+import io.kuik.model.MintResult;
+import io.kuik.model.ProviderExchange;
+import io.kuik.model.RegistryCredential;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The exec protocol against real processes: the plugins the tests ship (src/test/resources/plugins)
+ * run by the syncer's plugin runner as the kubelet runs them, one outcome each, and nothing a
+ * plugin prints in any message or log line.
+ */
+class ProviderPluginsTest {
+
+  static final String IMAGE = "123456789012.dkr.ecr.eu-west-1.amazonaws.com/acme/app";
+
+  @TempDir Path directory;
+  private ProviderPlugins plugins;
+  private final List<LogRecord> logged = new ArrayList<>();
+  private final Handler capture =
+      new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+          synchronized (logged) {
+            logged.add(record);
+          }
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+      };
+
+  @BeforeEach
+  void ship() {
+    TestPlugins.into(directory);
+    plugins = new ProviderPlugins(directory, Duration.ofSeconds(2), 2, 64 * 1024);
+    Logger.getLogger("").addHandler(capture);
+  }
+
+  @AfterEach
+  void close() {
+    plugins.close();
+    Logger.getLogger("").removeHandler(capture);
+  }
+
+  private static CredentialProvider provider(String name, String... env) {
+    List<CredentialProvider.EnvVar> variables = new ArrayList<>();
+    for (int i = 0; i < env.length; i += 2) {
+      variables.add(new CredentialProvider.EnvVar(env[i], env[i + 1]));
+    }
+    return new CredentialProvider(
+        name,
+        List.of("*.dkr.ecr.*.amazonaws.com"),
+        Duration.ofHours(12),
+        CredentialProvider.PROTOCOL_V1,
+        List.of("get-credentials"),
+        variables);
+  }
+
+  /** Through {@link ProviderPlugins#mint}, as the syncer runs it: off the caller's thread. */
+  private MintResult mint(CredentialProvider provider) throws Exception {
+    CompletableFuture<MintResult> result = new CompletableFuture<>();
+    plugins.mint(provider, IMAGE, result::complete);
+    return result.get(30, TimeUnit.SECONDS);
+  }
+
+  private MintResult.Failed failed(String name, MintResult.Failure failure) throws Exception {
+    MintResult result = mint(provider(name));
+    MintResult.Failed failed = assertInstanceOf(MintResult.Failed.class, result, result::toString);
+    assertEquals(failure, failed.failure(), failed.message());
+    for (String printed : List.of("SECRET-IN-STDERR", "SECRET-IN-STDOUT")) {
+      assertFalse(failed.message().contains(printed), failed.message());
+      synchronized (logged) {
+        for (LogRecord record : logged) {
+          assertFalse(String.valueOf(record.getMessage()).contains(printed), record.getMessage());
+        }
+      }
+    }
+    return failed;
+  }
+
+  @Test
+  void aWellBehavedPluginMintsWithItsArgumentsAndTheProvidersEnvironment() throws Exception {
+    MintResult result = mint(provider("well-behaved", "KUIK_TEST_TOKEN", "t0ken-from-env"));
+
+    ProviderExchange.Response response =
+        assertInstanceOf(MintResult.Minted.class, result, result::toString).response();
+    assertEquals(ProviderExchange.CacheKeyType.Registry, response.cacheKeyType());
+    assertEquals(Duration.ofHours(12), response.cacheDuration());
+    assertEquals(
+        RegistryCredential.basic("AWS", "t0ken-from-env"),
+        response.auth().get("123456789012.dkr.ecr.eu-west-1.amazonaws.com"));
+  }
+
+  @Test
+  void aSlowPluginIsKilledAtTheTimeoutWithTheProcessesItStarted() throws Exception {
+    long started = System.nanoTime();
+    MintResult.Failed failed = failed("slow", MintResult.Failure.TIMED_OUT);
+
+    assertTrue(failed.message().contains("did not answer within 2s"), failed.message());
+    assertTrue(
+        Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(20)) < 0,
+        "the run ends at the timeout, not when its child does");
+    assertTrue(
+        ProcessHandle.current()
+            .descendants()
+            .noneMatch(p -> p.info().command().orElse("").endsWith("sleep")),
+        "no sleep left behind");
+  }
+
+  @Test
+  void aCrashingPluginIsItsExitStatusAndItsStderrIsNeverShown() throws Exception {
+    MintResult.Failed failed = failed("crashing", MintResult.Failure.EXITED);
+    assertTrue(failed.message().contains("exited with status 3"), failed.message());
+    assertTrue(failed.message().contains("not shown"), failed.message());
+  }
+
+  @Test
+  void aPluginAnsweringInAnotherVersionIsRefusedAsTheKubeletRefusesIt() throws Exception {
+    MintResult.Failed failed = failed("lying", MintResult.Failure.INVALID);
+    assertTrue(failed.message().contains("apiVersion"), failed.message());
+  }
+
+  @Test
+  void gigabytesOnStdoutAreCutAtTheLimitAndThePluginKilled() throws Exception {
+    long started = System.nanoTime();
+    MintResult.Failed failed = failed("gigabytes", MintResult.Failure.TOO_LARGE);
+    assertTrue(failed.message().contains("more than 65536 bytes"), failed.message());
+    assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(2)) < 0);
+  }
+
+  @Test
+  void garbageIsNoResponse() throws Exception {
+    failed("garbage", MintResult.Failure.INVALID);
+  }
+
+  @Test
+  void aMissingPluginSaysWhereItWasLookedFor() throws Exception {
+    MintResult.Failed failed = failed("ecr-credential-provider", MintResult.Failure.NOT_FOUND);
+    assertTrue(failed.message().contains(directory.toString()), failed.message());
+    Files.writeString(directory.resolve("not-executable"), "#!/bin/sh\n");
+    failed("not-executable", MintResult.Failure.NOT_FOUND);
+  }
+
+  @Test
+  void atMostTheConcurrencyRunsAtOnceAndTheOthersWait() throws Exception {
+    // Four slow runs, two at a time, each killed at the 2 s timeout: the last ends after 4 s.
+    long started = System.nanoTime();
+    List<CompletableFuture<MintResult>> results = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      CompletableFuture<MintResult> result = new CompletableFuture<>();
+      plugins.mint(provider("slow"), IMAGE, result::complete);
+      results.add(result);
+    }
+    for (CompletableFuture<MintResult> result : results) {
+      assertInstanceOf(MintResult.Failed.class, result.get(30, TimeUnit.SECONDS));
+    }
+    assertTrue(
+        Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofMillis(3900)) > 0,
+        "two at a time");
+  }
+}
