@@ -6,9 +6,9 @@ import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.kuik.kube.MockCluster;
 import io.kuik.model.crd.ImageAlternative;
 import io.kuik.model.crd.ImageMirror;
 import java.io.IOException;
@@ -40,7 +40,7 @@ final class ReadOnlyMockCluster implements AutoCloseable {
     server =
         new KubernetesMockServer(
             new Context(),
-            new MockWebServer(),
+            MockCluster.webServer(),
             new HashMap<>(),
             new KubernetesCrudDispatcher(
                 List.of(

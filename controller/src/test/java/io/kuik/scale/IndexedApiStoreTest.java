@@ -16,7 +16,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
+import io.kuik.kube.MockCluster;
 import io.kuik.kube.ServerSideApplyDispatcher;
 import java.io.IOException;
 import java.net.URI;
@@ -313,7 +313,7 @@ class IndexedApiStoreTest {
     Side(ServerSideApplyDispatcher store) {
       server =
           new KubernetesMockServer(
-              new Context(), new MockWebServer(), new HashMap<>(), store, false);
+              new Context(), MockCluster.webServer(), new HashMap<>(), store, false);
       server.init();
       client = server.createClient();
     }

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.kuik.kube.MockCluster;
 import io.kuik.kube.ServerSideApplyDispatcher;
 import io.kuik.model.crd.ImageAlternative;
@@ -43,7 +42,7 @@ final class ScaleCluster implements AutoCloseable {
     ledger = new ApiLedger(store, SYNCER_TOKEN);
     server =
         new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), ledger, false);
+            new Context(), MockCluster.webServer(), new HashMap<>(), ledger, false);
     server.init();
     client = server.createClient();
     arrangeRouting(client);

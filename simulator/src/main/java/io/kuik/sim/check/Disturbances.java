@@ -13,8 +13,8 @@ import java.util.List;
  * than the grace says. It restarted: its memory is lost, and a stopped syncer writes nothing. Its
  * view of the cluster may be stale: a watch event to it lost, a watch-fault or outage window open,
  * an incarnation still listing; each until {@code relist} after it ends. Its writes may fail: an
- * outage or admission-policy failure window open, a request of it answered 429 or 5xx; each until
- * {@code retry} after it ends, the longest wait before the write is tried again.
+ * outage, admission-policy failure or policy-away window open, a request of it answered 429 or 5xx;
+ * each until {@code retry} after it ends, the longest wait before the write is tried again.
  */
 final class Disturbances {
 
@@ -94,8 +94,9 @@ final class Disturbances {
           outageSince = null;
         }
       }
-      case POLICY_FAILURE -> {
-        // Reads still work; the writes the policy covers are refused until it heals.
+      case POLICY_FAILURE, POLICY_AWAY -> {
+        // The policy failing refuses the writes it covers; the policy away holds every write.
+        // Reads still work either way, until it heals or comes back.
         if (window.opens()) {
           if (policyFailures++ == 0) {
             policyFailureSince = at;

@@ -3,6 +3,7 @@ package io.kuik.sim.faults;
 import io.kuik.sim.time.EventLoop;
 import io.kuik.sim.trace.Note;
 import io.kuik.sim.trace.Trace;
+import io.kuik.sim.world.ApiException;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -19,6 +20,9 @@ import java.util.Objects;
  */
 public final class PolicyAbsence {
 
+  /** How long a refused return waits before it is tried again. */
+  static final Duration RESTORE_RETRY = Duration.ofSeconds(30);
+
   private final EventLoop loop;
   private final Trace trace;
   // Bumped by every absence and return, so that an absence's timed return is ignored once a later
@@ -33,7 +37,9 @@ public final class PolicyAbsence {
 
   /**
    * {@code delete} now, {@code restore} after {@code window} unless a later absence or {@link
-   * #back} came first.
+   * #back} came first. While something is already away, nothing more is deleted and the window
+   * stays open: this absence only moves the return later. A deletion the API server refuses (an
+   * outage) changes nothing.
    *
    * @param subject what goes, as the timeline names it
    */
@@ -41,18 +47,13 @@ public final class PolicyAbsence {
     if (window.isNegative() || window.isZero()) {
       throw new IllegalArgumentException("an absence needs a positive window, not " + window);
     }
+    if (!away) {
+      delete.run();
+      edge(true, subject, "deleted for " + window); // one opening edge per window in the trace
+    }
     int mine = ++generation;
-    delete.run();
     away = true;
-    edge(true, subject, "deleted for " + window);
-    loop.schedule(
-        window,
-        subject + " created again",
-        () -> {
-          if (generation == mine) {
-            back(subject, restore);
-          }
-        });
+    loop.schedule(window, subject + " created again", () -> restoreIfDue(subject, restore, mine));
   }
 
   /** What is away is created again now; nothing when nothing is away. */
@@ -62,6 +63,29 @@ public final class PolicyAbsence {
       return;
     }
     restore.run();
+    away = false;
+    edge(false, subject, "created again");
+  }
+
+  /**
+   * The timed return of absence {@code mine}, unless a later one overtook it. Refused by the API
+   * server (an outage), it is tried again as a Helm upgrade or a GitOps sync would be: the policy
+   * never stays away for good because of one refusal.
+   */
+  private void restoreIfDue(String subject, Runnable restore, int mine) {
+    if (generation != mine || !away) {
+      return;
+    }
+    try {
+      restore.run();
+    } catch (ApiException refused) {
+      loop.schedule(
+          RESTORE_RETRY,
+          subject + " created again (retried)",
+          () -> restoreIfDue(subject, restore, mine));
+      return;
+    }
+    generation++;
     away = false;
     edge(false, subject, "created again");
   }

@@ -142,7 +142,7 @@ class SimulateCommandTest {
             "simulate",
             "explore",
             "--seed",
-            "1",
+            "12",
             "--steps",
             "40",
             "--syncer-grace-minutes",
@@ -155,7 +155,7 @@ class SimulateCommandTest {
     assertTrue(shrunk.find(), explore.out());
     assertTrue(
         Integer.parseInt(shrunk.group(2)) < Integer.parseInt(shrunk.group(1)), shrunk.group());
-    Path kept = folder.resolve("seed-1-not-released-before-the-grace.yaml");
+    Path kept = folder.resolve("seed-12-not-released-before-the-grace.yaml");
     assertTrue(explore.out().contains("kept as a regression: " + kept), explore.out());
     assertTrue(Files.readString(kept).startsWith("# A failing explorer run"), kept.toString());
 
