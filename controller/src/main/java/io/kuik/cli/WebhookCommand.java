@@ -289,7 +289,10 @@ public final class WebhookCommand implements KuikSubcommand {
       throw bad("Invalid --syncer-lease '" + syncerLease + "': not an object name");
     }
     if (pullSecretFirst && (gateMaxWait.isZero() || gateMaxWait.isNegative())) {
-      throw bad("Invalid --gate-max-wait " + gateMaxWait + ": give a positive duration, e.g. 30s");
+      throw bad(
+          "Invalid --gate-max-wait "
+              + Durations.text(gateMaxWait)
+              + ": give a positive duration, e.g. 30s");
     }
     checkPort("--port", port);
     checkPort("--health-port", healthPort);

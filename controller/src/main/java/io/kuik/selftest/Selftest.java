@@ -348,7 +348,7 @@ public final class Selftest {
     Read<List<SelftestCluster.PodReadyz>> pods =
         cluster.podsReadyz(settings.namespace(), deployment);
     if (!pods.isFound()) {
-      return pods.isMissing() ? "" : "; its pods could not be listed: " + cannotRead("", pods);
+      return pods.isMissing() ? "" : "; " + cannotRead("its pods", pods);
     }
     StringBuilder said = new StringBuilder();
     for (SelftestCluster.PodReadyz pod : pods.object()) {

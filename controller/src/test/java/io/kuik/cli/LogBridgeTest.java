@@ -87,6 +87,19 @@ class LogBridgeTest {
   }
 
   @Test
+  void aCutNeverSplitsASurrogatePairAndOnlyControlCharactersAreEscapedLong() {
+    String value = "a".repeat(14) + "\uD83D\uDE00" + "b".repeat(85);
+
+    assertEquals("a".repeat(14) + "… (101 characters in all)", LogLine.cut(value, 40));
+    assertEquals(
+        "a".repeat(13) + "\uD83D\uDE00" + "… (100 characters in all)",
+        LogLine.cut("a".repeat(13) + "\uD83D\uDE00" + "b".repeat(85), 40));
+    assertEquals(1, LogLine.jsonLength(" "));
+    assertEquals(6, LogLine.jsonLength("\u001f"));
+    assertEquals(4, LogLine.jsonLength("\"\\"));
+  }
+
+  @Test
   void jsonIsOneEcsObjectPerLine() {
     String line =
         write(

@@ -106,15 +106,7 @@ class StartFailuresTest {
   void aTakenHealthPortEndsBothComponentsWithOneNamingIt() throws Exception {
     try (MockCluster cluster = new MockCluster();
         ServerSocket taken = new ServerSocket(0)) {
-      cluster
-          .client()
-          .resource(
-              new NamespaceBuilder()
-                  .withNewMetadata()
-                  .withName("kuik-system")
-                  .endMetadata()
-                  .build())
-          .create();
+      withTheInstallNamespace(cluster);
       String port = "--health-port=" + taken.getLocalPort();
       for (String[] args :
           List.of(
@@ -137,20 +129,20 @@ class StartFailuresTest {
   void aTakenWebhookPortEndsItWithOneNamingIt() throws Exception {
     try (MockCluster cluster = new MockCluster();
         ServerSocket taken = new ServerSocket(0)) {
-      cluster
-          .client()
-          .resource(
-              new NamespaceBuilder()
-                  .withNewMetadata()
-                  .withName("kuik-system")
-                  .endMetadata()
-                  .build())
-          .create();
+      withTheInstallNamespace(cluster);
 
       Run run = run(webhook("--port=" + taken.getLocalPort(), "--health-port=0"));
 
       assertEquals(1, run.exit(), run.said());
       assertTrue(run.said().contains("cannot start the webhook"), run.said());
     }
+  }
+
+  private static void withTheInstallNamespace(MockCluster cluster) {
+    cluster
+        .client()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName("kuik-system").endMetadata().build())
+        .create();
   }
 }

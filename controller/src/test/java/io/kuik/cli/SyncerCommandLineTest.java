@@ -220,6 +220,35 @@ class SyncerCommandLineTest {
   }
 
   @Test
+  void eachBoundOfTheWritePaceIsAcceptedAndTheValueBeyondItRefused() {
+    SyncerSettings edge =
+        parsed(
+                "--cluster-resource-namespace=kuik-system",
+                "--resync-share=1",
+                "--api-burst=1",
+                "--max-applies-in-flight=1")
+            .settings()
+            .syncer();
+    assertEquals(1.0, edge.resyncShare());
+    assertEquals(1, edge.writeBurst());
+    assertEquals(1, edge.maxInFlight());
+    for (String[] bad :
+        new String[][] {
+          {"--resync-share=1.01", "Invalid --resync-share 1.01"},
+          {"--resync-share=0", "Invalid --resync-share 0.0"},
+          {"--api-burst=0", "Invalid --api-burst 0"},
+          {"--max-applies-in-flight=0", "Invalid --max-applies-in-flight 0"},
+          {"--api-qps=0", "Invalid --api-qps 0.0"}
+        }) {
+      CommandLine.ParameterException thrown =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              CommandLine.ParameterException.class,
+              () -> parsed("--cluster-resource-namespace=kuik-system", bad[0]).settings());
+      assertTrue(thrown.getMessage().startsWith(bad[1]), thrown.getMessage());
+    }
+  }
+
+  @Test
   void aHealthPortIsZeroTo65535() {
     assertEquals(
         0,

@@ -1,6 +1,7 @@
 package io.kuik.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.kube.webhook.WebhookRuntimeSettings;
@@ -186,6 +187,32 @@ class WebhookCommandLineTest {
         Set.of("registry.local:5000", "[fd00::1]:5000", "mirror.lan"),
         settings.prober().insecureRegistries());
     assertEquals(Duration.ZERO, settings.shutdownDelay());
+  }
+
+  @Test
+  void theGatesLeaseAndBoundAreCheckedOnlyWithPullSecretFirst() {
+    assertNull(
+        settings(
+                "--cluster-resource-namespace=kuik-system",
+                "--syncer-lease=Not_A_Name",
+                "--gate-max-wait=0s")
+            .pullSecretFirst(),
+        "off: neither is read");
+    for (String[] bad :
+        new String[][] {
+          {"--syncer-lease=Not_A_Name", "Invalid --syncer-lease 'Not_A_Name': not an object name"},
+          {"--gate-max-wait=0s", "Invalid --gate-max-wait 0s: give a positive duration"}
+        }) {
+      CommandLine.ParameterException thrown =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              CommandLine.ParameterException.class,
+              () ->
+                  settings(
+                      "--cluster-resource-namespace=kuik-system",
+                      "--pull-secret-first=true",
+                      bad[0]));
+      assertTrue(thrown.getMessage().startsWith(bad[1]), thrown.getMessage());
+    }
   }
 
   @Test

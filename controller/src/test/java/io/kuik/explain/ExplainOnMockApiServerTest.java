@@ -116,6 +116,25 @@ class ExplainOnMockApiServerTest {
         ImageAlternative.class);
   }
 
+  /** The Deployment team-a/web, one container {@code app} of that image. */
+  private void webDeployment(String image) {
+    put(
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, namespace: team-a}
+        spec:
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers:
+              - {name: app, image: "%s"}
+        """
+            .formatted(image),
+        Deployment.class);
+  }
+
   /** As the webhook leaves it: container app rewritten, a sidecar left as it was. */
   private void rewrittenPod(String sidecarImage) {
     put(
@@ -349,6 +368,42 @@ class ExplainOnMockApiServerTest {
   }
 
   @Test
+  void contextPicksTheClusterItReadsAndTheCurrentOneIsTheDefault(@TempDir Path home)
+      throws IOException {
+    teamA();
+    quayPull();
+    alternative("OnFailure", "docker.io/acme/app", "quay.io/acme/app");
+    rewrittenPod("docker.io/library/busybox:1.36");
+    String mock = cluster.client().getMasterUrl().toString().replaceAll("/$", "");
+    Path kubeconfig = home.resolve("config");
+    java.nio.file.Files.writeString(
+        kubeconfig,
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- {name: mock, cluster: {server: " + mock + "}}",
+            "- {name: elsewhere, cluster: {server: 'https://127.0.0.1:1'}}",
+            "contexts:",
+            "- {name: mock, context: {cluster: mock, user: u}}",
+            "- {name: elsewhere, context: {cluster: elsewhere, user: u}}",
+            "current-context: elsewhere",
+            "users:",
+            "- {name: u, user: {token: not-a-secret}}",
+            ""));
+    System.setProperty("kubeconfig", kubeconfig.toString());
+
+    Run named = explain("pod", "--context", "mock", "team-a/web");
+    Run current = explain("pod", "team-a/web");
+
+    assertEquals(0, named.exitCode(), named.out() + named.err());
+    assertTrue(named.out().startsWith("Pod team-a/web\n"), named.out());
+    assertEquals(1, current.exitCode(), current.out() + current.err());
+    assertTrue(current.err().contains("127.0.0.1:1"), "names the current context's server");
+  }
+
+  @Test
   void aFailedReadNamesTheApiServerAndTheKubeconfigItCameFrom() {
     Run missing = explain("pod", "team-a/nope");
 
@@ -430,21 +485,7 @@ class ExplainOnMockApiServerTest {
               + "}\n",
           Secret.class);
       alternative("OnFailure", down + "/acme/app", host + "/acme/app");
-      put(
-          """
-          apiVersion: apps/v1
-          kind: Deployment
-          metadata: {name: web, namespace: team-a}
-          spec:
-            selector: {matchLabels: {app: web}}
-            template:
-              metadata: {labels: {app: web}}
-              spec:
-                containers:
-                - {name: app, image: "%s/acme/app:1.0"}
-          """
-              .formatted(down),
-          Deployment.class);
+      webDeployment(down + "/acme/app:1.0");
       onlyClusterResourceNamespaceSecretsReadable();
 
       Run run = explain("deployment", "team-a/web", "--probe");
@@ -486,20 +527,7 @@ class ExplainOnMockApiServerTest {
       teamA();
       quayPull();
       alternative("Always", "docker.io/acme/app", host + "/acme/app");
-      put(
-          """
-          apiVersion: apps/v1
-          kind: Deployment
-          metadata: {name: web, namespace: team-a}
-          spec:
-            selector: {matchLabels: {app: web}}
-            template:
-              metadata: {labels: {app: web}}
-              spec:
-                containers:
-                - {name: app, image: "docker.io/acme/app:1.0"}
-          """,
-          Deployment.class);
+      webDeployment("docker.io/acme/app:1.0");
       onlyClusterResourceNamespaceSecretsReadable();
 
       Run run = explain("deployment", "team-a/web", "--probe");

@@ -236,13 +236,7 @@ class ExplainerTest {
 
   @Test
   void aDeploymentsTemplateIsExplainedAsTheWebhookWouldRouteItNow() {
-    ExplainInputs in =
-        inputs(
-            template(),
-            false,
-            Optional.of(Map.of("tier", "prod")),
-            List.of(alternative("OnFailure")),
-            Map.of());
+    ExplainInputs in = anOnFailureTemplate();
 
     Explanation e = new Explainer(SETTINGS, serving("quay.io/acme/app:1.0")).explain(in);
 
@@ -264,13 +258,7 @@ class ExplainerTest {
 
   @Test
   void aTemplateTheWebhookWouldNotChangeNeedsNothingFromKuik() {
-    ExplainInputs in =
-        inputs(
-            template(),
-            false,
-            Optional.of(Map.of("tier", "prod")),
-            List.of(alternative("OnFailure")),
-            Map.of());
+    ExplainInputs in = anOnFailureTemplate();
 
     Explanation e = new Explainer(SETTINGS, serving("docker.io/acme/app:1.0")).explain(in);
 
@@ -375,36 +363,32 @@ class ExplainerTest {
 
   @Test
   void aStatusWithoutOutcomeAnswerOrTimeSaysOnlyWhatItKnows() {
-    ResourceId acme = new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "acme");
-    Explanation e =
-        new Explainer(SETTINGS, Explainer.NOT_PROBING)
-            .explain(
-                inputs(
-                    rewrittenPod(),
-                    true,
-                    Optional.of(Map.of()),
-                    List.of(alternative("Always")),
-                    Map.of(
-                        acme,
-                        List.of(
-                            new CredentialStatus(
-                                "quay.io/acme/app", "quay.io", null, null, null)))));
-    assertEquals("not tried yet by the syncer", container(e, "app").credential());
+    assertEquals(
+        "not tried yet by the syncer",
+        container(
+                withTheStatus(
+                    new CredentialStatus("quay.io/acme/app", "quay.io", null, null, null)),
+                "app")
+            .credential());
+    assertEquals(
+        "REFUSED by quay.io",
+        container(
+                withTheStatus(
+                    new CredentialStatus("quay.io/acme/app", "quay.io", "Refused", null, null)),
+                "app")
+            .credential());
+  }
 
-    Explanation refused =
-        new Explainer(SETTINGS, Explainer.NOT_PROBING)
-            .explain(
-                inputs(
-                    rewrittenPod(),
-                    true,
-                    Optional.of(Map.of()),
-                    List.of(alternative("Always")),
-                    Map.of(
-                        acme,
-                        List.of(
-                            new CredentialStatus(
-                                "quay.io/acme/app", "quay.io", "Refused", null, null)))));
-    assertEquals("REFUSED by quay.io", container(refused, "app").credential());
+  /** The rewritten pod explained under an Always alternative whose status holds this credential. */
+  private static Explanation withTheStatus(CredentialStatus status) {
+    return new Explainer(SETTINGS, Explainer.NOT_PROBING)
+        .explain(
+            inputs(
+                rewrittenPod(),
+                true,
+                Optional.of(Map.of()),
+                List.of(alternative("Always")),
+                Map.of(new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "acme"), List.of(status))));
   }
 
   @Test
@@ -451,5 +435,15 @@ class ExplainerTest {
             List.of(new io.fabric8.kubernetes.api.model.LocalObjectReference("kuik-inject-x")));
     assertEquals(
         unannotated, Explainer.submitted(unannotated, true), "no original images: nothing to undo");
+  }
+
+  /** A Deployment's template in a served namespace, under an OnFailure alternative. */
+  private static ExplainInputs anOnFailureTemplate() {
+    return inputs(
+        template(),
+        false,
+        Optional.of(Map.of("tier", "prod")),
+        List.of(alternative("OnFailure")),
+        Map.of());
   }
 }

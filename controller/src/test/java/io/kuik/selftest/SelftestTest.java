@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.kuik.model.RewriteAnnotations;
 import io.kuik.selftest.CheckResult.Result;
 import io.kuik.selftest.SelftestCluster.DryRun;
@@ -236,6 +239,59 @@ class SelftestTest {
   }
 
   @Test
+  void aComponentWithoutAvailableReplicasSaysWhatItsDeploymentSaysAndWhyItsPodsCannotBeRead() {
+    cluster.deployments.put(
+        "kuik-webhook",
+        Read.found(
+            new DeploymentBuilder(FakeSelftestCluster.deployment("kuik-webhook", 2, 0))
+                .editStatus()
+                .addNewCondition()
+                .withType("Progressing")
+                .withMessage("ReplicaSet kuik-webhook-5c9 is progressing.")
+                .endCondition()
+                .addNewCondition()
+                .withType("Available")
+                .withMessage("Deployment does not have minimum availability.")
+                .endCondition()
+                .endStatus()
+                .build()));
+    cluster.pods = Read.failed(403, "pods is forbidden");
+
+    assertEquals(
+        "Deployment kuik-system/kuik-webhook: 0 of 2 replicas available (Deployment does not have"
+            + " minimum availability.); cannot read its pods (403): pods is forbidden",
+        run().row(Selftest.WEBHOOK_READY).why());
+
+    cluster.pods = Read.missing();
+    cluster.deployments.put(
+        "kuik-webhook", Read.found(FakeSelftestCluster.deployment("kuik-webhook", 2, 0)));
+    assertEquals(
+        "Deployment kuik-system/kuik-webhook: 0 of 2 replicas available",
+        run().row(Selftest.WEBHOOK_READY).why(),
+        "no condition and no pods to ask: the count alone");
+  }
+
+  @Test
+  void aDeploymentThatCannotBeReadFailsAndWithoutAReadyzURLTheReplicasAlonePass() {
+    cluster.deployments.put("kuik-secret-syncer", Read.failed(403, "deployments is forbidden"));
+    assertRow(
+        run(),
+        Selftest.SYNCER_READY,
+        Result.FAIL,
+        "cannot read Deployment kuik-system/kuik-secret-syncer (403): deployments is forbidden");
+
+    SelftestSettings plain = FakeSelftestCluster.settings();
+    SelftestReport withoutUrls =
+        Selftest.run(
+            cluster,
+            new SelftestSettings(
+                plain.release(), plain.namespace(), plain.names(), null, null, null));
+    assertEquals(
+        "Deployment kuik-system/kuik-webhook: 2 of 2 replicas available",
+        withoutUrls.row(Selftest.WEBHOOK_READY).why());
+  }
+
+  @Test
   void readyzFailsOnlyWhenItAnswersNotReady() {
     cluster.readyz = Readyz.notReady(503, "informers not synced");
     assertRow(run(), Selftest.SYNCER_READY, Result.FAIL, "answered 503: informers not synced");
@@ -322,6 +378,66 @@ class SelftestTest {
         Result.FAIL,
         "ImageAlternative/acme: quay.io/acme/app: refused");
     assertFalse(failed.passed());
+  }
+
+  @Test
+  void withoutTheCrdsOrTheRightToReadThemTheCredentialsCheckFails() {
+    cluster.routing = Read.missing();
+    assertRow(
+        run(),
+        Selftest.CREDENTIALS,
+        Result.FAIL,
+        "serves no ImageAlternative or ImageMirror: the CRDs are not installed (crds.enabled)");
+
+    cluster.routing = Read.failed(403, "imagealternatives is forbidden");
+    assertRow(
+        run(),
+        Selftest.CREDENTIALS,
+        Result.FAIL,
+        "cannot read the ImageAlternatives and ImageMirrors (403): imagealternatives is forbidden");
+  }
+
+  @Test
+  void theCredentialsCheckCountsTheResourcesWhoseCredentialWasAcceptedAndOnlyThose() {
+    GenericKubernetesResource noStatus =
+        new GenericKubernetesResourceBuilder()
+            .withKind("ImageMirror")
+            .withNewMetadata()
+            .withName("new")
+            .endMetadata()
+            .build();
+    GenericKubernetesResource noConditions =
+        new GenericKubernetesResourceBuilder(noStatus)
+            .addToAdditionalProperties("status", Map.of("observedGeneration", 1))
+            .build();
+    GenericKubernetesResource otherCondition =
+        new GenericKubernetesResourceBuilder(noStatus)
+            .addToAdditionalProperties(
+                "status", Map.of("conditions", List.of(Map.of("type", "Valid", "status", "False"))))
+            .build();
+    cluster.routing = Read.found(List.of(noStatus, noConditions, otherCondition));
+    assertRow(
+        run(),
+        Selftest.CREDENTIALS,
+        Result.PASS,
+        "no ImageAlternative or ImageMirror reports a credential to try");
+
+    GenericKubernetesResource acme =
+        FakeSelftestCluster.withCredentials("ImageAlternative", "acme", "True", "accepted");
+    cluster.routing = Read.found(List.of(noStatus, acme));
+    assertEquals(
+        "the registries accepted the credentials of 1 resource",
+        run().row(Selftest.CREDENTIALS).why());
+
+    cluster.routing =
+        Read.found(
+            List.of(
+                acme,
+                FakeSelftestCluster.withCredentials("ImageMirror", "m", "True", "accepted"),
+                otherCondition));
+    assertEquals(
+        "the registries accepted the credentials of 2 resources",
+        run().row(Selftest.CREDENTIALS).why());
   }
 
   @Test

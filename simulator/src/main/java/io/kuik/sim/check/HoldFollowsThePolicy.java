@@ -55,8 +55,7 @@ public final class HoldFollowsThePolicy implements Invariant {
           case POLICY_FAILURE -> {}
         }
       } else if (record instanceof TraceRecord.Request request
-          && request.actor().equals(syncer)
-          && !request.kind().reads()
+          && request.isWriteBy(syncer)
           && awaySince != null
           && !request.at().isBefore(awaySince.plus(delay))
           && disturbances == 0

@@ -46,8 +46,7 @@ public final class NothingWrittenWhileHeld implements Invariant {
         }
       } else if (held
           && record instanceof TraceRecord.Request request
-          && request.actor().equals(syncer)
-          && !request.kind().reads()) {
+          && request.isWriteBy(syncer)) {
         Target target = request.target();
         out.add(
             new Violation(

@@ -61,6 +61,11 @@ public sealed interface TraceRecord permits TraceRecord.Request, TraceRecord.Wat
       return answer instanceof Answer.Refused refused ? refused.message() : "";
     }
 
+    /** Whether this is a write (of any kind, refused or not) sent by that actor. */
+    public boolean isWriteBy(Actor by) {
+      return actor.equals(by) && !kind.reads();
+    }
+
     /** Whether this is a write that changed the stored object (no-op applies do not). */
     public boolean changedSomething() {
       return answer instanceof Answer.Written written && !written.noOp();
