@@ -6,7 +6,6 @@ import io.kuik.sim.trace.RequestKind;
 import io.kuik.sim.trace.Resource;
 import io.kuik.sim.trace.Target;
 import io.kuik.sim.trace.Trace;
-import io.kuik.sim.trace.TraceRecord;
 import io.kuik.sim.world.api.Authorizer;
 import io.kuik.sim.world.api.ClusterState;
 import io.kuik.sim.world.api.Identity;
@@ -29,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -54,11 +52,13 @@ public final class ApiServer {
   private final Pipeline pipeline;
   private final Writes writes;
   private final GarbageCollector garbageCollector;
+  private final RequestTracer tracer;
 
   public ApiServer(EventLoop loop, Trace trace) {
     this.loop = loop;
     this.trace = trace;
     this.storage = new Storage(loop.fork("storage"));
+    this.tracer = new RequestTracer(loop, trace, storage);
     this.watches = new Watches(loop, trace);
     this.mutating =
         new MutatingChain(
@@ -152,10 +152,10 @@ public final class ApiServer {
 
   public ObjectNode get(Identity identity, ResourceType type, String namespace, String name) {
     String ns = Writes.ns(type, namespace);
-    return traced(
+    return tracer.traced(
         identity,
         RequestKind.GET,
-        Target.object(resource(type), ns, name),
+        Target.object(RequestTracer.resource(type), ns, name),
         () -> {
           pipeline.authorize(new RequestAttributes(identity, Verb.GET, type, ns, name, null));
           ObjectNode stored = storage.stored(type, ns, name);
@@ -199,11 +199,11 @@ public final class ApiServer {
   public ObjectList list(
       Identity identity, ResourceType type, String namespace, LabelSelector selector, String name) {
     String ns = Writes.ns(type, namespace);
-    return traced(
+    return tracer.traced(
         identity,
         RequestKind.LIST,
         new Target(
-            resource(type),
+            RequestTracer.resource(type),
             null,
             ns,
             name == null ? "*" : name,
@@ -262,10 +262,10 @@ public final class ApiServer {
                 handler.onExpired(message);
               }
             };
-    return traced(
+    return tracer.traced(
         identity,
         RequestKind.WATCH,
-        Target.object(resource(type), ns, name == null ? "*" : name),
+        Target.object(RequestTracer.resource(type), ns, name == null ? "*" : name),
         () -> {
           pipeline.authorize(new RequestAttributes(identity, Verb.WATCH, type, ns, name, null));
           return watches.open(new WatchInfo(watcher, identity, type, ns), selector, named);
@@ -280,7 +280,7 @@ public final class ApiServer {
   }
 
   public ObjectNode create(Identity identity, ObjectNode object, String fieldManager) {
-    return write(
+    return tracer.write(
         identity, RequestKind.CREATE, object, () -> writes.create(identity, object, fieldManager));
   }
 
@@ -292,7 +292,7 @@ public final class ApiServer {
    * storage, so no watch hears of it.
    */
   public ObjectNode createDryRun(Identity identity, ObjectNode object) {
-    return write(
+    return tracer.write(
         identity,
         RequestKind.CREATE,
         null,
@@ -307,13 +307,13 @@ public final class ApiServer {
   }
 
   public ObjectNode update(Identity identity, ObjectNode object, String fieldManager) {
-    return write(
+    return tracer.write(
         identity, RequestKind.UPDATE, object, () -> writes.update(identity, object, fieldManager));
   }
 
   /** A PUT on the status subresource: only {@code status} changes. */
   public ObjectNode updateStatus(Identity identity, ObjectNode object) {
-    return write(
+    return tracer.write(
         identity,
         RequestKind.UPDATE,
         "status",
@@ -324,7 +324,7 @@ public final class ApiServer {
   /** Server-side apply as {@code fieldManager}; creates the object when missing. */
   public ObjectNode apply(
       Identity identity, ObjectNode configuration, String fieldManager, boolean force) {
-    return write(
+    return tracer.write(
         identity,
         RequestKind.APPLY,
         configuration,
@@ -334,7 +334,7 @@ public final class ApiServer {
   /** Server-side apply on the status subresource as {@code fieldManager}: only status changes. */
   public ObjectNode applyStatus(
       Identity identity, ObjectNode configuration, String fieldManager, boolean force) {
-    return write(
+    return tracer.write(
         identity,
         RequestKind.APPLY,
         "status",
@@ -351,12 +351,12 @@ public final class ApiServer {
       JsonNode patch,
       String fieldManager) {
     String ns = Writes.ns(type, namespace);
-    return traced(
+    return tracer.traced(
         identity,
         RequestKind.PATCH,
-        Target.object(resource(type), ns, name),
+        Target.object(RequestTracer.resource(type), ns, name),
         () -> writes.jsonPatch(identity, type, ns, name, patch, fieldManager),
-        written(RequestKind.PATCH));
+        RequestTracer.written(RequestKind.PATCH));
   }
 
   /** A JSON merge patch (RFC 7386) of an existing object. */
@@ -368,12 +368,12 @@ public final class ApiServer {
       JsonNode patch,
       String fieldManager) {
     String ns = Writes.ns(type, namespace);
-    return traced(
+    return tracer.traced(
         identity,
         RequestKind.PATCH,
-        Target.object(resource(type), ns, name),
+        Target.object(RequestTracer.resource(type), ns, name),
         () -> writes.mergePatch(identity, type, ns, name, patch, fieldManager),
-        written(RequestKind.PATCH));
+        RequestTracer.written(RequestKind.PATCH));
   }
 
   public ObjectNode delete(Identity identity, ResourceType type, String namespace, String name) {
@@ -388,126 +388,21 @@ public final class ApiServer {
   public ObjectNode delete(
       Identity identity, ResourceType type, String namespace, String name, DeleteOptions options) {
     String ns = Writes.ns(type, namespace);
-    return traced(
+    return tracer.traced(
         identity,
         RequestKind.DELETE,
-        Target.object(resource(type), ns, name),
+        Target.object(RequestTracer.resource(type), ns, name),
         () -> writes.delete(identity, type, ns, name, options),
-        written(RequestKind.DELETE));
+        RequestTracer.written(RequestKind.DELETE));
   }
 
   ObjectNode finalizeNamespace(Identity identity, String name, List<String> finalizers) {
-    return traced(
+    return tracer.traced(
         identity,
         RequestKind.UPDATE,
         new Target(Resource.NAMESPACES, "finalize", null, name, null),
         () -> writes.finalizeNamespace(identity, name, finalizers),
-        written(RequestKind.UPDATE));
-  }
-
-  // ---- tracing -----------------------------------------------------------------------------
-
-  /** How a served request is answered, from its result, its code and whether storage changed. */
-  private interface Answering<T> {
-    Answer of(T result, int code, boolean wrote);
-  }
-
-  private ObjectNode write(
-      Identity identity, RequestKind kind, ObjectNode body, Supplier<ObjectNode> call) {
-    return write(identity, kind, null, body, call);
-  }
-
-  private ObjectNode write(
-      Identity identity,
-      RequestKind kind,
-      String subresource,
-      ObjectNode body,
-      Supplier<ObjectNode> call) {
-    return write(identity, kind, subresource, body, call, written(kind));
-  }
-
-  private ObjectNode write(
-      Identity identity,
-      RequestKind kind,
-      String subresource,
-      ObjectNode body,
-      Supplier<ObjectNode> call,
-      Answering<ObjectNode> answering) {
-    Resource resource;
-    String ns;
-    boolean exists = false;
-    try {
-      ResourceType type = Decoding.typeOf(body);
-      resource = resource(type);
-      ns = Writes.ns(type, Meta.namespace(body));
-      exists = Meta.name(body) != null && storage.stored(type, ns, Meta.name(body)) != null;
-    } catch (ApiException e) {
-      resource = new Resource(Json.text(body, "kind") == null ? "?" : Json.text(body, "kind"));
-      ns = Meta.namespace(body);
-    }
-    boolean creates =
-        kind == RequestKind.CREATE || kind == RequestKind.APPLY && !exists && subresource == null;
-    String name = Meta.name(body);
-    if (name == null || name.isEmpty()) {
-      String generate = Json.text(body, "metadata", "generateName");
-      name = generate == null ? "" : generate + "*";
-    }
-    return traced(
-        identity,
-        kind,
-        new Target(resource, subresource, ns, name, null),
-        creates,
-        call,
-        answering);
-  }
-
-  /**
-   * A write's answer: its resourceVersion, and for an apply, update or patch whether it changed
-   * nothing (storage's resourceVersion did not move).
-   */
-  private static Answering<ObjectNode> written(RequestKind kind) {
-    boolean mayBeNoOp =
-        kind == RequestKind.APPLY || kind == RequestKind.UPDATE || kind == RequestKind.PATCH;
-    return (result, code, wrote) ->
-        new Answer.Written(code, Meta.resourceVersion(result), mayBeNoOp && !wrote);
-  }
-
-  private <T> T traced(
-      Identity identity, RequestKind kind, Target target, Supplier<T> call, Answering<T> answer) {
-    return traced(identity, kind, target, false, call, answer);
-  }
-
-  private <T> T traced(
-      Identity identity,
-      RequestKind kind,
-      Target target,
-      boolean created,
-      Supplier<T> call,
-      Answering<T> answer) {
-    String before = storage.resourceVersion();
-    var actor = trace.actorOf(identity);
-    try {
-      T result = call.get();
-      boolean wrote = !before.equals(storage.resourceVersion());
-      trace.add(
-          new TraceRecord.Request(
-              loop.now(), actor, kind, target, answer.of(result, created ? 201 : 200, wrote)));
-      return result;
-    } catch (ApiException e) {
-      trace.add(
-          new TraceRecord.Request(
-              loop.now(),
-              actor,
-              kind,
-              target,
-              new Answer.Refused(
-                  e.code(), e.stage(), e.getMessage() == null ? "" : e.getMessage())));
-      throw e;
-    }
-  }
-
-  private static Resource resource(ResourceType type) {
-    return new Resource(type.resource());
+        RequestTracer.written(RequestKind.UPDATE));
   }
 
   /** The manager name a client gets when it names none: its service account or user name. */
