@@ -6,12 +6,12 @@
 #   scripts/pit/run.sh                  every group: hours on two cores
 #   scripts/pit/run.sh cli explain      the named groups only
 #
-# Groups: core (model, routing, syncer, ports), cli, explain, kube (kube, kube.syncer,
-# kube.webhook), webhook, registry, selftest (the controller); plan (the simulator's plan and cli),
+# Groups: core (model, routing, syncer, ports), cli, explain, kube (kube alone), kube-syncer,
+# kube-webhook, webhook, registry, selftest (the controller); plan (the simulator's plan and cli),
 # admission (the simulator's admission policy). Reports: */target/pit-reports/<group>/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-controller=(core cli explain kube webhook registry selftest)
+controller=(core cli explain kube kube-syncer kube-webhook webhook registry selftest)
 simulator=(plan admission)
 [ $# -eq 0 ] && set -- "${controller[@]}" "${simulator[@]}"
 
@@ -37,7 +37,7 @@ started=$(date +%s)
 # Measured with a threshold of 0 (KUIK_PIT_THRESHOLD=85 fails a group under 85 %), so that every
 # group is measured whatever the score of the groups before it.
 nice -n 10 ./mvnw -B -ntp -Pmutation -pl "$module" -am verify -Dspotless.check.skip=true \
-  -Dkuik.pit.threshold="${KUIK_PIT_THRESHOLD:-0}" \
+  -Dkuik.pit.threshold="${KUIK_PIT_THRESHOLD:-0}" -Dkuik.pit.threads="${KUIK_PIT_THREADS:-2}" \
   "${flags[@]}" || status=$?
 echo "PIT ran $(( ($(date +%s) - started) / 60 )) minutes for: $*"
 
