@@ -211,8 +211,24 @@ class PlanCommandTest {
         List.of("ConfigMap unrelated (" + set.resolve("broken.yaml") + "#4)"),
         List.of(run.json().path("ignored").get(0).asString()));
     String messages = run.out();
+    assertEquals(
+        "ImageAlternative/acme selects it, but no kuik instance writes Secrets there: it is"
+            + " labelled kuik.enix.io/pull-secrets-instance=kuik-b, and no instance is installed"
+            + " in kuik-b (--instance)",
+        messageOf(run, "Namespace team-c"),
+        "orphan selects tier=dev, not team-c");
+    assertEquals("namespaces \"team-y\" not found", messageOf(run, "Deployment team-y/web"));
     assertTrue(messages.contains("kuik.enix.io/pull-secrets-instance=kuik-b"), messages);
     assertTrue(messages.contains("Secret kuik-system/ghcr-pull does not exist"), messages);
+  }
+
+  private static String messageOf(PlanRun run, String object) {
+    for (JsonNode p : run.json().path("problems")) {
+      if (p.path("object").asString().equals(object)) {
+        return p.path("message").asString();
+      }
+    }
+    throw new AssertionError("no problem on " + object + ": " + run.out());
   }
 
   @Test
