@@ -192,4 +192,43 @@ class PlanSourcesTest {
         message.startsWith("Failed to pull image \"docker.io/acme/app:1.0\": "),
         "the kubelet's reason, not its \"Error: ...\" summary nor the back-off: " + message);
   }
+
+  @Test
+  void aNamespaceEveryClusterHasTakesTheDeclaredLabelsAndAPodWithoutANamespaceLandsThere() {
+    Path set = dir.resolve("default");
+    PlanRun.write(
+        set,
+        "ns.yaml",
+        """
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: default, labels: {tier: prod}}
+        """);
+    PlanRun.write(set, "secrets.yaml", PlanCommandTest.QUAY_PULL);
+    PlanRun.write(set, "routing.yaml", PlanCommandTest.ALWAYS_IN_PROD);
+    PlanRun.write(
+        set,
+        "pods.yaml",
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web}
+        spec:
+          containers:
+          - {name: app, image: docker.io/acme/app:1.0}
+        """);
+
+    PlanRun run = PlanRun.of("-f", set.toString(), "-o", "json");
+
+    assertEquals(0, run.exitCode(), run.out());
+    JsonNode secret = run.json().path("secrets").get(0);
+    assertEquals("default", secret.path("namespace").asString(), run.out());
+    assertEquals(1, run.json().path("secrets").size(), run.out());
+    JsonNode web = run.json().path("pods").get(0);
+    assertEquals(
+        "default/web", web.path("namespace").asString() + "/" + web.path("name").asString());
+    assertEquals(
+        "kuik-inject-imagealternative-acme", web.path("addedPullSecrets").get(0).asString());
+    assertEquals(0, run.json().path("otherNamespaces").size(), "default is declared: " + run.out());
+  }
 }
