@@ -123,4 +123,12 @@ class SimulateProgressTest {
     assertEquals(2, replay.chunks().size(), "the banner, then the report: " + replay.chunks());
     assertTrue(replay.chunks().get(1).contains("trace hash"), replay.chunks().get(1));
   }
+
+  @Test
+  void noStepAndNoGraceAreARunNotABadArgument() {
+    Run still = kuik("simulate", "explore", "--steps", "0", "--syncer-grace-minutes", "0");
+
+    assertTrue(still.exit() != 2, "refused as a bad argument: " + still.chunks());
+    assertEquals(banner(1, 0, 0), still.chunks().get(0));
+  }
 }

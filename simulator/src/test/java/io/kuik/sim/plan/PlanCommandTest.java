@@ -476,6 +476,10 @@ class PlanCommandTest {
     assertEquals(2, PlanRun.of("-f", set.toString(), "--registry-down", "http://x").exitCode());
     PlanRun missing = PlanRun.of("-f", dir.resolve("nowhere").toString());
     assertTrue(missing.err().contains("no such file or folder"), missing.err());
+    PlanRun unnamed = PlanRun.of("-f", set.toString(), "--instance", "=true");
+    assertEquals(2, unnamed.exitCode());
+    assertTrue(
+        unnamed.err().contains("Invalid --instance '=true': '' is no namespace"), unnamed.err());
   }
 
   // ---- nothing to plan ---------------------------------------------------------------------
@@ -516,7 +520,7 @@ class PlanCommandTest {
     PlanRun run = PlanRun.of("-f", folder.toString());
 
     assertEquals(2, run.exitCode(), run.out() + run.err());
-    assertTrue(run.err().contains("compose.yaml: 1 document"), run.err());
+    assertTrue(run.err().contains("compose.yaml: 1 document\n"), run.err());
     assertTrue(run.err().contains("a Docker Compose file"), run.err());
   }
 

@@ -231,4 +231,89 @@ class PlanSourcesTest {
         "kuik-inject-imagealternative-acme", web.path("addedPullSecrets").get(0).asString());
     assertEquals(0, run.json().path("otherNamespaces").size(), "default is declared: " + run.out());
   }
+
+  @Test
+  void aNamespaceThatNoInstanceServesByDefaultIsAProblemNamingTheMirrorThatSelectsIt() {
+    Path set = dir.resolve("unserved");
+    PlanRun.write(set, "ns.yaml", PlanCommandTest.NAMESPACES);
+    PlanRun.write(
+        set,
+        "routing.yaml",
+        """
+        apiVersion: kuik.enix.io/v1alpha1
+        kind: ImageMirror
+        metadata: {name: mirror}
+        spec:
+          rewritePolicy: Always
+          namespaceSelector: {matchLabels: {tier: prod}}
+          destination:
+            path: %s/acme/mirror/
+            pull:
+              auth: {provider: gcp-credential-provider, injectPullSecret: true}
+        """
+            .formatted(GAR));
+    PlanRun.write(set, "README.md", "# not a manifest: a folder's other files are not read\n");
+
+    PlanRun run = PlanRun.of("-f", set.toString(), "--instance", "kuik-system=false", "-o", "json");
+
+    assertEquals(1, run.exitCode(), run.out());
+    List<String> problems = new ArrayList<>();
+    for (JsonNode p : run.json().path("problems")) {
+      problems.add(
+          p.path("object").asString()
+              + " "
+              + p.path("reason").asString()
+              + ": "
+              + p.path("message").asString());
+    }
+    assertEquals(
+        List.of(
+            "Namespace team-a NamespaceNotServed: ImageMirror/mirror selects it, but no kuik"
+                + " instance writes Secrets there: it has neither targeting label, and no instance"
+                + " serves namespaces by default (--namespaces-by-default)"),
+        problems,
+        run.out());
+  }
+
+  @Test
+  void aPodWithoutANamespaceNamesDefaultAsTheManifestsNamespace() {
+    Path set = dir.resolve("default-pod");
+    PlanRun.write(set, "ns.yaml", PlanCommandTest.NAMESPACES);
+    PlanRun.write(set, "secrets.yaml", PlanCommandTest.QUAY_PULL);
+    PlanRun.write(
+        set,
+        "routing.yaml",
+        PlanCommandTest.ALWAYS_IN_PROD.replace(
+            "  namespaceSelector: {matchLabels: {tier: prod}}\n", ""));
+    PlanRun.write(set, "pods.yaml", PlanCommandTest.pod("team-a", "web", "docker.io/acme/app:1.0"));
+    PlanRun namespaced = PlanRun.of("-f", set.toString(), "-o", "json");
+    PlanRun.write(
+        set,
+        "more-pods.yaml",
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web}
+        spec:
+          containers:
+          - {name: app, image: docker.io/acme/app:1.0}
+        """);
+
+    PlanRun withDefault = PlanRun.of("-f", set.toString(), "-o", "json");
+
+    assertEquals(
+        List.of("default", "kube-node-lease", "kube-public"),
+        strings(namespaced.json().path("otherNamespaces")),
+        namespaced.out());
+    assertEquals(
+        List.of("kube-node-lease", "kube-public"),
+        strings(withDefault.json().path("otherNamespaces")),
+        "a pod's manifest without a namespace names default: " + withDefault.out());
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(item -> out.add(item.asString()));
+    return out;
+  }
 }
