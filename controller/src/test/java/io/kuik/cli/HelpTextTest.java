@@ -114,6 +114,14 @@ class HelpTextTest {
   }
 
   @Test
+  void aFirstWordAsLongAsTheLineOrLongerStartsIt() {
+    assertEquals(List.of("abcdef", "gh"), HelpText.wrap("abcdef gh", 6));
+    assertEquals(
+        List.of("meta.helm.sh/release-name", "or the"),
+        HelpText.wrap("meta.helm.sh/release-name or the", 12));
+  }
+
+  @Test
   void aShortLineIsOneLineAndALongOneHangsUnderItsText() {
     assertEquals(List.of("  short"), HelpText.wrapHanging("  short", 80));
     assertEquals(
