@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -119,7 +120,7 @@ class BearerTokenFlowTest {
 
   @Test
   void reusesATokenForTheSameScopeUntilItExpires() {
-    registry.expiresIn = 60;
+    registry.expiresIn = "60";
     probe("acme/app:1", ALICE);
     int manifestRequestsAfterFirst = registry.manifestRequests.get();
 
@@ -147,6 +148,70 @@ class BearerTokenFlowTest {
 
     assertEquals(Availability.AVAILABLE, probe("acme/app:1", identity));
     assertTrue(registry.tokenQueries.isEmpty(), "a POST, not a GET: " + registry.tokenQueries);
+  }
+
+  @Test
+  void anIdentityTokensFormNamesTheServiceAndTheScopeOfTheChallenge() {
+    RegistryCredential identity =
+        new RegistryCredential(null, null, FakeTokenRegistry.IDENTITY_TOKEN, null);
+
+    probe("acme/app:1", identity);
+
+    assertEquals(
+        List.of(
+            Map.of(
+                "grant_type", "refresh_token",
+                "client_id", "kuik",
+                "refresh_token", FakeTokenRegistry.IDENTITY_TOKEN,
+                "service", "fake-registry",
+                "scope", "repository:acme/app:pull")),
+        registry.tokenForms);
+  }
+
+  @Test
+  void aRegistryTokenIsSentAsTheBearerWithoutAskingTheTokenService() {
+    String token = registry.grantedToken();
+    RegistryCredential registryToken = new RegistryCredential(null, null, null, token);
+
+    assertEquals(Availability.AVAILABLE, probe("acme/app:1", registryToken));
+    assertEquals(Availability.NOT_FOUND, probe("acme/app:2", registryToken));
+
+    assertEquals(0, registry.tokenRequests.get());
+    assertEquals(
+        List.of("null", "Bearer " + token, "Bearer " + token),
+        registry.manifestAuthorizations,
+        "challenged once, then the token at once");
+  }
+
+  @Test
+  void everyRequestIsCountedTokenRequestsIncluded() {
+    probe("acme/app:1", ALICE);
+
+    assertEquals(registry.manifestRequests.get() + registry.tokenRequests.get(), prober.requests());
+    assertEquals(3, prober.requests(), "challenge, token, manifest");
+  }
+
+  @Test
+  void aLifetimeThatIsNotANumberIsTheSpecsDefaultMinute() {
+    registry.expiresIn = "600";
+    probe("acme/app:1", ALICE);
+    nanos.addAndGet(Duration.ofSeconds(55).toNanos());
+    probe("acme/app:2", ALICE);
+    assertEquals(1, registry.tokenRequests.get(), "600 s: the token still serves");
+
+    registry.expiresIn = "\"600\"";
+    nanos.addAndGet(Duration.ofSeconds(600).toNanos());
+    probe("acme/app:3", ALICE);
+    nanos.addAndGet(Duration.ofSeconds(55).toNanos());
+    probe("acme/app:4", ALICE);
+    assertEquals(3, registry.tokenRequests.get(), "a string: 60 s, used up to 54");
+  }
+
+  @Test
+  void aTokenServiceAnsweringARedirectStatusIsNoToken() {
+    registry.tokenStatus = 300;
+
+    assertEquals(Availability.UNREACHABLE, probe("acme/app:1", ALICE));
   }
 
   @Test

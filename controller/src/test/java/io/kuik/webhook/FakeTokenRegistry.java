@@ -44,8 +44,14 @@ final class FakeTokenRegistry implements AutoCloseable {
   final AtomicInteger tokenRequests = new AtomicInteger();
   final List<String> tokenQueries = new CopyOnWriteArrayList<>();
   final List<String> acceptHeaders = new CopyOnWriteArrayList<>();
+  final List<Map<String, String>> tokenForms = new CopyOnWriteArrayList<>();
+  final List<String> manifestAuthorizations = new CopyOnWriteArrayList<>();
   volatile String tokenField = "token";
-  volatile long expiresIn = 300;
+
+  /** The {@code expires_in} value as written in the token's JSON. */
+  volatile String expiresIn = "300";
+
+  volatile int tokenStatus = 200;
 
   FakeTokenRegistry() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -57,6 +63,13 @@ final class FakeTokenRegistry implements AutoCloseable {
 
   String host() {
     return "127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  /** A token this registry accepts, handed out of band (as a config's {@code registrytoken} is). */
+  String grantedToken() {
+    String token = "out-of-band-" + issued.incrementAndGet();
+    grantingTokens.add(token);
+    return token;
   }
 
   void release() {
@@ -71,6 +84,8 @@ final class FakeTokenRegistry implements AutoCloseable {
 
   private void manifest(HttpExchange exchange) throws IOException {
     manifestRequests.incrementAndGet();
+    manifestAuthorizations.add(
+        String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
     acceptHeaders.add(String.valueOf(exchange.getRequestHeaders().getFirst("Accept")));
     String path = exchange.getRequestURI().getPath();
     if (path.startsWith("/v2/acme/broken/")) {
@@ -123,6 +138,7 @@ final class FakeTokenRegistry implements AutoCloseable {
     if (exchange.getRequestMethod().equals("POST")) {
       String form = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
       parameters.putAll(decode(form));
+      tokenForms.add(Map.copyOf(decode(form)));
     } else {
       String query = exchange.getRequestURI().getRawQuery();
       tokenQueries.add(query == null ? "" : URLDecoder.decode(query, StandardCharsets.UTF_8));
@@ -154,7 +170,7 @@ final class FakeTokenRegistry implements AutoCloseable {
     }
     respond(
         exchange,
-        200,
+        tokenStatus,
         "{\"" + tokenField + "\":\"" + token + "\",\"expires_in\":" + expiresIn + "}");
   }
 
