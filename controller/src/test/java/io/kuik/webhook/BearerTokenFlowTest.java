@@ -215,6 +215,25 @@ class BearerTokenFlowTest {
   }
 
   @Test
+  void aTokenTheRegistryRefusedIsNeverSentAgainEvenWhenNoNewOneCanBeHad() {
+    probe("acme/app:1", ALICE);
+    String refused = registry.manifestAuthorizations.get(1);
+    registry.revokeTokens();
+    registry.tokenStatus = 500;
+
+    nanos.addAndGet(Duration.ofSeconds(31).toNanos());
+    assertEquals(Availability.UNREACHABLE, probe("acme/app:1", ALICE));
+    nanos.addAndGet(Duration.ofSeconds(31).toNanos());
+    assertEquals(Availability.UNREACHABLE, probe("acme/app:1", ALICE));
+
+    assertEquals(
+        1,
+        registry.manifestAuthorizations.stream().skip(2).filter(refused::equals).count(),
+        "sent once after the revocation, refused, then forgotten: "
+            + registry.manifestAuthorizations);
+  }
+
+  @Test
   void stopsAtTheFirstAvailableInListOrder() {
     List<Availability> answer =
         prober.probe(

@@ -72,6 +72,11 @@ final class FakeTokenRegistry implements AutoCloseable {
     return token;
   }
 
+  /** Every token handed out so far stops granting (a rotation, a revocation). */
+  void revokeTokens() {
+    grantingTokens.clear();
+  }
+
   void release() {
     slow.countDown();
   }
