@@ -79,6 +79,28 @@ class CredentialTrialsTest {
     assertEquals(
         Map.of("accepted", 1L, "refused", 0L, "unreachable", 0L),
         cluster.syncer().counters().credentialTrials());
+    assertEquals(1, cluster.syncer().counters().credentialTrialsSent());
+    assertEquals(
+        "echoed " + io.kuik.model.Redactor.MARK,
+        cluster.syncer().redactor().redact("echoed s3cret"),
+        "the process's log lines lose the credential tried");
+  }
+
+  @Test
+  void aRotatedCredentialShowsNotTriedYetUntilItsRegistryAnswers() {
+    cluster.registriesAnswer(QUAY);
+    install("s3cret");
+    cluster.start().advanceSeconds(10);
+    assertEquals("True", credentials().status());
+
+    cluster.registriesAnswer(null); // the registry stops answering
+    cluster.source("acme-pull", config("quay.io/acme", "alice", "rotated"));
+    cluster.advanceSeconds(10);
+
+    assertEquals(2, cluster.trials().size(), "the new credential is tried at once");
+    RoutingStatus.Credentials credentials = credentials();
+    assertEquals("Unknown", credentials.status(), credentials::toString);
+    assertEquals("NotTriedYet", credentials.entries().get(0).outcome());
   }
 
   @Test
