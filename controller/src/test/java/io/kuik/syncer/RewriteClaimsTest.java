@@ -139,6 +139,39 @@ class RewriteClaimsTest {
   }
 
   @Test
+  void aPodOfTheSameNameWithAnotherUidSeenAsAChangeIsAnotherPodAndIsReportedAgain() {
+    install();
+    cluster.pod(pod("tenant", "forged", ACME, "Running", FOO + ":1.0"));
+    cluster.advanceSeconds(2);
+    Pod again = pod("tenant", "forged", ACME, "Running", FOO + ":1.0");
+    again.getMetadata().setUid("uid-tenant-forged-2"); // its deletion was missed: a relist
+    cluster.pod(again);
+    cluster.advanceSeconds(2);
+
+    assertEquals(
+        List.of("uid-tenant-forged", "uid-tenant-forged-2"),
+        cluster.podEvents().stream().map(SyncerHarness.PodEvent::uid).toList());
+  }
+
+  @Test
+  void aPodKnownByNameOnlyIsReportedAgainOnceDeletedAndCreatedAgain() {
+    install();
+    Pod forged = pod("tenant", "forged", ACME, "Running", FOO + ":1.0");
+    forged.getMetadata().setUid(null);
+    cluster.pod(forged);
+    cluster.advanceSeconds(2);
+    cluster.pod(forged);
+    cluster.advanceSeconds(2);
+    assertEquals(1, cluster.podEvents().size(), "one report while it lives");
+
+    cluster.deletePod("tenant", "forged");
+    cluster.pod(forged);
+    cluster.advanceSeconds(2);
+
+    assertEquals(2, cluster.podEvents().size());
+  }
+
+  @Test
   void aRecognizedPodIsNotReportedAndGetsItsCredential() {
     install();
     cluster.pod(pod("team-o", "web", ACME, "Running", FOO + ":1.0"));
