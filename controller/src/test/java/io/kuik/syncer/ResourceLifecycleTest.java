@@ -128,4 +128,33 @@ class ResourceLifecycleTest {
 
     assertEquals(Optional.of("s3cret"), password());
   }
+
+  @Test
+  void anInvalidResourceIsReportedThoughNoNamespaceIsThere() {
+    SyncerHarness empty = SyncerHarness.withDefaults();
+    empty.resource(new Validated.Invalid(ACME, List.of(new Problem("spec.x", "bad")), 1));
+    empty.start().advanceSeconds(10);
+
+    assertEquals(1, empty.events(ProblemReports.INVALID_RESOURCE).size());
+    assertTrue(
+        empty.events(ProblemReports.INVALID_RESOURCE).get(0).message().contains("spec.x: bad"));
+  }
+
+  @Test
+  void aResourceBrokenFixedAndBrokenAgainIsReportedEachTimeItBreaks() {
+    SyncerHarness empty = SyncerHarness.withDefaults();
+    empty.resource(alternative("acme", RewritePolicy.ALWAYS, null, repository(0, FOO, null)));
+    empty.start().advanceSeconds(10);
+    assertEquals(List.of(), empty.events(ProblemReports.INVALID_RESOURCE));
+
+    empty.resource(new Validated.Invalid(ACME, List.of(new Problem("spec.x", "bad")), 2));
+    empty.advanceSeconds(10);
+    assertEquals(1, empty.events(ProblemReports.INVALID_RESOURCE).size());
+
+    empty.resource(alternative("acme", RewritePolicy.ALWAYS, null, repository(0, FOO, null)));
+    empty.advanceSeconds(10);
+    empty.resource(new Validated.Invalid(ACME, List.of(new Problem("spec.x", "bad")), 4));
+    empty.advanceSeconds(10);
+    assertEquals(2, empty.events(ProblemReports.INVALID_RESOURCE).size());
+  }
 }
