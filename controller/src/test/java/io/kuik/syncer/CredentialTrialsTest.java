@@ -325,4 +325,21 @@ class CredentialTrialsTest {
     assertFalse(credentials.toString().contains(basic.substring(0, 8)), credentials::toString);
     assertFalse(event.contains(basic.substring(0, 8)), event);
   }
+
+  @Test
+  void aPasswordThatIsPartOfTheRedactionMarkLeavesTheStatusWritable() {
+    // Redacting such a text again changes it again: the status sent must be the one kept in
+    // flight, or its answer is taken for a stale one and no status is written again.
+    cluster.registriesAnswer(
+        trial -> TrialVerdict.refused("401: the password " + trial.credential().password()));
+    install("redacted");
+    cluster.start().advanceSeconds(20);
+    int written = cluster.statusWrites().size();
+
+    cluster.applyNamespace("team-b", "tier=prod");
+    cluster.advanceSeconds(20);
+
+    assertTrue(cluster.statusWrites().size() > written, "written again");
+    assertEquals(2, cluster.status(ACME).orElseThrow().secretNamespaces());
+  }
 }
