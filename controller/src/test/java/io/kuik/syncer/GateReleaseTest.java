@@ -154,6 +154,22 @@ class GateReleaseTest {
   }
 
   @Test
+  void aWaitingPodThatGoesOrLosesItsGateIsNoLongerWaitedFor() {
+    install(RewritePolicy.ALWAYS);
+    cluster.serverAnswers(secret -> new Answer.Refused(403, "Forbidden", "not yet"));
+    cluster.start().advanceSeconds(2);
+    cluster.pod(gated("web-1"));
+    cluster.pod(gated("web-2"));
+    cluster.advanceSeconds(1);
+    assertEquals(2, cluster.syncer().podsGated());
+
+    cluster.deletePod("team-a", "web-1");
+    cluster.pod(pod("team-a", "web-2", ACME, "Pending", FOO + ":1.0")); // its gate removed
+
+    assertEquals(0, cluster.syncer().podsGated());
+  }
+
+  @Test
   void aGatedPodThatPullsNothingThroughKuikIsReleasedAtOnce() {
     install(RewritePolicy.ALWAYS);
     cluster.start().advanceSeconds(2);

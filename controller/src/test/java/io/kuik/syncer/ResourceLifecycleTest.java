@@ -157,4 +157,22 @@ class ResourceLifecycleTest {
     empty.advanceSeconds(10);
     assertEquals(2, empty.events(ProblemReports.INVALID_RESOURCE).size());
   }
+
+  @Test
+  void aResourceCreatedAgainWithTheSameProblemIsReportedAgain() {
+    cluster.applyNamespace("team-a", "tier=prod");
+    install("missing-pull"); // no such source Secret
+    cluster.start().advanceSeconds(10);
+    int reported = cluster.events(ProblemReports.INJECTION_FAILED).size();
+    assertTrue(reported > 0, "the missing source is reported");
+
+    cluster.deleteResource(ACME);
+    cluster.advanceSeconds(10);
+    install("missing-pull");
+    cluster.advanceSeconds(10);
+
+    assertTrue(
+        cluster.events(ProblemReports.INJECTION_FAILED).size() > reported,
+        "the new object is told too");
+  }
 }
