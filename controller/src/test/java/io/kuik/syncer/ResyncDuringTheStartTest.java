@@ -20,14 +20,18 @@ import org.junit.jupiter.api.Test;
  */
 class ResyncDuringTheStartTest {
 
+  /** Two writes a second, one of them for the resync, a resync every minute. */
+  private static SyncerHarness pacedCluster() {
+    return new SyncerHarness(
+        SyncerSettings.defaults(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE)
+            .withWriteLimit(2, 1)
+            .withResyncPeriod(Duration.ofMinutes(1))
+            .withResyncShare(0.5));
+  }
+
   @Test
   void aResyncDuringTheStartsPassStretchesOnlyForThePairsThatWillHoldASecret() {
-    SyncerHarness cluster =
-        new SyncerHarness(
-            SyncerSettings.defaults(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE)
-                .withWriteLimit(2, 1)
-                .withResyncPeriod(Duration.ofMinutes(1))
-                .withResyncShare(0.5));
+    SyncerHarness cluster = pacedCluster();
     for (int i = 0; i < 400; i++) {
       cluster.applyNamespace(String.format("ns-%03d", i));
     }
@@ -65,12 +69,7 @@ class ResyncDuringTheStartTest {
 
   @Test
   void anOnFailureResourcesPairsCountWhereAPodItRewroteLivesAndOnlyThere() {
-    SyncerHarness cluster =
-        new SyncerHarness(
-            SyncerSettings.defaults(SyncerHarness.CLUSTER_RESOURCE_NAMESPACE)
-                .withWriteLimit(2, 1)
-                .withResyncPeriod(Duration.ofMinutes(1))
-                .withResyncShare(0.5));
+    SyncerHarness cluster = pacedCluster();
     ResourceId used = new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "used");
     cluster.source("acme-pull", config("quay.io/acme", "acme", "s3cret"));
     cluster.resource(

@@ -67,20 +67,7 @@ class RoutingStatusBodyTest {
                 "secretNamespaces",
                 0,
                 "conditions",
-                List.of(
-                    Map.of(
-                        "type",
-                        "Valid",
-                        "status",
-                        "False",
-                        "observedGeneration",
-                        2L,
-                        "lastTransitionTime",
-                        "2026-01-01T00:00:00Z",
-                        "reason",
-                        "Invalid",
-                        "message",
-                        "entry 0: bad")))),
+                List.of(conditionAt1("Valid", "False", 2L, "Invalid", "entry 0: bad")))),
         invalid.applyConfiguration());
   }
 
@@ -92,45 +79,15 @@ class RoutingStatusBodyTest {
     Map<String, Object> status = (Map<String, Object>) body.get("status");
     assertEquals(
         List.of(
-            Map.of(
-                "type",
-                "Valid",
-                "status",
-                "True",
-                "observedGeneration",
-                3L,
-                "lastTransitionTime",
-                "2026-01-01T00:00:00Z",
-                "reason",
-                "Valid",
-                "message",
-                ""),
-            Map.of(
-                "type",
+            conditionAt1("Valid", "True", 3L, "Valid", ""),
+            conditionAt1(
                 "CredentialsAccepted",
-                "status",
                 "False",
-                "observedGeneration",
                 3L,
-                "lastTransitionTime",
-                "2026-01-01T00:00:00Z",
-                "reason",
                 "Refused",
-                "message",
                 "quay.io refused the credential of entry 0"),
-            Map.of(
-                "type",
-                "ProviderCredentialsValid",
-                "status",
-                "True",
-                "observedGeneration",
-                3L,
-                "lastTransitionTime",
-                "2026-01-01T00:00:00Z",
-                "reason",
-                "Minted",
-                "message",
-                "every provider minted")),
+            conditionAt1(
+                "ProviderCredentialsValid", "True", 3L, "Minted", "every provider minted")),
         status.get("conditions"));
     assertEquals(
         List.of(
@@ -291,5 +248,23 @@ class RoutingStatusBodyTest {
     assertEquals("entry 0 echoed " + Redactor.MARK, shown.message());
     assertSame(FULL, FULL.redacted(redactor), "nothing to take out: the same status");
     assertSame(leaky, leaky.redacted(Redactor.none()));
+  }
+
+  /** A condition as the apply body holds it, its transition at {@link #T1}. */
+  private static Map<String, Object> conditionAt1(
+      String type, String status, long generation, String reason, String message) {
+    return Map.of(
+        "type",
+        type,
+        "status",
+        status,
+        "observedGeneration",
+        generation,
+        "lastTransitionTime",
+        T1.toString(),
+        "reason",
+        reason,
+        "message",
+        message);
   }
 }

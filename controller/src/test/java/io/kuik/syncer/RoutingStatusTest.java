@@ -234,28 +234,24 @@ class RoutingStatusTest {
         new CredentialChecks.Target(
             FOO, "quay.io", "acme/foo", io.kuik.model.RegistryCredential.basic("a", "s3cret"));
     RoutingStatus.Credentials refused =
-        ResourceStatuses.credentials(
-            List.of(
-                new CredentialChecks.Tried(target, io.kuik.model.TrialVerdict.refused("401"), T1)),
-            null,
-            T1);
+        credentialsOf(target, io.kuik.model.TrialVerdict.refused("401"), T1, null);
     RoutingStatus.Credentials refusedAgain =
-        ResourceStatuses.credentials(
-            List.of(
-                new CredentialChecks.Tried(
-                    target, io.kuik.model.TrialVerdict.refused("403 denied"), T2)),
-            refused,
-            T2);
+        credentialsOf(target, io.kuik.model.TrialVerdict.refused("403 denied"), T2, refused);
     RoutingStatus.Credentials accepted =
-        ResourceStatuses.credentials(
-            List.of(
-                new CredentialChecks.Tried(target, io.kuik.model.TrialVerdict.accepted("200"), T2)),
-            refused,
-            T2);
+        credentialsOf(target, io.kuik.model.TrialVerdict.accepted("200"), T2, refused);
 
     assertEquals(T1, refusedAgain.lastTransitionTime(), "still False: the transition stays");
     assertEquals("403 denied", refusedAgain.entries().get(0).answer());
     assertEquals(T2, accepted.lastTransitionTime(), "False to True: the transition now");
     assertEquals(null, ResourceStatuses.credentials(List.of(), refused, T2), "no entry: none");
+  }
+
+  private static RoutingStatus.Credentials credentialsOf(
+      CredentialChecks.Target target,
+      io.kuik.model.TrialVerdict verdict,
+      Instant at,
+      RoutingStatus.Credentials previous) {
+    return ResourceStatuses.credentials(
+        List.of(new CredentialChecks.Tried(target, verdict, at)), previous, at);
   }
 }
