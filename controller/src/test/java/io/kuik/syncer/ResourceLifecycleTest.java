@@ -175,4 +175,35 @@ class ResourceLifecycleTest {
         cluster.events(ProblemReports.INJECTION_FAILED).size() > reported,
         "the new object is told too");
   }
+
+  @Test
+  void aResourceWithoutCredentialsThatBecomesInvalidShowsItInItsStatus() {
+    SyncerHarness plain = SyncerHarness.withDefaults();
+    plain.applyNamespace("team-a", "tier=prod");
+    plain.resource(
+        alternative(
+            "acme", RewritePolicy.ALWAYS, selector("tier", "prod"), repository(0, FOO, null)));
+    plain.start().advanceSeconds(10);
+    assertTrue(plain.status(ACME).orElseThrow().valid());
+
+    plain.resource(new Validated.Invalid(ACME, List.of(new Problem("spec.x", "bad")), 2));
+    plain.advanceSeconds(10);
+
+    assertFalse(plain.status(ACME).orElseThrow().valid());
+  }
+
+  @Test
+  void aResourceOfNoNamespaceCreatedAgainGetsItsStatusWrittenAgain() {
+    SyncerHarness empty = SyncerHarness.withDefaults();
+    empty.resource(alternative("acme", RewritePolicy.ALWAYS, null, repository(0, FOO, null)));
+    empty.start().advanceSeconds(10);
+    assertEquals(1, empty.statusWrites().size());
+
+    empty.deleteResource(ACME);
+    empty.advanceSeconds(10);
+    empty.resource(alternative("acme", RewritePolicy.ALWAYS, null, repository(0, FOO, null)));
+    empty.advanceSeconds(10);
+
+    assertEquals(2, empty.statusWrites().size(), "the new object shows a status too");
+  }
 }
