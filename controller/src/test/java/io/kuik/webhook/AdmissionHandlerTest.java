@@ -11,6 +11,7 @@ import io.fabric8.zjsonpatch.JsonPatch;
 import io.kuik.model.ServedNamespaces;
 import io.kuik.ports.RegistryProber;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -42,16 +43,14 @@ class AdmissionHandlerTest {
     return JsonPatch.apply(JSON.readTree(patch), object);
   }
 
-  @Test
-  void aReplicaSetPodIsLoggedByItsGenerateNameAsAnAdmittedPod() {
-    List<Object> parameters = new CopyOnWriteArrayList<>();
+  /** What the handler logs while answering {@code file}, at every level down to DEBUG. */
+  private static List<LogRecord> logged(String file) {
+    List<LogRecord> records = new CopyOnWriteArrayList<>();
     Handler capture =
         new Handler() {
           @Override
           public void publish(LogRecord record) {
-            if (record.getParameters() != null) {
-              parameters.addAll(List.of(record.getParameters()));
-            }
+            records.add(record);
           }
 
           @Override
@@ -62,21 +61,85 @@ class AdmissionHandlerTest {
         };
     Logger logger = Logger.getLogger(AdmissionHandler.class.getName());
     Level level = logger.getLevel();
-    logger.setLevel(Level.INFO); // the tests' logging.properties says WARNING
+    logger.setLevel(Level.FINE); // the tests' logging.properties says WARNING
     logger.setUseParentHandlers(false);
     logger.addHandler(capture);
     try {
-      answer(handler(MIRROR_HAS_EVERYTHING), "pod-create.json");
+      answer(handler(MIRROR_HAS_EVERYTHING), file);
     } finally {
       logger.removeHandler(capture);
       logger.setUseParentHandlers(true);
       logger.setLevel(level);
     }
+    return records;
+  }
+
+  /** Each logged line as its pattern and its parameters after the pod. */
+  private static List<String> lines(List<LogRecord> records) {
+    return records.stream()
+        .map(
+            r ->
+                r.getMessage()
+                    + " "
+                    + (r.getParameters() == null
+                        ? List.of()
+                        : List.of(r.getParameters()).subList(1, r.getParameters().length)))
+        .toList();
+  }
+
+  @Test
+  void aReplicaSetPodIsLoggedByItsGenerateNameAsAnAdmittedPod() {
+    List<Object> parameters = new ArrayList<>();
+    logged("pod-create.json").stream()
+        .filter(r -> r.getParameters() != null)
+        .forEach(r -> parameters.addAll(List.of(r.getParameters())));
 
     String namespace =
         JSON.readTree(recorded("pod-create.json")).at("/request/namespace").asString();
     assertTrue(
         parameters.contains(new AdmittedPod(namespace, "web-7c5ddbdf54-*")), parameters.toString());
+  }
+
+  @Test
+  void theLogSaysPerContainerWhatWasChosenAndWhyAPodWasLeftAlone() {
+    List<String> routed = lines(logged("pod-create.json"));
+    List<String> alone = lines(logged("pod-already-routed.json"));
+
+    assertTrue(
+        routed.stream()
+            .anyMatch(
+                l ->
+                    l.startsWith(
+                        "admission {0} container={1} image={2} chosen={3} reason={4} [nginx, nginx:1.27, registry.example.com/mirror/docker.io/library/nginx:1.27")),
+        "" + routed);
+    assertTrue(
+        routed.stream()
+            .anyMatch(
+                l ->
+                    l.startsWith(
+                        "admission {0} container={1} skipped: {2} [local-tool, imagePullPolicy Never")),
+        "a container no resource covers, at DEBUG: " + routed);
+    assertTrue(
+        routed.contains(
+            "admission {0}: imagePullSecrets += {1} [[kuik-inject-imagemirror-prod-mirror]]"),
+        "" + routed);
+    assertTrue(
+        alone.stream().anyMatch(l -> l.startsWith("admission {0}: left alone, {1} [")), "" + alone);
+    assertTrue(
+        alone.stream().noneMatch(l -> l.contains("container=") || l.contains("imagePullSecrets")),
+        "" + alone);
+  }
+
+  @Test
+  void withoutAGateSupplierNoPodIsGated() {
+    JsonNode answer = answer(handler(MIRROR_HAS_EVERYTHING), "pod-create.json");
+
+    String patch =
+        new String(
+            Base64.getDecoder().decode(answer.at("/response/patch").asString()),
+            StandardCharsets.UTF_8);
+    assertTrue(patch.contains("kuik-inject-imagemirror-prod-mirror"), patch);
+    assertTrue(!patch.contains("schedulingGates"), patch);
   }
 
   @Test
