@@ -76,6 +76,23 @@ class PlanCommandTest {
           auth: {secretRef: {name: quay-pull}}
       """;
 
+  /** A Deployment of one container, its pods labelled {@code app: <name>}. */
+  static String deployment(String namespace, String name, String image) {
+    return """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: %s, namespace: %s}
+        spec:
+          selector: {matchLabels: {app: %s}}
+          template:
+            metadata: {labels: {app: %s}}
+            spec:
+              containers:
+              - {name: app, image: "%s"}
+        """
+        .formatted(name, namespace, name, name, image);
+  }
+
   static String pod(String namespace, String name, String image) {
     return """
         apiVersion: v1
@@ -171,21 +188,7 @@ class PlanCommandTest {
         metadata: {name: unrelated, namespace: team-a}
         """);
     PlanRun.write(set, "pods.yaml", pod("team-x", "lost", "docker.io/acme/app:1.0"));
-    PlanRun.write(
-        set,
-        "deployment.yaml",
-        """
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata: {name: web, namespace: team-y}
-        spec:
-          selector: {matchLabels: {app: web}}
-          template:
-            metadata: {labels: {app: web}}
-            spec:
-              containers:
-              - {name: app, image: docker.io/acme/app:1.0}
-        """);
+    PlanRun.write(set, "deployment.yaml", deployment("team-y", "web", "docker.io/acme/app:1.0"));
     PlanRun.write(set, "c.yaml", pod("team-c", "web", "docker.io/acme/app:1.0"));
     PlanRun.write(set, "bad.yaml", "kind: [unclosed\n");
 

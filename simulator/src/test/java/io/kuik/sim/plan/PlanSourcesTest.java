@@ -92,29 +92,9 @@ class PlanSourcesTest {
     PlanRun.write(
         set,
         "deployments.yaml",
-        """
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata: {name: web, namespace: team-y}
-        spec:
-          selector: {matchLabels: {app: web}}
-          template:
-            metadata: {labels: {app: web}}
-            spec:
-              containers:
-              - {name: app, image: docker.io/acme/app:1.0}
-        ---
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata: {name: web-canary, namespace: team-a}
-        spec:
-          selector: {matchLabels: {app: web-canary}}
-          template:
-            metadata: {labels: {app: web-canary}}
-            spec:
-              containers:
-              - {name: app, image: docker.io/acme/app:1.0}
-        """);
+        PlanCommandTest.deployment("team-y", "web", "docker.io/acme/app:1.0")
+            + "---\n"
+            + PlanCommandTest.deployment("team-a", "web-canary", "docker.io/acme/app:1.0"));
 
     PlanRun run = PlanRun.of("-f", set.toString(), "-o", "json");
 
