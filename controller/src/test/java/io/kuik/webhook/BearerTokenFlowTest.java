@@ -8,17 +8,19 @@ import io.kuik.model.InvalidImageReferenceException;
 import io.kuik.model.RegistryCredential;
 import io.kuik.ports.RegistryProber.Availability;
 import io.kuik.ports.RegistryProber.Probe;
+import io.kuik.registry.RegistryHttp;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The Bearer flow and the answer mapping, against {@link FakeTokenRegistry}. */
+/** The Bearer and Basic flows and the answer mapping, against {@link FakeTokenRegistry}. */
 class BearerTokenFlowTest {
 
   private static final RegistryCredential ALICE =
@@ -264,5 +266,78 @@ class BearerTokenFlowTest {
     assertEquals(Availability.AVAILABLE, probe("acme/app:1", ALICE));
 
     assertEquals(Availability.UNAUTHORIZED, probe("acme/app:1", null));
+  }
+
+  @Test
+  void theTokenIsAskedForTheScopeTheChallengeNames() {
+    registry.challengeScope = "repository:acme/app:pull,push";
+
+    assertEquals(Availability.AVAILABLE, probe("acme/app:1", ALICE));
+    assertEquals(
+        List.of("service=fake-registry&scope=repository:acme/app:pull,push"),
+        registry.tokenQueries);
+  }
+
+  @Test
+  void aChallengeWithoutAScopeIsAnsweredForTheImagesPull() {
+    registry.challengeScope = "";
+
+    assertEquals(Availability.AVAILABLE, probe("acme/app:1", ALICE));
+    assertEquals(
+        List.of("service=fake-registry&scope=repository:acme/app:pull"), registry.tokenQueries);
+  }
+
+  @Test
+  void aBasicChallengeIsAnsweredWithTheCredentialWhichThenGoesWithTheFirstRequest() {
+    registry.basicAuth = true;
+
+    assertEquals(Availability.AVAILABLE, probe("acme/app:1", ALICE));
+    assertEquals(Availability.NOT_FOUND, probe("acme/app:2", ALICE));
+
+    String basic = FakeTokenRegistry.basicOfAlice();
+    assertEquals(List.of("null", basic, basic), registry.manifestAuthorizations);
+    assertEquals(0, registry.tokenRequests.get());
+  }
+
+  @Test
+  void aBasicChallengeWithoutACredentialIsUnauthorizedAfterOneRequest() {
+    registry.basicAuth = true;
+
+    assertEquals(Availability.UNAUTHORIZED, probe("acme/app:1", null));
+    assertEquals(Availability.UNAUTHORIZED, probe("acme/app:2", null));
+    assertEquals(List.of("null", "null"), registry.manifestAuthorizations);
+  }
+
+  @Test
+  void aRefusalWithoutAChallengeIsUnauthorized() {
+    registry.challengeless = true;
+
+    assertEquals(Availability.UNAUTHORIZED, probe("acme/app:1", ALICE));
+    assertEquals(0, registry.tokenRequests.get());
+  }
+
+  @Test
+  void aManifestAnsweringMultipleChoicesIsUnreachableNotAvailable() {
+    assertEquals(Availability.UNREACHABLE, probe("acme/multiple:1", ALICE));
+  }
+
+  @Test
+  void anInterruptedProbeIsUnreachableAndLeavesTheThreadInterrupted() throws Exception {
+    ManifestProbe manifests =
+        new ManifestProbe(
+            new RegistryHttp(Duration.ofSeconds(5), Set.of()), new BearerTokens(nanos::get));
+    ImageReference image = ImageReference.parse(registry.host() + "/acme/app:1");
+
+    Thread.currentThread().interrupt();
+    Availability answer;
+    boolean interrupted;
+    try {
+      answer = manifests.probe(image, ALICE);
+    } finally {
+      interrupted = Thread.interrupted();
+    }
+
+    assertEquals(Availability.UNREACHABLE, answer);
+    assertTrue(interrupted, "the interrupt is kept for the caller");
   }
 }

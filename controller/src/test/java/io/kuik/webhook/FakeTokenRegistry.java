@@ -27,7 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * anonymous token that grants nothing, and refuses anything else.
  *
  * <p>Repositories: {@code acme/app} has tag {@code 1}; {@code acme/broken} answers 503; {@code
- * acme/forbidden} 403 even with a token; {@code acme/slow} answers once {@link #release()} runs.
+ * acme/multiple} 300 without a {@code Location}; {@code acme/forbidden} 403 even with a token;
+ * {@code acme/slow} answers once {@link #release()} runs.
+ *
+ * <p>Knobs for the other challenges a registry may send: {@link #basicAuth} (the manifests behind
+ * Basic, no token service), {@link #challengeScope} and {@link #challengeless}.
  */
 final class FakeTokenRegistry implements AutoCloseable {
 
@@ -52,6 +56,15 @@ final class FakeTokenRegistry implements AutoCloseable {
   volatile String expiresIn = "300";
 
   volatile int tokenStatus = 200;
+
+  /** The manifests want {@code alice:s3cret} as Basic, and challenge with {@code Basic realm}. */
+  volatile boolean basicAuth;
+
+  /** The Bearer challenge's {@code scope}: null for the repository's pull scope, "" for none. */
+  volatile String challengeScope;
+
+  /** A 401 without any {@code WWW-Authenticate}. */
+  volatile boolean challengeless;
 
   FakeTokenRegistry() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -97,6 +110,10 @@ final class FakeTokenRegistry implements AutoCloseable {
       respond(exchange, 503, null);
       return;
     }
+    if (path.startsWith("/v2/acme/multiple/")) {
+      respond(exchange, 300, null);
+      return;
+    }
     if (path.startsWith("/v2/acme/slow/")) {
       try {
         slow.await(30, TimeUnit.SECONDS);
@@ -109,19 +126,15 @@ final class FakeTokenRegistry implements AutoCloseable {
     String authorization = exchange.getRequestHeaders().getFirst("Authorization");
     boolean granted =
         authorization != null
-            && authorization.startsWith("Bearer ")
-            && grantingTokens.contains(authorization.substring("Bearer ".length()));
+            && (basicAuth
+                ? authorization.equals(basicOfAlice())
+                : authorization.startsWith("Bearer ")
+                    && grantingTokens.contains(authorization.substring("Bearer ".length())));
     if (!granted) {
       String repository = path.substring("/v2/".length(), path.indexOf("/manifests/"));
-      exchange
-          .getResponseHeaders()
-          .add(
-              "WWW-Authenticate",
-              "Bearer realm=\"http://"
-                  + host()
-                  + "/token\",service=\"fake-registry\",scope=\"repository:"
-                  + repository
-                  + ":pull\"");
+      if (!challengeless) {
+        exchange.getResponseHeaders().add("WWW-Authenticate", challenge(repository));
+      }
       respond(exchange, 401, null);
       return;
     }
@@ -137,6 +150,23 @@ final class FakeTokenRegistry implements AutoCloseable {
     }
   }
 
+  private String challenge(String repository) {
+    if (basicAuth) {
+      return "Basic realm=\"fake-registry\"";
+    }
+    String scope = challengeScope == null ? "repository:" + repository + ":pull" : challengeScope;
+    return "Bearer realm=\"http://"
+        + host()
+        + "/token\",service=\"fake-registry\""
+        + (scope.isEmpty() ? "" : ",scope=\"" + scope + "\"");
+  }
+
+  static String basicOfAlice() {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+  }
+
   private void token(HttpExchange exchange) throws IOException {
     tokenRequests.incrementAndGet();
     Map<String, String> parameters = new HashMap<>();
@@ -150,10 +180,6 @@ final class FakeTokenRegistry implements AutoCloseable {
       parameters.putAll(decode(query));
     }
     String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-    String expected =
-        "Basic "
-            + Base64.getEncoder()
-                .encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
     boolean grant;
     if ("refresh_token".equals(parameters.get("grant_type"))) {
       grant = IDENTITY_TOKEN.equals(parameters.get("refresh_token"));
@@ -163,7 +189,7 @@ final class FakeTokenRegistry implements AutoCloseable {
       }
     } else if (authorization == null) {
       grant = false;
-    } else if (authorization.equals(expected)) {
+    } else if (authorization.equals(basicOfAlice())) {
       grant = true;
     } else {
       respond(exchange, 401, "{\"details\":\"incorrect username or password\"}");
