@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 class AdmissionHandlerTest {
 
@@ -45,6 +47,10 @@ class AdmissionHandlerTest {
 
   /** What the handler logs while answering {@code file}, at every level down to DEBUG. */
   private static List<LogRecord> logged(String file) {
+    return logged(handler(MIRROR_HAS_EVERYTHING), recorded(file));
+  }
+
+  private static List<LogRecord> logged(AdmissionHandler handler, byte[] body) {
     List<LogRecord> records = new CopyOnWriteArrayList<>();
     Handler capture =
         new Handler() {
@@ -65,13 +71,20 @@ class AdmissionHandlerTest {
     logger.setUseParentHandlers(false);
     logger.addHandler(capture);
     try {
-      answer(handler(MIRROR_HAS_EVERYTHING), file);
+      handler.handle(body);
     } finally {
       logger.removeHandler(capture);
       logger.setUseParentHandlers(true);
       logger.setLevel(level);
     }
     return records;
+  }
+
+  /** A recorded review with one change, as bytes to hand to the handler. */
+  private static byte[] edited(String file, Consumer<ObjectNode> edit) {
+    ObjectNode review = (ObjectNode) JSON.readTree(recorded(file));
+    edit.accept(review);
+    return JSON.writeValueAsBytes(review);
   }
 
   /** Each logged line as its pattern and its parameters after the pod. */
@@ -131,7 +144,7 @@ class AdmissionHandlerTest {
   }
 
   @Test
-  void withoutAGateSupplierNoPodIsGated() {
+  void whileGatingIsOffNoPodIsGated() {
     JsonNode answer = answer(handler(MIRROR_HAS_EVERYTHING), "pod-create.json");
 
     String patch =
@@ -262,23 +275,98 @@ class AdmissionHandlerTest {
     assertTrue(response.get("allowed").asBoolean());
   }
 
+  @Test
+  void aGatedPodIsLoggedAsGatedAndAnUngatedOneIsNot() {
+    String gated = "admission {0}: gated until its pull secret is in place []";
+
+    assertTrue(
+        lines(
+                logged(
+                    AdmissionFixtures.gatingHandler(MIRROR_HAS_EVERYTHING),
+                    recorded("pod-create.json")))
+            .contains(gated));
+    assertTrue(lines(logged("pod-create.json")).stream().noneMatch(gated::equals));
+  }
+
+  @Test
+  void aRequestThatIsNotAPodCreationIsLoggedWithItsOperationAndKindOrAQuestionMark() {
+    List<LogRecord> update = logged("pod-update.json");
+    List<LogRecord> kindless =
+        logged(
+            handler(MIRROR_HAS_EVERYTHING),
+            edited(
+                "pod-create.json", review -> ((ObjectNode) review.get("request")).remove("kind")));
+
+    String pattern = "admission {0} {1} {2}: not a pod creation, allowed unchanged";
+    assertEquals(
+        List.of("UPDATE", "Pod"),
+        update.stream()
+            .filter(r -> r.getMessage().equals(pattern))
+            .map(r -> List.of(r.getParameters()).subList(0, 2))
+            .findFirst()
+            .orElseThrow());
+    assertEquals(
+        List.of("CREATE", "?"),
+        kindless.stream()
+            .filter(r -> r.getMessage().equals(pattern))
+            .map(r -> List.of(r.getParameters()).subList(0, 2))
+            .findFirst()
+            .orElseThrow());
+  }
+
+  @ParameterizedTest(name = "a pod creation whose {0} is {1} is not a core pod creation: unchanged")
+  @CsvSource({
+    "/request/kind, group, example.com",
+    "/request/kind, version, v2",
+    "/request/kind, kind, PodTemplate",
+    "/request, subResource, status",
+    "/request, operation, CONNECT",
+  })
+  void onlyTheCreationOfACorePodIsRouted(String at, String field, String value) {
+    byte[] body =
+        edited("pod-create.json", review -> ((ObjectNode) review.at(at)).put(field, value));
+
+    JsonNode response = JSON.readTree(handler(MIRROR_HAS_EVERYTHING).handle(body)).get("response");
+
+    assertTrue(response.get("allowed").asBoolean());
+    assertNull(response.get("patch"), field + "=" + value);
+  }
+
+  @ParameterizedTest(name = "a pod creation whose {1} is \"{2}\" (null: absent) is routed")
+  @CsvSource({
+    "/request/kind, group, ''",
+    "/request/kind, group,",
+    "/request, subResource, ''",
+    "/request, subResource,",
+  })
+  void anEmptyOrAbsentGroupOrSubresourceIsTheCorePod(String at, String field, String value) {
+    byte[] body =
+        edited(
+            "pod-create.json",
+            review -> {
+              ObjectNode node = (ObjectNode) review.at(at);
+              if (value == null) {
+                node.remove(field);
+              } else {
+                node.put(field, value);
+              }
+            });
+
+    JsonNode response = JSON.readTree(handler(MIRROR_HAS_EVERYTHING).handle(body)).get("response");
+
+    assertTrue(response.has("patch"), response.toString());
+  }
+
   @ParameterizedTest(name = "pull secret first, a pod whose spec.nodeName is \"{0}\": gated {1}")
   @CsvSource({"'', true", "node-1, false"})
   void aPodThatNamesItsNodeIsNeverGated(String node, boolean gated) {
-    tools.jackson.databind.node.ObjectNode review =
-        (tools.jackson.databind.node.ObjectNode) JSON.readTree(recorded("pod-create.json"));
-    ((tools.jackson.databind.node.ObjectNode) review.at("/request/object/spec"))
-        .put("nodeName", node);
-    AdmissionHandler handler =
-        new AdmissionHandler(
-            new io.kuik.routing.Router(MIRROR_HAS_EVERYTHING, name -> java.util.Optional.empty()),
-            () -> io.kuik.routing.RoutingIndex.of(List.of(AdmissionFixtures.PROD_MIRROR)),
-            io.kuik.model.ServedNamespaces.allBut(io.kuik.model.ServedNamespaces.KUBE_SYSTEM),
-            name -> java.util.Optional.of(java.util.Map.of()),
-            decision -> {},
-            () -> true);
+    byte[] review =
+        edited(
+            "pod-create.json",
+            r -> ((ObjectNode) r.at("/request/object/spec")).put("nodeName", node));
+    AdmissionHandler handler = AdmissionFixtures.gatingHandler(MIRROR_HAS_EVERYTHING);
 
-    JsonNode answer = JSON.readTree(handler.handle(JSON.writeValueAsBytes(review)));
+    JsonNode answer = JSON.readTree(handler.handle(review));
     String patch =
         new String(
             Base64.getDecoder().decode(answer.at("/response/patch").asString()),
