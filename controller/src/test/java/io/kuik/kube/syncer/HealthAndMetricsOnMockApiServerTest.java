@@ -191,7 +191,10 @@ class HealthAndMetricsOnMockApiServerTest {
     HttpResponse<String> readyz = syncer.get("/readyz");
     assertEquals(503, readyz.statusCode(), "the mirrors' list is still on its way");
     assertTrue(readyz.body().contains("informers not synced"), readyz.body());
+    assertEquals(0, sample("kuik_syncer_informers_synced"), "the gauge says what /readyz says");
     await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
+    assertEquals(1, sample("kuik_syncer_informers_synced"));
+    assertEquals(1, sample("kuik_syncer_admission_policy_in_place"));
   }
 
   @Test
@@ -225,6 +228,8 @@ class HealthAndMetricsOnMockApiServerTest {
 
     await("not alive").atMost(PATIENCE).until(() -> syncer.get("/healthz").statusCode() == 503);
     assertEquals(503, syncer.get("/readyz").statusCode());
+    assertEquals(
+        0, sample("kuik_syncer_informers_synced"), "synced once, then an informer stopped");
   }
 
   private double sample(String name) {

@@ -135,6 +135,10 @@ class StopDuringTheStartTest {
     org.awaitility.Awaitility.await("holding its writes")
         .atMost(Duration.ofSeconds(30))
         .until(() -> syncer.get("/readyz").body().startsWith("writes held"));
+    assertEquals(
+        0,
+        io.kuik.kube.Metrics.value(
+            syncer.get("/metrics").body(), "kuik_syncer_admission_policy_in_place"));
 
     stopsPromptlyWithZero(syncer);
     assertNull(fixtures.injectedUsers("team-a"), "nothing written without the policy");
