@@ -81,6 +81,11 @@ class HealthAndMetricsOnMockApiServerTest {
         2.0,
         Metrics.value(
             metrics, "kuik_syncer_workqueue_queue_duration_seconds_count{lane=\"start\"}"));
+    // Each batch of due pairs is timed, in seconds: a few milliseconds each on the mock.
+    double batches = Metrics.value(metrics, "kuik_syncer_reconcile_duration_seconds_count");
+    double seconds = Metrics.value(metrics, "kuik_syncer_reconcile_duration_seconds_sum");
+    assertTrue(batches >= 1, metrics);
+    assertTrue(seconds < batches * 5, seconds + " s for " + batches + " batches");
   }
 
   @Test
