@@ -198,9 +198,8 @@ public final class OciRegistryProber implements RegistryProber, AutoCloseable {
       return remaining > 0
           ? answer.get(remaining, TimeUnit.NANOSECONDS)
           : answer.getNow(Availability.UNREACHABLE);
-    } catch (TimeoutException late) {
-      return Availability.UNREACHABLE;
-    } catch (ExecutionException impossible) {
+    } catch (TimeoutException | ExecutionException late) {
+      // A probe's answer is only ever completed with a value: the second is for the compiler.
       return Availability.UNREACHABLE;
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
