@@ -52,6 +52,7 @@ public final class OciRegistryProber implements RegistryProber, AutoCloseable {
   private final ManifestProbe manifests;
   private final LongSupplier nanoTime;
   private final ThreadPoolExecutor workers;
+  private final int maxCached;
   private final Map<Key, Cached> cache = new ConcurrentHashMap<>();
   private final LongAdder cacheHits = new LongAdder();
   private final LongAdder collapsed = new LongAdder();
@@ -65,7 +66,15 @@ public final class OciRegistryProber implements RegistryProber, AutoCloseable {
   }
 
   OciRegistryProber(ProberSettings settings, LongSupplier nanoTime) {
+    this(settings, nanoTime, MAX_CACHED);
+  }
+
+  /**
+   * @param maxCached entries above which a new probe first drops the stale ones
+   */
+  OciRegistryProber(ProberSettings settings, LongSupplier nanoTime, int maxCached) {
     this.settings = settings;
+    this.maxCached = maxCached;
     this.nanoTime = nanoTime;
     this.manifests =
         new ManifestProbe(
@@ -132,6 +141,11 @@ public final class OciRegistryProber implements RegistryProber, AutoCloseable {
     return collapsed.sum();
   }
 
+  /** Probes held now, answered or in flight. */
+  int cached() {
+    return cache.size();
+  }
+
   @Override
   public void close() {
     workers.shutdownNow();
@@ -156,7 +170,7 @@ public final class OciRegistryProber implements RegistryProber, AutoCloseable {
       (cached.answer.isDone() ? cacheHits : collapsed).increment();
       return cached.answer;
     }
-    if (cache.size() > MAX_CACHED) {
+    if (cache.size() > maxCached) {
       cache.values().removeIf(entry -> !entry.freshAt(now, ttl));
     }
     try {

@@ -458,4 +458,24 @@ class BearerTokenFlowTest {
             pattern + "[" + registry.host() + "/acme/app:1, false, UNAUTHORIZED]"),
         lines);
   }
+
+  @Test
+  void dropsTheStaleAnswersOnceTheCacheHoldsMoreThanItsBound() {
+    try (OciRegistryProber bounded =
+        new OciRegistryProber(
+            ProberSettings.defaults().withCacheTtl(Duration.ofSeconds(30)), nanos::get, 2)) {
+      bounded.probe(List.of(probeOf("acme/app:1", ALICE)));
+      nanos.addAndGet(Duration.ofSeconds(31).toNanos());
+      bounded.probe(List.of(probeOf("acme/app:2", ALICE)));
+
+      assertEquals(2, bounded.cached(), "at its bound: the stale answer is still held");
+
+      bounded.probe(List.of(probeOf("acme/app:3", ALICE)));
+
+      assertEquals(2, bounded.cached(), "over it: the stale answer went, the fresh ones stay");
+      assertEquals(
+          List.of(Availability.NOT_FOUND), bounded.probe(List.of(probeOf("acme/app:2", ALICE))));
+      assertEquals(1, bounded.cacheHits());
+    }
+  }
 }
