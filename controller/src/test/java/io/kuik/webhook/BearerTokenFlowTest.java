@@ -1,6 +1,8 @@
 package io.kuik.webhook;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.model.ImageReference;
@@ -15,7 +17,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -339,5 +348,134 @@ class BearerTokenFlowTest {
 
     assertEquals(Availability.UNREACHABLE, answer);
     assertTrue(interrupted, "the interrupt is kept for the caller");
+  }
+
+  @Test
+  void aProbeOfAnImageAlreadyInFlightJoinsItWithoutARequestOfItsOwn() throws Exception {
+    Probe slow = probeOf("acme/slow:1", ALICE);
+    CompletableFuture<List<List<Availability>>> answers =
+        CompletableFuture.supplyAsync(() -> prober.probeAll(List.of(List.of(slow), List.of(slow))));
+
+    await("the second probe joined the first").until(() -> prober.collapsed() == 1);
+    registry.release();
+
+    assertEquals(
+        List.of(List.of(Availability.AVAILABLE), List.of(Availability.AVAILABLE)),
+        answers.get(10, TimeUnit.SECONDS));
+    assertEquals(1, registry.manifestRequests.get());
+    assertEquals(1, prober.collapsed());
+    assertEquals(0, prober.cacheHits());
+  }
+
+  @Test
+  void aCandidateUnansweredWhenTheClockPassedTheDeadlineIsUnreachableAtOnce() {
+    Duration timeout = Duration.ofSeconds(60);
+    // Every reading of this clock is a whole probe timeout after the one before.
+    AtomicLong leaping = new AtomicLong();
+    try (OciRegistryProber prober =
+        new OciRegistryProber(
+            ProberSettings.defaults().withProbeTimeout(timeout),
+            () -> leaping.getAndAdd(timeout.toNanos()))) {
+      List<Availability> answer =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(10), () -> prober.probe(List.of(probeOf("acme/slow:1", ALICE))));
+
+      assertEquals(List.of(Availability.UNREACHABLE), answer);
+    }
+  }
+
+  @Test
+  void anInterruptedCallerGetsUnreachableAtOnceAndKeepsItsInterrupt() {
+    Thread.currentThread().interrupt();
+    List<Availability> answer;
+    boolean interrupted;
+    try {
+      answer = prober.probe(List.of(probeOf("acme/slow:1", ALICE)));
+    } finally {
+      interrupted = Thread.interrupted();
+    }
+
+    assertEquals(List.of(Availability.UNREACHABLE), answer);
+    assertTrue(interrupted, "the interrupt is kept for the caller");
+  }
+
+  @Test
+  void probesRunOnDaemonThreadsThatNeverHoldTheProcessOpen() {
+    // The clock is read on the probe's thread once it is answered.
+    List<Thread> readers = new CopyOnWriteArrayList<>();
+    try (OciRegistryProber watched =
+        new OciRegistryProber(
+            ProberSettings.defaults(),
+            () -> {
+              readers.add(Thread.currentThread());
+              return nanos.get();
+            })) {
+      assertEquals(
+          List.of(Availability.AVAILABLE), watched.probe(List.of(probeOf("acme/app:1", ALICE))));
+    }
+
+    List<Thread> probeThreads =
+        readers.stream().filter(t -> t.getName().startsWith("kuik-probe-")).distinct().toList();
+    assertEquals(1, probeThreads.size(), readers.toString());
+    assertTrue(probeThreads.get(0).isDaemon());
+  }
+
+  @Test
+  void logsEachProbesOutcomeAndWhetherItCarriedACredentialNeverWhichOne() {
+    List<String> lines = new CopyOnWriteArrayList<>();
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            lines.add(record.getMessage() + " " + List.of(record.getParameters()));
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    Logger logger = Logger.getLogger(OciRegistryProber.class.getName());
+    Level level = logger.getLevel();
+    logger.setLevel(Level.FINE);
+    logger.setUseParentHandlers(false);
+    logger.addHandler(capture);
+    try {
+      probe("acme/app:1", ALICE);
+      probe("acme/app:1", null);
+      await("both probes logged").until(() -> lines.size() == 2);
+    } finally {
+      logger.removeHandler(capture);
+      logger.setUseParentHandlers(true);
+      logger.setLevel(level);
+    }
+
+    String pattern = "probe image={0} credential={1} outcome={2} ";
+    assertEquals(
+        List.of(
+            pattern + "[" + registry.host() + "/acme/app:1, true, AVAILABLE]",
+            pattern + "[" + registry.host() + "/acme/app:1, false, UNAUTHORIZED]"),
+        lines);
+  }
+
+  @Test
+  void dropsTheStaleAnswersOnceTheCacheHoldsMoreThanItsBound() {
+    try (OciRegistryProber bounded =
+        new OciRegistryProber(
+            ProberSettings.defaults().withCacheTtl(Duration.ofSeconds(30)), nanos::get, 2)) {
+      bounded.probe(List.of(probeOf("acme/app:1", ALICE)));
+      nanos.addAndGet(Duration.ofSeconds(31).toNanos());
+      bounded.probe(List.of(probeOf("acme/app:2", ALICE)));
+
+      assertEquals(2, bounded.cached(), "at its bound: the stale answer is still held");
+
+      bounded.probe(List.of(probeOf("acme/app:3", ALICE)));
+
+      assertEquals(2, bounded.cached(), "over it: the stale answer went, the fresh ones stay");
+      assertEquals(
+          List.of(Availability.NOT_FOUND), bounded.probe(List.of(probeOf("acme/app:2", ALICE))));
+      assertEquals(1, bounded.cacheHits());
+    }
   }
 }

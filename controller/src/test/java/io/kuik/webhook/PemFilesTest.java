@@ -21,11 +21,13 @@ class PemFilesTest {
 
   private TestCertificates.Pair rsa;
   private TestCertificates.Pair ec;
+  private TestCertificates.Pair otherRsa;
 
   @BeforeAll
   void generate(@TempDir Path directory) throws Exception {
     rsa = TestCertificates.generate(directory, "rsa", "RSA");
     ec = TestCertificates.generate(directory, "ec", "EC");
+    otherRsa = TestCertificates.generate(directory, "other-rsa", "RSA");
   }
 
   private static TlsMaterial parse(TestCertificates.Pair pair, String keyPem)
@@ -72,6 +74,18 @@ class PemFilesTest {
     assertTrue(refused.getMessage().contains("does not match"), refused.getMessage());
     String keyBase64 = Base64.getEncoder().encodeToString(ec.key().getEncoded());
     assertFalse(refused.getMessage().contains(keyBase64.substring(0, 20)));
+  }
+
+  @Test
+  void refusesAKeyOfTheSameAlgorithmThatIsNotTheCertificates() {
+    GeneralSecurityException refused =
+        assertThrows(
+            GeneralSecurityException.class,
+            () -> parse(rsa, TestCertificates.pkcs8Pem(otherRsa.key())));
+
+    assertEquals(
+        "tls.crt and tls.key: the private key does not match the first certificate",
+        refused.getMessage());
   }
 
   @Test
