@@ -7,13 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.GroupVersionKindBuilder;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.zjsonpatch.JsonPatch;
 import io.kuik.model.ServedNamespaces;
 import io.kuik.ports.RegistryProber;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.logging.Handler;
@@ -51,6 +57,10 @@ class AdmissionHandlerTest {
   }
 
   private static List<LogRecord> logged(AdmissionHandler handler, byte[] body) {
+    return logged(() -> handler.handle(body));
+  }
+
+  private static List<LogRecord> logged(Runnable answering) {
     List<LogRecord> records = new CopyOnWriteArrayList<>();
     Handler capture =
         new Handler() {
@@ -71,7 +81,7 @@ class AdmissionHandlerTest {
     logger.setUseParentHandlers(false);
     logger.addHandler(capture);
     try {
-      handler.handle(body);
+      answering.run();
     } finally {
       logger.removeHandler(capture);
       logger.setUseParentHandlers(true);
@@ -355,6 +365,82 @@ class AdmissionHandlerTest {
     JsonNode response = JSON.readTree(handler(MIRROR_HAS_EVERYTHING).handle(body)).get("response");
 
     assertTrue(response.has("patch"), response.toString());
+  }
+
+  /** A review built in code, whose pod is a plain map, as an untyped JSON object parses. */
+  private static AdmissionReview reviewOf(Map<String, Object> pod) {
+    AdmissionRequest request = new AdmissionRequest();
+    request.setUid("map-1");
+    request.setOperation("CREATE");
+    request.setNamespace("team-a");
+    request.setKind(
+        new GroupVersionKindBuilder().withGroup("").withVersion("v1").withKind("Pod").build());
+    request.setObject(pod);
+    AdmissionReview review = new AdmissionReview();
+    review.setRequest(request);
+    return review;
+  }
+
+  private static Map<String, Object> mapPod(String kind, String apiVersion, Object spec) {
+    Map<String, Object> pod = new LinkedHashMap<>();
+    if (kind != null) {
+      pod.put("kind", kind);
+    }
+    if (apiVersion != null) {
+      pod.put("apiVersion", apiVersion);
+    }
+    pod.put("metadata", Map.of("generateName", "web-", "namespace", "team-a"));
+    if (spec != null) {
+      pod.put("spec", spec);
+    }
+    return pod;
+  }
+
+  private static final Object SPEC =
+      Map.of("containers", List.of(Map.of("name", "nginx", "image", "nginx:1.27")));
+
+  @ParameterizedTest(name = "a pod as a map with kind {0} and apiVersion {1} is routed: {2}")
+  @CsvSource({
+    ", , true",
+    "Pod, v1, true",
+    "Pod, , true",
+    ", v1, true",
+    "ConfigMap, v1, false",
+    "Pod, v2, false",
+  })
+  void aPodGivenAsAPlainMapIsRoutedWhenItsKindAndVersionAreAPods(
+      String kind, String apiVersion, boolean routed) {
+    AdmissionReview answer =
+        handler(MIRROR_HAS_EVERYTHING).handle(reviewOf(mapPod(kind, apiVersion, SPEC)));
+
+    assertTrue(answer.getResponse().getAllowed());
+    assertEquals(routed, answer.getResponse().getPatch() != null);
+  }
+
+  @Test
+  void aMapWithoutASpecOrWithOneThatIsNoPodsIsNoPod() {
+    for (Object spec : Arrays.asList(null, "oops")) {
+      AdmissionReview answer =
+          handler(MIRROR_HAS_EVERYTHING).handle(reviewOf(mapPod("Pod", "v1", spec)));
+
+      assertTrue(answer.getResponse().getAllowed());
+      assertNull(answer.getResponse().getPatch(), "spec " + spec);
+    }
+  }
+
+  @Test
+  void aPodGivenAsAMapIsLoggedByItsGenerateName() {
+    List<LogRecord> records =
+        logged(() -> handler(MIRROR_HAS_EVERYTHING).handle(reviewOf(mapPod(null, null, SPEC))));
+
+    assertTrue(
+        records.stream()
+            .filter(r -> r.getParameters() != null && r.getParameters().length > 0)
+            .anyMatch(r -> "team-a/web-*".equals(String.valueOf(r.getParameters()[0]))),
+        records.stream()
+            .map(r -> r.getMessage() + " " + List.of(r.getParameters()))
+            .toList()
+            .toString());
   }
 
   @ParameterizedTest(name = "pull secret first, a pod whose spec.nodeName is \"{0}\": gated {1}")

@@ -102,4 +102,26 @@ class PemFilesTest {
         () -> parse(rsa, "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n"));
     assertThrows(GeneralSecurityException.class, () -> PemFiles.certificates("nothing"));
   }
+
+  @Test
+  void anEncryptedKeyIsNamedAsEncrypted() throws Exception {
+    java.io.StringWriter pem = new java.io.StringWriter();
+    try (org.bouncycastle.openssl.jcajce.JcaPEMWriter writer =
+        new org.bouncycastle.openssl.jcajce.JcaPEMWriter(pem)) {
+      writer.writeObject(
+          new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(
+              ec.key(),
+              new org.bouncycastle.openssl.jcajce.JceOpenSSLPKCS8EncryptorBuilder(
+                      org.bouncycastle.openssl.PKCS8Generator.AES_256_CBC)
+                  .setProvider(new org.bouncycastle.jce.provider.BouncyCastleProvider())
+                  .setPassword("secret".toCharArray())
+                  .build()));
+    }
+
+    GeneralSecurityException refused =
+        assertThrows(GeneralSecurityException.class, () -> PemFiles.privateKey(pem.toString()));
+    assertEquals(
+        "the private key is encrypted: give an unencrypted PKCS#8, PKCS#1 or SEC1 key",
+        refused.getMessage());
+  }
 }
