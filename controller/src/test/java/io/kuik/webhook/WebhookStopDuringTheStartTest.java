@@ -9,15 +9,12 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.kuik.cli.Main;
 import io.kuik.cli.WebhookCommand;
 import io.kuik.kube.MockCluster;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.kuik.kube.ProcessLeftovers;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -107,7 +104,7 @@ class WebhookStopDuringTheStartTest {
   @Test
   void aReadyWebhookAnswersThroughItsShutdownDelayThenLeavesNoThreadAndNoPortBehind()
       throws Exception {
-    Set<Thread> before = kuikThreads();
+    Set<Thread> before = ProcessLeftovers.kuikThreads();
     RunningWebhook webhook =
         new RunningWebhook(
             TestCertificates.trusting(pair.certificate()),
@@ -134,22 +131,8 @@ class WebhookStopDuringTheStartTest {
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     assertTrue(took.compareTo(Duration.ofSeconds(5)) >= 0, "the delay is kept: " + took);
 
-    await("every thread it started ended")
-        .atMost(Duration.ofSeconds(5))
-        .untilAsserted(
-            () ->
-                assertEquals(
-                    List.of(),
-                    kuikThreads().stream()
-                        .filter(t -> !before.contains(t))
-                        .map(Thread::getName)
-                        .sorted()
-                        .toList()));
-    for (int port : List.of(webhook.port(), webhook.healthPort())) {
-      try (ServerSocket again = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-        assertEquals(port, again.getLocalPort());
-      }
-    }
+    ProcessLeftovers.awaitNoThreadBut(before);
+    ProcessLeftovers.assertFree(webhook.port(), webhook.healthPort());
   }
 
   private static double synced(RunningWebhook webhook) {
@@ -159,11 +142,5 @@ class WebhookStopDuringTheStartTest {
 
   private static boolean ready(RunningWebhook webhook) {
     return webhook.health("/readyz").statusCode() == 200;
-  }
-
-  private static Set<Thread> kuikThreads() {
-    return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.isAlive() && t.getName().startsWith("kuik-"))
-        .collect(Collectors.toSet());
   }
 }

@@ -8,15 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.kuik.kube.ClusterFixtures;
 import io.kuik.kube.MockCluster;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.kuik.kube.ProcessLeftovers;
 import java.time.Duration;
 import java.time.ZonedDateTime;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -150,9 +146,9 @@ class StopDuringTheStartTest {
    * and its health port can be bound again.
    */
   @Test
-  void aRunningSyncerStopsEveryThreadItStartedAndFreesItsPort() throws IOException {
+  void aRunningSyncerStopsEveryThreadItStartedAndFreesItsPort() {
     ClusterFixtures fixtures = aClusterWithWorkToDo(new MockCluster());
-    Set<Thread> before = kuikThreads();
+    Set<Thread> before = ProcessLeftovers.kuikThreads();
     RunningSyncer syncer =
         new RunningSyncer(
             "--cluster-resource-namespace=" + INSTALL_NAMESPACE, "--leader-elect=false");
@@ -160,30 +156,12 @@ class StopDuringTheStartTest {
         .atMost(Duration.ofSeconds(30))
         .until(() -> fixtures.injectedUsers("team-a") != null);
     assertTrue(
-        kuikThreads().stream().anyMatch(t -> !before.contains(t)), "it runs threads of its own");
+        ProcessLeftovers.kuikThreads().stream().anyMatch(t -> !before.contains(t)),
+        "it runs threads of its own");
 
     stopsPromptlyWithZero(syncer);
 
-    org.awaitility.Awaitility.await("every thread it started ended")
-        .atMost(Duration.ofSeconds(5))
-        .untilAsserted(
-            () ->
-                assertEquals(
-                    List.of(),
-                    kuikThreads().stream()
-                        .filter(t -> !before.contains(t))
-                        .map(Thread::getName)
-                        .sorted()
-                        .toList()));
-    try (ServerSocket again =
-        new ServerSocket(syncer.healthPort(), 1, InetAddress.getLoopbackAddress())) {
-      assertEquals(syncer.healthPort(), again.getLocalPort());
-    }
-  }
-
-  private static Set<Thread> kuikThreads() {
-    return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.isAlive() && t.getName().startsWith("kuik-"))
-        .collect(Collectors.toSet());
+    ProcessLeftovers.awaitNoThreadBut(before);
+    ProcessLeftovers.assertFree(syncer.healthPort());
   }
 }
