@@ -26,16 +26,26 @@ public class PitTable {
 
   private static final Pattern KEY = Pattern.compile("`([\\w.$]+\\.[\\w$<>]+:\\d+ [A-Za-z_]+)`");
 
+  private static final Pattern HEADING = Pattern.compile("## `([\\w.]+)`");
+
   record Mutation(String pkg, String key, String status, String description) {}
 
   public static void main(String[] args) throws Exception {
-    Set<String> equivalents = new TreeSet<>();
+    // Each equivalent with the package whose heading it is listed under.
+    Map<String, String> equivalents = new TreeMap<>();
     List<Path> reports = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--equivalents")) {
-        Matcher m = KEY.matcher(Files.readString(Path.of(args[++i])));
-        while (m.find()) {
-          equivalents.add(m.group(1));
+        String pkg = "";
+        for (String line : Files.readAllLines(Path.of(args[++i]))) {
+          Matcher heading = HEADING.matcher(line);
+          if (heading.matches()) {
+            pkg = heading.group(1);
+          }
+          Matcher m = KEY.matcher(line);
+          while (m.find()) {
+            equivalents.put(m.group(1), pkg);
+          }
         }
       } else {
         reports.add(Path.of(args[i]));
@@ -74,7 +84,7 @@ public class PitTable {
       if (!m.status.equals("SURVIVED") && !m.status.equals("NO_COVERAGE")) {
         continue;
       }
-      boolean explained = equivalents.contains(m.key);
+      boolean explained = equivalents.containsKey(m.key);
       if (explained) {
         matched.add(m.key);
       }
@@ -85,8 +95,10 @@ public class PitTable {
               + m.description
               + ")");
     }
-    for (String key : equivalents) {
-      if (!matched.contains(key)) {
+    // Stale only in a package these reports measured: the others were not looked at.
+    for (Map.Entry<String, String> equivalent : equivalents.entrySet()) {
+      String key = equivalent.getKey();
+      if (byPackage.containsKey(equivalent.getValue()) && !matched.contains(key)) {
         System.out.println("stale       " + key + " (listed as equivalent, no such survivor)");
       }
     }

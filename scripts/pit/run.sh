@@ -5,6 +5,8 @@
 #
 #   scripts/pit/run.sh                  every group: hours on two cores
 #   scripts/pit/run.sh cli explain      the named groups only
+#   KUIK_PIT_THREADS=3 ...              minions per group (default 2)
+#   KUIK_PIT_TESTS='io.kuik.kube.*Test' ...  only these tests for the edge's groups: a lower bound
 #
 # Groups: core (model, routing, syncer, ports), cli, explain, kube (kube alone), kube-syncer,
 # kube-webhook, webhook, registry, selftest (the controller); plan (the simulator's plan and cli),
@@ -38,6 +40,7 @@ started=$(date +%s)
 # group is measured whatever the score of the groups before it.
 nice -n 10 ./mvnw -B -ntp -Pmutation -pl "$module" -am verify -Dspotless.check.skip=true \
   -Dkuik.pit.threshold="${KUIK_PIT_THRESHOLD:-0}" -Dkuik.pit.threads="${KUIK_PIT_THREADS:-2}" \
+  -Dkuik.pit.tests="${KUIK_PIT_TESTS:-io.kuik.*Test}" \
   "${flags[@]}" || status=$?
 echo "PIT ran $(( ($(date +%s) - started) / 60 )) minutes for: $*"
 

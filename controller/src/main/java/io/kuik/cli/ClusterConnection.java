@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -43,16 +44,26 @@ record ClusterConnection(Config config, String source, boolean found) {
 
   /** As {@link #resolve()}, with a kubeconfig context ({@code null}: the current one). */
   static ClusterConnection resolve(String context) throws Unusable {
+    return resolve(context, System.getenv(), IN_CLUSTER_TOKEN);
+  }
+
+  /**
+   * As {@link #resolve(String)}, with the environment variables read from {@code env} and the pod's
+   * ServiceAccount token looked for at {@code token}: what a test JVM cannot set. fabric8 builds
+   * the configuration from the process's own environment all the same.
+   */
+  static ClusterConnection resolve(String context, Map<String, String> env, Path token)
+      throws Unusable {
     Optional<String> named =
         Optional.ofNullable(System.getProperty("kubeconfig"))
             .map(path -> "kubeconfig " + path + " (system property kubeconfig)")
             .or(
                 () ->
-                    Optional.ofNullable(System.getenv("KUBECONFIG"))
+                    Optional.ofNullable(env.get("KUBECONFIG"))
                         .filter(value -> !value.isBlank())
                         .map(path -> "kubeconfig " + path + " (KUBECONFIG)"));
     String paths =
-        Optional.ofNullable(System.getProperty("kubeconfig")).orElse(System.getenv("KUBECONFIG"));
+        Optional.ofNullable(System.getProperty("kubeconfig")).orElse(env.get("KUBECONFIG"));
     String source;
     boolean found = true;
     if (named.isPresent()) {
@@ -68,11 +79,10 @@ record ClusterConnection(Config config, String source, boolean found) {
       source = named.get();
     } else if (Files.isReadable(Path.of(System.getProperty("user.home"), ".kube", "config"))) {
       source = "kubeconfig ~/.kube/config";
-    } else if (System.getenv("KUBERNETES_SERVICE_HOST") != null
-        && Files.isReadable(IN_CLUSTER_TOKEN)) {
+    } else if (env.get("KUBERNETES_SERVICE_HOST") != null && Files.isReadable(token)) {
       source = "the pod's ServiceAccount";
     } else if (System.getProperty("kubernetes.master") != null
-        || System.getenv("KUBERNETES_MASTER") != null) {
+        || env.get("KUBERNETES_MASTER") != null) {
       source = "kubernetes.master (KUBERNETES_MASTER)";
     } else {
       source = "no kubeconfig (~/.kube/config missing, KUBECONFIG unset) and not in a pod";

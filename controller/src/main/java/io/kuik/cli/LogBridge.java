@@ -46,7 +46,7 @@ public final class LogBridge extends Handler {
     this(formatOf(LogManager.getLogManager().getProperty(LogBridge.class.getName() + ".format")));
   }
 
-  private static LogFormat formatOf(String property) {
+  static LogFormat formatOf(String property) {
     return property == null || property.isBlank()
         ? LogFormat.text
         : LogFormat.valueOf(property.strip());
@@ -119,19 +119,17 @@ public final class LogBridge extends Handler {
    * configuration file looked up, no shutdown hook.
    */
   private static synchronized Layout<?> layout(LogFormat format) {
-    return LAYOUTS.computeIfAbsent(
-        format,
-        f -> {
-          Configuration configuration = new NullConfiguration();
-          return f == LogFormat.json
-              ? JsonTemplateLayout.newBuilder()
-                  .setConfiguration(configuration)
-                  .setEventTemplateUri("classpath:EcsLayout.json")
-                  .build()
-              : PatternLayout.newBuilder()
-                  .withConfiguration(configuration)
-                  .withPattern(TEXT)
-                  .build();
-        });
+    return LAYOUTS.computeIfAbsent(format, LogBridge::newLayout);
+  }
+
+  /** A new layout of {@code format}; {@link #layout} keeps one per format for the process. */
+  static Layout<?> newLayout(LogFormat format) {
+    Configuration configuration = new NullConfiguration();
+    return format == LogFormat.json
+        ? JsonTemplateLayout.newBuilder()
+            .setConfiguration(configuration)
+            .setEventTemplateUri("classpath:EcsLayout.json")
+            .build()
+        : PatternLayout.newBuilder().withConfiguration(configuration).withPattern(TEXT).build();
   }
 }

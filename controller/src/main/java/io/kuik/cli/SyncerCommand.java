@@ -438,7 +438,7 @@ public final class SyncerCommand implements KuikSubcommand {
   }
 
   /** The settings in one short line: what an operator compares with the chart's values. */
-  private static String describe(SyncerRuntimeSettings s) {
+  static String describe(SyncerRuntimeSettings s) {
     SyncerSettings syncer = s.syncer();
     return "starting the secret-syncer in "
         + syncer.clusterResourceNamespace()

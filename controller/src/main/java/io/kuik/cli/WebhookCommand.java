@@ -353,7 +353,7 @@ public final class WebhookCommand implements KuikSubcommand {
   }
 
   /** The settings in one short line: what an operator compares with the chart's values. */
-  private static String describe(WebhookRuntimeSettings s) {
+  static String describe(WebhookRuntimeSettings s) {
     return "starting the pod webhook in "
         + s.clusterResourceNamespace()
         + ": HTTPS port "

@@ -116,7 +116,8 @@ public final class InformerHealth {
     FAILURES.tick(now);
   }
 
-  private static String answer(Throwable failure) {
+  /** What the API server answered, as a log line names it: its code and reason, or none. */
+  static String answer(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof KubernetesClientException e && e.getCode() > 0) {
         String reason = e.getStatus() == null ? null : e.getStatus().getReason();

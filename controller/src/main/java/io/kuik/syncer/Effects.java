@@ -3,7 +3,10 @@ package io.kuik.syncer;
 import io.kuik.model.Redactor;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -23,6 +26,15 @@ final class Effects {
   private final Instant now;
   private final List<Effect> held;
   private final Supplier<Redactor> redactor;
+
+  /**
+   * The statuses {@link #redacted} made, by identity: a status is redacted once. Redacting twice is
+   * not a no-op when a credential's form is part of {@link Redactor#MARK} (the password {@code
+   * redacted}), and the status written must be the very one the core keeps in flight, or its answer
+   * is taken for a stale one and the resource's status is never written again.
+   */
+  private final Set<RoutingStatus> redactedHere =
+      Collections.newSetFromMap(new IdentityHashMap<>());
 
   /**
    * @param held where Events wait while the writes are held; null while they are not
@@ -56,7 +68,8 @@ final class Effects {
     } else if (effect instanceof Effect.RecordEvent event) {
       pacer.owe(now);
       effect = event.redacted(redactor.get());
-    } else if (effect instanceof Effect.WriteStatus write) {
+    } else if (effect instanceof Effect.WriteStatus write
+        && !redactedHere.contains(write.status())) {
       RoutingStatus shown = redacted(write.status());
       effect = shown == write.status() ? write : new Effect.WriteStatus(shown);
     }
@@ -65,7 +78,9 @@ final class Effects {
 
   /** The status as the writer lets it through: without any form of a credential. */
   RoutingStatus redacted(RoutingStatus status) {
-    return status.redacted(redactor.get());
+    RoutingStatus shown = status.redacted(redactor.get());
+    redactedHere.add(shown);
+    return shown;
   }
 
   List<Effect> list() {

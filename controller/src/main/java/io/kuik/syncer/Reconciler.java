@@ -2,7 +2,6 @@ package io.kuik.syncer;
 
 import io.kuik.model.ObservedNamespace;
 import io.kuik.model.ResourceId;
-import io.kuik.model.RewritePolicy;
 import io.kuik.model.RoutingResource;
 import io.kuik.model.Validated;
 import io.kuik.ports.InformerView;
@@ -320,30 +319,14 @@ final class Reconciler {
    */
   void resync(Instant now) {
     forgetCredentials();
-    pacer.resyncing(now, memory.writtenCount() + pacer.startPassLeft(this::mayHoldASecret));
+    pacer.resyncing(
+        now,
+        memory.writtenCount() + pacer.startPassLeft(pair -> ViewReads.mayHoldASecret(view, pair)));
     Instant from = now.plus(settings.debounce());
     for (Validated resource : view.routingResources()) {
       for (ObservedNamespace ns : view.namespaces()) {
         pacer.oweResync(new Pair(resource.id(), ns.name()), from);
       }
     }
-  }
-
-  /**
-   * Whether the start's pass will apply the pair: an Always resource's, or an OnFailure resource's
-   * in a namespace where a pod it rewrote lives. Counting every pair the start's pass has left
-   * would stretch a resync that comes during it for the pairs that never hold a Secret (three in
-   * four at the scale harness's size).
-   */
-  private boolean mayHoldASecret(Pair pair) {
-    Optional<Validated> found = view.routingResource(pair.resource());
-    if (found.isEmpty() || !(found.get() instanceof Validated.Valid valid)) {
-      return false;
-    }
-    if (valid.resource().rewritePolicy() == RewritePolicy.ALWAYS) {
-      return true;
-    }
-    return view.pods(pair.namespace()).stream()
-        .anyMatch(pod -> RewrittenPods.rewriters(pod).contains(pair.resource()));
   }
 }

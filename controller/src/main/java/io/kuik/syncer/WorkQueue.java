@@ -130,11 +130,6 @@ final class WorkQueue {
     return items.isEmpty() ? Optional.empty() : Optional.of(items.firstKey().due());
   }
 
-  /** Pairs waiting in {@code lane}, due or not. */
-  int count(Lane lane) {
-    return lanes.get(lane).size();
-  }
-
   /** Pairs waiting in {@code lane} that {@code test} accepts, due or not. */
   int count(Lane lane, java.util.function.Predicate<Pair> test) {
     return (int) lanes.get(lane).values().stream().map(Item::pair).filter(test).count();

@@ -55,48 +55,22 @@ public final class AdmissionHandler {
   private final BooleanSupplier gating;
 
   /**
+   * A handler that routes each pod creation, tells {@code decided} its decision, and gates the pods
+   * it gives a pull-secret reference while {@code gating} says so (pull secret first,
+   * docs/decisions/0052-pull-secret-first.md), but a pod that names its node ({@code
+   * spec.nodeName}), which the API server would refuse with a gate.
+   *
    * @param router routes a pod with the production prober, or the simulator's
    * @param resources the current index of routing resources; called once per admission, so the
    *     driver can swap in a new index whenever the resources change
-   * @param namespaceLabels the labels of a namespace, empty when the namespace is not known (the
-   *     pod is then left alone: its selectors and pull-secret override cannot be evaluated)
-   */
-  public AdmissionHandler(
-      Router router,
-      Supplier<? extends Coverage> resources,
-      Function<String, Optional<Map<String, String>>> namespaceLabels) {
-    this(router, resources, namespaceLabels, decision -> {});
-  }
-
-  /**
-   * A handler that also tells {@code decided} the decision of every pod creation it routed, so the
-   * driver can count rewrites without routing a second time.
-   *
-   * @param decided called on the admission's thread, after routing and before the patch is built;
-   *     must not block; what it throws is logged and ignored, so it can never change an answer
-   */
-  public AdmissionHandler(
-      Router router,
-      Supplier<? extends Coverage> resources,
-      Function<String, Optional<Map<String, String>>> namespaceLabels,
-      Consumer<RoutingDecision> decided) {
-    this(
-        router,
-        resources,
-        ServedNamespaces.allBut(ServedNamespaces.KUBE_SYSTEM),
-        namespaceLabels,
-        decided,
-        () -> false);
-  }
-
-  /**
-   * A handler that also gates the pods it gives a pull-secret reference while {@code gating} says
-   * so (pull secret first, docs/decisions/0052-pull-secret-first.md), but a pod that names its node
-   * ({@code spec.nodeName}), which the API server would refuse with a gate.
-   *
    * @param served the namespaces kuik serves: a pod created elsewhere is admitted as it came, as
    *     the webhook configuration's namespaceSelector, rendered from the same list, would not even
    *     send it
+   * @param namespaceLabels the labels of a namespace, empty when the namespace is not known (the
+   *     pod is then left alone: its selectors and pull-secret override cannot be evaluated)
+   * @param decided called on the admission's thread, after routing and before the patch is built,
+   *     so that the driver can count rewrites without routing a second time; must not block; what
+   *     it throws is logged and ignored, so it can never change an answer
    * @param gating asked once per pod given a reference; must not block
    */
   public AdmissionHandler(

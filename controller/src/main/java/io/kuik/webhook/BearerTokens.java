@@ -18,7 +18,8 @@ final class BearerTokens {
   /** The lifetime the distribution token spec assumes when a response gives none. */
   static final long DEFAULT_EXPIRES_IN_SECONDS = 60;
 
-  private static final int MAX_TOKENS = 10_000;
+  /** Tokens held at most; the next one first drops them all. */
+  static final int MAX_TOKENS = 10_000;
 
   record Key(String realm, String service, String scope, RegistryCredential credential) {}
 

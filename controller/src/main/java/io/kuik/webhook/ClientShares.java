@@ -64,4 +64,9 @@ public final class ClientShares {
   int inProgress(InetAddress client) {
     return inProgress.getOrDefault(client, 0);
   }
+
+  /** The clients with an admission in progress: the only ones held in memory. */
+  int clients() {
+    return inProgress.size();
+  }
 }

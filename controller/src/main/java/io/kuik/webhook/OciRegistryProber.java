@@ -52,6 +52,7 @@ public final class OciRegistryProber implements RegistryProber, AutoCloseable {
   private final ManifestProbe manifests;
   private final LongSupplier nanoTime;
   private final ThreadPoolExecutor workers;
+  private final int maxCached;
   private final Map<Key, Cached> cache = new ConcurrentHashMap<>();
   private final LongAdder cacheHits = new LongAdder();
   private final LongAdder collapsed = new LongAdder();
@@ -65,7 +66,15 @@ public final class OciRegistryProber implements RegistryProber, AutoCloseable {
   }
 
   OciRegistryProber(ProberSettings settings, LongSupplier nanoTime) {
+    this(settings, nanoTime, MAX_CACHED);
+  }
+
+  /**
+   * @param maxCached entries above which a new probe first drops the stale ones
+   */
+  OciRegistryProber(ProberSettings settings, LongSupplier nanoTime, int maxCached) {
     this.settings = settings;
+    this.maxCached = maxCached;
     this.nanoTime = nanoTime;
     this.manifests =
         new ManifestProbe(
@@ -132,6 +141,11 @@ public final class OciRegistryProber implements RegistryProber, AutoCloseable {
     return collapsed.sum();
   }
 
+  /** Probes held now, answered or in flight. */
+  int cached() {
+    return cache.size();
+  }
+
   @Override
   public void close() {
     workers.shutdownNow();
@@ -156,7 +170,7 @@ public final class OciRegistryProber implements RegistryProber, AutoCloseable {
       (cached.answer.isDone() ? cacheHits : collapsed).increment();
       return cached.answer;
     }
-    if (cache.size() > MAX_CACHED) {
+    if (cache.size() > maxCached) {
       cache.values().removeIf(entry -> !entry.freshAt(now, ttl));
     }
     try {
@@ -198,9 +212,8 @@ public final class OciRegistryProber implements RegistryProber, AutoCloseable {
       return remaining > 0
           ? answer.get(remaining, TimeUnit.NANOSECONDS)
           : answer.getNow(Availability.UNREACHABLE);
-    } catch (TimeoutException late) {
-      return Availability.UNREACHABLE;
-    } catch (ExecutionException impossible) {
+    } catch (TimeoutException | ExecutionException late) {
+      // A probe's answer is only ever completed with a value: the second is for the compiler.
       return Availability.UNREACHABLE;
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();

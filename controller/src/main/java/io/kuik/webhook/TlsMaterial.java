@@ -1,9 +1,6 @@
 package io.kuik.webhook;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
@@ -20,12 +17,6 @@ record TlsMaterial(List<X509Certificate> chain, PrivateKey key) {
 
   TlsMaterial {
     chain = List.copyOf(chain);
-  }
-
-  static TlsMaterial read(Path certFile, Path keyFile)
-      throws IOException, GeneralSecurityException {
-    return parse(
-        Files.readAllBytes(certFile), Files.readAllBytes(keyFile), certFile + " and " + keyFile);
   }
 
   static TlsMaterial parse(byte[] certPem, byte[] keyPem, String where)

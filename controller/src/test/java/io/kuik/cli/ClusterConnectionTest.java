@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -149,5 +150,74 @@ class ClusterConnectionTest {
                 + " and not in a pod. Point KUBECONFIG (or -Dkubeconfig) at a kubeconfig, write"
                 + " ~/.kube/config, or run it in a pod of the chart."),
         connection.noCluster("explain"));
+  }
+
+  @Test
+  void anEmptyEntryOfTheListIsNoPathNotTheWorkingDirectory() {
+    // split keeps a leading empty entry; Path.of("") is the working directory, readable.
+    System.setProperty("kubeconfig", File.pathSeparator + home.resolve("missing"));
+
+    assertThrows(ClusterConnection.Unusable.class, ClusterConnection::resolve);
+  }
+
+  /** Where no ServiceAccount token is: the test JVM runs outside a pod. */
+  private Path noToken() {
+    return home.resolve("no-token");
+  }
+
+  @Test
+  void kubeconfigFromTheEnvironmentIsUsedAndSaid() throws Exception {
+    Path file = kubeconfig("config", "https://api.example:6443");
+
+    ClusterConnection connection =
+        ClusterConnection.resolve(null, Map.of("KUBECONFIG", file.toString()), noToken());
+
+    assertTrue(connection.found());
+    assertEquals("kubeconfig " + file + " (KUBECONFIG)", connection.source());
+  }
+
+  @Test
+  void kubeconfigFromTheEnvironmentThatDoesNotExistIsAnError() {
+    Path missing = home.resolve("missing");
+
+    ClusterConnection.Unusable unusable =
+        assertThrows(
+            ClusterConnection.Unusable.class,
+            () ->
+                ClusterConnection.resolve(
+                    null, Map.of("KUBECONFIG", missing.toString()), noToken()));
+
+    assertTrue(
+        unusable.getMessage().startsWith("the kubeconfig " + missing + " (KUBECONFIG) does not"),
+        unusable.getMessage());
+  }
+
+  @Test
+  void aBlankKubeconfigVariableIsAsUnset() throws Exception {
+    ClusterConnection connection =
+        ClusterConnection.resolve(null, Map.of("KUBECONFIG", " "), noToken());
+
+    assertFalse(connection.found());
+  }
+
+  @Test
+  void inAPodTheServiceAccountNeedsBothTheServiceHostAndTheToken() throws Exception {
+    Path token = Files.writeString(home.resolve("token"), "not-a-secret");
+    Map<String, String> inAPod = Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1");
+
+    assertEquals(
+        "the pod's ServiceAccount", ClusterConnection.resolve(null, inAPod, token).source());
+    assertFalse(ClusterConnection.resolve(null, inAPod, noToken()).found(), "no token");
+    assertFalse(ClusterConnection.resolve(null, Map.of(), token).found(), "no service host");
+  }
+
+  @Test
+  void kubernetesMasterIsSaidAsTheSource() throws Exception {
+    ClusterConnection connection =
+        ClusterConnection.resolve(
+            null, Map.of("KUBERNETES_MASTER", "https://master.example:6443"), noToken());
+
+    assertTrue(connection.found());
+    assertEquals("kubernetes.master (KUBERNETES_MASTER)", connection.source());
   }
 }

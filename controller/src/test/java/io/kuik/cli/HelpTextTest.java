@@ -1,6 +1,7 @@
 package io.kuik.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -104,5 +105,57 @@ class HelpTextTest {
         List.of("see", "meta.helm.sh/release-name", "or the label"),
         HelpText.wrap("see meta.helm.sh/release-name or the label", 12));
     assertEquals(List.of(""), HelpText.wrap("", 10));
+  }
+
+  @Test
+  void aLineOfExactlyTheWidthStaysOneLine() {
+    assertEquals(List.of("abc de"), HelpText.wrap("abc de", 6));
+    assertEquals(List.of("abc", "def"), HelpText.wrap("abc def", 6));
+  }
+
+  @Test
+  void aFirstWordAsLongAsTheLineOrLongerStartsIt() {
+    assertEquals(List.of("abcdef", "gh"), HelpText.wrap("abcdef gh", 6));
+    assertEquals(
+        List.of("meta.helm.sh/release-name", "or the"),
+        HelpText.wrap("meta.helm.sh/release-name or the", 12));
+  }
+
+  @Test
+  void aShortLineIsOneLineAndALongOneHangsUnderItsText() {
+    assertEquals(List.of("  short"), HelpText.wrapHanging("  short", 80));
+    assertEquals(
+        List.of("  policy  the name", "          of the", "          release"),
+        HelpText.wrapHanging("  policy  the name of the release", 18));
+  }
+
+  @ParameterizedTest(name = "kuik {0} --help shows its synopsis as [OPTIONS]")
+  @MethodSource("commands")
+  void everySynopsisIsAbbreviated(String name) {
+    org.junit.jupiter.api.Assumptions.assumeFalse(
+        InSimulatorJar.COMMANDS.contains(name), "the simulator's commands, which take no options");
+    String usage = help(command(name)).lines().findFirst().orElseThrow();
+
+    assertTrue(usage.startsWith("Usage: kuik" + (name.isEmpty() ? "" : " " + name)), usage);
+    assertTrue(usage.contains("[OPTIONS]"), usage);
+    assertFalse(usage.contains("--help"), usage);
+  }
+
+  /**
+   * An option's description of every length around its column's room: the literal at its end is
+   * never split by picocli's own wrapping (after its dot), and no line runs past the terminal.
+   */
+  @Test
+  void anOptionsDescriptionAtTheColumnsEdgeIsWrappedAtSpaces() {
+    for (int words = 30; words <= 70; words++) {
+      String description = "a".repeat(words) + " x.y";
+      CommandSpec spec = CommandSpec.create().name("probe");
+      spec.addOption(OptionSpec.builder("--flag").description(description).build());
+      String help = help(HelpText.apply(new CommandLine(spec)));
+
+      assertTrue(help.contains(" x.y"), "split at " + words + ":\n" + help);
+      help.lines()
+          .forEach(line -> assertTrue(line.length() <= WIDTH, "wider than " + WIDTH + ": " + line));
+    }
   }
 }

@@ -185,4 +185,60 @@ class LogBridgeTest {
             + System.lineSeparator(),
         line);
   }
+
+  @Test
+  void theFormatAConfigurationFileNamesIsTextUnlessItSaysJson() {
+    assertEquals(LogFormat.text, LogBridge.formatOf(null));
+    assertEquals(LogFormat.text, LogBridge.formatOf(" "));
+    assertEquals(LogFormat.json, LogBridge.formatOf(" json "));
+    assertEquals(LogFormat.text, LogBridge.formatOf("text"));
+  }
+
+  @Test
+  void eachFormatHasItsOwnLayout() {
+    assertTrue(
+        LogBridge.newLayout(LogFormat.json)
+            instanceof org.apache.logging.log4j.layout.template.json.JsonTemplateLayout);
+    assertEquals(
+        LogBridge.TEXT,
+        ((org.apache.logging.log4j.core.layout.PatternLayout) LogBridge.newLayout(LogFormat.text))
+            .getConversionPattern());
+  }
+
+  @Test
+  void theLevelsUnderInfoAreDebugThenTrace() {
+    assertEquals(org.apache.logging.log4j.Level.DEBUG, LogBridge.level(Level.FINE));
+    assertEquals(org.apache.logging.log4j.Level.DEBUG, LogBridge.level(Level.CONFIG));
+    assertEquals(org.apache.logging.log4j.Level.TRACE, LogBridge.level(Level.FINER));
+    assertEquals(org.apache.logging.log4j.Level.TRACE, LogBridge.level(Level.FINEST));
+  }
+
+  /**
+   * Each line reaches standard error as it is published, and a flush of the handler flushes it,
+   * even when standard error buffers (a pipe): a process that stops right after keeps its lines.
+   */
+  @Test
+  void eachLineIsFlushedAsItIsWrittenAndAFlushFlushesStandardError() {
+    java.io.PrintStream err = System.err;
+    java.io.ByteArrayOutputStream reached = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream buffered =
+        new java.io.PrintStream(
+            new java.io.BufferedOutputStream(reached, 1 << 16),
+            false,
+            java.nio.charset.StandardCharsets.UTF_8);
+    synchronized (LogBridgeTest.class) {
+      System.setErr(buffered);
+      try {
+        LogBridge bridge = new LogBridge(LogFormat.text);
+        bridge.publish(record(Level.WARNING, "written at once"));
+        assertTrue(reached.toString(java.nio.charset.StandardCharsets.UTF_8).contains("written"));
+
+        buffered.print("pending");
+        bridge.flush();
+        assertTrue(reached.toString(java.nio.charset.StandardCharsets.UTF_8).endsWith("pending"));
+      } finally {
+        System.setErr(err);
+      }
+    }
+  }
 }

@@ -53,7 +53,7 @@ class NoClusterTest {
   }
 
   @ParameterizedTest(name = "kuik {0} says in one line that there is no cluster")
-  @ValueSource(strings = {"syncer", "webhook", "selftest", "explain"})
+  @ValueSource(strings = {"syncer", "webhook", "selftest", "explain", "explain deployment"})
   void saysSoInOneLineAndExitsOne(String command) throws Exception {
     Path tls = Files.createDirectories(home.resolve("tls"));
     List<String> args =
@@ -68,6 +68,7 @@ class NoClusterTest {
                   "--tls-key-file=" + Files.writeString(tls.resolve("tls.key"), "key"),
                   "--log-format=text");
           case "selftest" -> List.of("selftest");
+          case "explain deployment" -> List.of("explain", "deployment", "team-a/web");
           default -> List.of("explain", "pod", "team-a/web");
         };
     CommandLine commandLine = Main.commandLine();
@@ -83,7 +84,8 @@ class NoClusterTest {
     assertEquals(1, exit, said);
     assertEquals(1, errors.size(), said);
     assertTrue(
-        errors.get(0).contains("kuik " + command + ": no cluster: no kubeconfig"), errors.get(0));
+        errors.get(0).contains("kuik " + command.split(" ")[0] + ": no cluster: no kubeconfig"),
+        errors.get(0));
     assertTrue(errors.get(0).contains("Point KUBECONFIG"), errors.get(0));
   }
 }

@@ -270,4 +270,33 @@ class SyncerCommandLineTest {
       assertEquals("Invalid --health-port " + bad + ": a port is 0 to 65535", thrown.getMessage());
     }
   }
+
+  @Test
+  void oneProviderRunAtATimeIsAcceptedAndNoneRefused() {
+    assertEquals(
+        1,
+        parsed("--cluster-resource-namespace=kuik-system", "--provider-concurrency=1")
+            .settings()
+            .plugins()
+            .concurrency());
+    CommandLine.ParameterException thrown =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            CommandLine.ParameterException.class,
+            () ->
+                parsed("--cluster-resource-namespace=kuik-system", "--provider-concurrency=0")
+                    .settings());
+    assertTrue(
+        thrown.getMessage().startsWith("Invalid --provider-concurrency"), thrown::getMessage);
+  }
+
+  @Test
+  void mainsExecuteReturnsTheCommandsExitCode() {
+    java.io.PrintStream stderr = System.err;
+    System.setErr(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+    try {
+      assertEquals(2, Main.execute("syncer", "--no-such-flag"));
+    } finally {
+      System.setErr(stderr);
+    }
+  }
 }

@@ -144,4 +144,36 @@ class CredentialProviderConfigTest {
     assertNotEquals(ecr.configDigest(), otherRegion.configDigest());
     assertFalse(ecr.toString().contains("eu-west-1"), ecr.toString());
   }
+
+  @Test
+  void theConfigDigestFollowsTheImagesMatchedAndTheArguments() {
+    CredentialProvider ecr =
+        CredentialProviderConfig.parse(ECR, "f").get("ecr-credential-provider");
+    CredentialProvider chinaOnly =
+        CredentialProviderConfig.parse(ECR.replace("\"*.dkr.ecr.*.amazonaws.com\", ", ""), "f")
+            .get("ecr-credential-provider");
+
+    CredentialProvider otherArgs =
+        CredentialProviderConfig.parse(ECR.replace("get-credentials", "get-token"), "f")
+            .get("ecr-credential-provider");
+
+    assertEquals(List.of("*.dkr.ecr.*.amazonaws.com.cn"), chinaOnly.matchImages());
+    assertNotEquals(ecr.configDigest(), chinaOnly.configDigest());
+    assertNotEquals(ecr.configDigest(), otherArgs.configDigest());
+  }
+
+  @Test
+  void aProviderShowsTheNamesOfItsEnvironmentButNoValue() {
+    CredentialProvider ecr =
+        CredentialProviderConfig.parse(ECR, "f").get("ecr-credential-provider");
+
+    assertEquals(
+        "AWS_SECRET=<value>", new CredentialProvider.EnvVar("AWS_SECRET", "s3cret").toString());
+    assertEquals(
+        "CredentialProvider[name=ecr-credential-provider,"
+            + " matchImages=[*.dkr.ecr.*.amazonaws.com, *.dkr.ecr.*.amazonaws.com.cn],"
+            + " defaultCacheDuration=PT12H, apiVersion=credentialprovider.kubelet.k8s.io/v1,"
+            + " args=[get-credentials], env=[AWS_REGION=<value>]]",
+        ecr.toString());
+  }
 }

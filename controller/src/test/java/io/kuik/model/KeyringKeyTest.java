@@ -2,7 +2,11 @@ package io.kuik.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -58,6 +62,16 @@ class KeyringKeyTest {
           %7F.example.com                     | none
           %C3.example.com%                    | none
           x%C.example.com                     | none
+          quay.io/acme?tag=%#1                | quay.io/acme
+          quay.io/acme#%0A                    | quay.io/acme
+          quay.io/a b                         | quay.io/a b
+          ?tag=1                              | ""
+          /acme                               | /acme
+          @quay.io                            | quay.io
+          :abc                                | none
+          example.com%C                       | none
+          %C3%A0.example.com                  | à.example.com
+          %C4%81.example.com                  | ā.example.com
           """)
   void isFiledAsTheKubeletFilesIt(String authsKey, String filed) {
     assertEquals(
@@ -79,6 +93,11 @@ class KeyringKeyTest {
           quay.io:5000                  | quay.io:50000/app          | false
           quay.io/acme                  | quay.io/acme               | true
           quay.io/acme                  | quay.io/acm                | false
+          quay.i*:5000                  | quay.io:5000/app           | true
+          quay.io                       | a.quay.io/app              | false
+          quay.io                       | docker.io/app              | false
+          reg[0-9].example.com          | reg1.example.com/app       | true
+          reg[0-9].example.com:5000     | reg1.example.com:5000/app  | false
           """)
   void servesTheImagesTheKubeletMatchesToIt(String filed, String image, boolean serves) {
     assertEquals(serves, new KeyringKey(filed).serves(image));
@@ -99,5 +118,47 @@ class KeyringKeyTest {
           """)
   void imagesOfDockerHubByTheKubeletsReading(String image, boolean hub) {
     assertEquals(hub, KeyringKey.goesToDockerHub(image));
+  }
+
+  @Test
+  void aHostCharacterJustAboveAsciiIsTakenAsAnyOtherNonAsciiOne() {
+    assertEquals(
+        Optional.of("\u0080.example.com"),
+        KeyringKey.of("\u0080.example.com").map(KeyringKey::filed));
+  }
+
+  @ParameterizedTest(name = "{0} matches the one host {1}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      nullValues = "none",
+      textBlock =
+          """
+          # filed under                 | exact host (none: a glob)
+          quay.io                       | quay.io
+          quay.io:5000                  | quay.io
+          :5000                         | ""
+          [::1]:5000                    | ::1
+          ]a:5000                       | ]a:5000
+          *.example.com                 | none
+          reg[0-9].example.com          | none
+          reg[0-9].example.com:5000     | none
+          """)
+  void aKeyWithoutAGlobMatchesItsHostWithoutThePort(String filed, String exactHost) {
+    assertEquals(exactHost, new KeyringKey(filed).matcher().orElseThrow().exactHost());
+  }
+
+  @Test
+  void theKubeletTriesKeysInReverseByteOrderOfTheirFiling() {
+    List<String> tried =
+        Stream.of("*.example.com", "quay.io", "é.example.com", "a.example.com", "quay.io/acme")
+            .map(KeyringKey::new)
+            .sorted(Comparator.reverseOrder())
+            .map(KeyringKey::filed)
+            .toList();
+
+    assertEquals(
+        List.of("é.example.com", "quay.io/acme", "quay.io", "a.example.com", "*.example.com"),
+        tried);
   }
 }

@@ -49,7 +49,9 @@ class ProviderExchangeTest {
     assertEquals(Duration.ofHours(6), response.cacheDuration());
     assertEquals(
         RegistryCredential.basic("AWS", "tok"), response.auth().get("*.dkr.ecr.*.amazonaws.com"));
-    assertFalse(response.toString().contains("tok"), response.toString());
+    assertEquals(
+        "Response[cacheKeyType=Registry, cacheDuration=PT6H, auth=[*.dkr.ecr.*.amazonaws.com]]",
+        response.toString());
   }
 
   @Test
@@ -86,5 +88,55 @@ class ProviderExchangeTest {
             () -> read(json.replace("\"V1\"", "\"" + V1 + "\"")));
     assertTrue(refused.getMessage().contains(saying), refused.getMessage());
     assertFalse(refused.getMessage().contains("s3cret"), refused.getMessage());
+  }
+
+  private static String withAuth(String auth) {
+    return "{\"apiVersion\":\""
+        + V1
+        + "\",\"kind\":\"CredentialProviderResponse\",\"cacheKeyType\":\"Image\","
+        + "\"auth\":"
+        + auth
+        + "}";
+  }
+
+  @Test
+  void anAbsentOrNullUsernameOrPasswordIsEmpty() throws Exception {
+    ProviderExchange.Response response =
+        read(
+            withAuth(
+                "{\"quay.io\":{\"password\":\"tok\"},"
+                    + "\"ghcr.io\":{\"username\":null,\"password\":null}}"));
+
+    assertEquals(RegistryCredential.basic("", "tok"), response.auth().get("quay.io"));
+    assertEquals(RegistryCredential.basic("", ""), response.auth().get("ghcr.io"));
+  }
+
+  @Test
+  void aUsernameThatIsNoStringIsRefused() {
+    ProviderExchange.InvalidResponse refused =
+        assertThrows(
+            ProviderExchange.InvalidResponse.class,
+            () -> read(withAuth("{\"quay.io\":{\"username\":7,\"password\":\"s3cret\"}}")));
+
+    assertEquals("auth \"quay.io\" has a username or password not a string", refused.getMessage());
+  }
+
+  @Test
+  void anImagePatternKeyIsQuotedUpTo255CharactersAndNotBeyond() {
+    String longest = "quay.io/" + "a".repeat(247);
+    String tooLong = longest + "a";
+
+    assertEquals(
+        "auth \"" + longest + "\" is not an object",
+        assertThrows(
+                ProviderExchange.InvalidResponse.class,
+                () -> read(withAuth("{\"" + longest + "\":1}")))
+            .getMessage());
+    assertEquals(
+        "auth (a key that is no image pattern) is not an object",
+        assertThrows(
+                ProviderExchange.InvalidResponse.class,
+                () -> read(withAuth("{\"" + tooLong + "\":1}")))
+            .getMessage());
   }
 }

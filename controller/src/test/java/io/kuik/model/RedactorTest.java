@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -155,5 +156,104 @@ public class RedactorTest {
             "YWxpY2U6eD4_fg==",
             "YWxpY2U6eD4_fg"),
         Redactor.formsOf(alice));
+  }
+
+  @Test
+  void theFormsOfAnIdentityTokenAreItsEncodingsAndItsJsonEscapes() {
+    RegistryCredential token = new RegistryCredential(null, null, "id tok\"en", null);
+
+    assertEquals(
+        Set.of("id tok\"en", "id+tok%22en", "id%20tok%22en", "id tok\\\"en"),
+        Redactor.formsOf(token));
+  }
+
+  @Test
+  void theFormsOfARegistryTokenEscapeAControlCharacterAsJsonDoes() {
+    RegistryCredential token = new RegistryCredential(null, null, null, "reg\ttok\u0001en");
+
+    assertEquals(
+        Set.of("reg\ttok\u0001en", "reg%09tok%01en", "reg\\ttok\\u0001en"),
+        Redactor.formsOf(token));
+  }
+
+  @Test
+  void aSecretOfTheShortestLengthIsTakenOutAndAShorterOneIsNot() {
+    Redactor four = Redactor.none().withSecret("abcd");
+    Redactor three = Redactor.none().withSecret("abc");
+
+    assertEquals("key " + Redactor.MARK + " end", four.redact("key abcd end"));
+    assertFalse(four.isEmpty());
+    assertTrue(three.isEmpty());
+    assertEquals("key abc end", three.redact("key abc end"));
+  }
+
+  @Test
+  void anEmptyOrAbsentSecretAddsNoForm() {
+    assertTrue(Redactor.none().withSecret("").withSecret(null).isEmpty());
+    assertTrue(Redactor.of(List.of(new RegistryCredential("alice", null, "", null))).isEmpty());
+  }
+
+  @Test
+  void aFormInsideALongerOneLeavesNothingOfTheLongerOne() {
+    Redactor redactor = Redactor.none().withSecret("abcd").withSecret("abcdefgh");
+
+    assertEquals(
+        "sent " + Redactor.MARK + " and " + Redactor.MARK,
+        redactor.redact("sent abcdefgh and abcd"));
+  }
+
+  @Test
+  void overlappingFormsOfOneLengthAreTakenOutInOneOrderWhicheverCameFirst() {
+    String text = "sent abcde";
+
+    assertEquals(
+        "sent " + Redactor.MARK + "e",
+        Redactor.none().withSecret("bcde").withSecret("abcd").redact(text));
+    assertEquals(
+        "sent " + Redactor.MARK + "e",
+        Redactor.none().withSecret("abcd").withSecret("bcde").redact(text));
+  }
+
+  @Test
+  void aCredentialCutBeforeAnEllipsisCharacterLeavesNoPrefixOfIt() {
+    Redactor redactor = Redactor.of(List.of(RegistryCredential.basic("alice", "s3cret-of-alice")));
+
+    assertEquals(
+        "the registry answered: " + Redactor.MARK + "\u2026",
+        redactor.redact("the registry answered: s3cret-o\u2026"));
+  }
+
+  @Test
+  void aTextOfOnlyTheCutMarkIsLeftAsItIs() {
+    Redactor redactor = Redactor.none().withSecret("s3cret");
+
+    assertEquals("...", redactor.redact("..."));
+    assertEquals("\u2026", redactor.redact("\u2026"));
+  }
+
+  @Test
+  void theLongestStartOfAnyFormCutAtTheEndGoesWhole() {
+    // "abcdef" is a start of the first form; its last five are a start of the second, which comes
+    // after it (same length, later in order): the longer start must win.
+    Redactor redactor = Redactor.none().withSecret("abcdefgh").withSecret("bcdefzzz");
+
+    assertEquals("token " + Redactor.MARK + "...", redactor.redact("token abcdef..."));
+  }
+
+  @Test
+  void showsTellsWhetherAWholeFormIsInTheText() {
+    Redactor redactor = Redactor.none().withSecret("s3cret");
+
+    assertTrue(redactor.shows("the answer holds s3cret in it"));
+    assertFalse(redactor.shows("the answer holds s3cre only"));
+    assertFalse(redactor.shows(null));
+    assertFalse(Redactor.none().shows("s3cret"));
+  }
+
+  @Test
+  void aRedactorOfNoCredentialIsEmptyAndOneOfACredentialIsNot() {
+    assertTrue(Redactor.none().isEmpty());
+    assertTrue(Redactor.of(List.of()).isEmpty());
+    assertFalse(Redactor.of(List.of(RegistryCredential.basic("alice", "s3cret"))).isEmpty());
   }
 }

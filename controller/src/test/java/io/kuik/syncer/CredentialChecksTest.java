@@ -1,6 +1,7 @@
 package io.kuik.syncer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.model.CredentialTrial;
@@ -175,5 +176,82 @@ class CredentialChecksTest {
 
     assertEquals(List.of(), checks.due(T0.plusSeconds(60), Duration.ZERO));
     assertEquals(Optional.empty(), checks.nextDue(T0.plusSeconds(60), Duration.ZERO));
+  }
+
+  @Test
+  void entriesSayWhetherTheyChangedAndForgetWhetherThereWereAny() {
+    assertFalse(checks.entries(ACME, List.of()), "none before, none now");
+    assertFalse(checks.forget(ACME), "it had no injecting entry");
+    assertFalse(checks.forget(TOOLS), "never seen");
+
+    assertTrue(checks.entries(ACME, List.of(quay("acme/app", ALICE))));
+    assertFalse(checks.entries(ACME, List.of(quay("acme/app", ALICE))), "the same again");
+    assertTrue(checks.entries(ACME, List.of(quay("acme/app", WRONG))), "another credential");
+
+    assertTrue(checks.forget(ACME));
+    assertFalse(checks.forget(ACME), "forgotten already");
+  }
+
+  @Test
+  void eachCredentialIsTriedForItsOwnPathsAndItsAnswerReachesOnlyTheResourcesUsingIt() {
+    checks.entries(ACME, List.of(quay("acme/app", ALICE)));
+    checks.entries(TOOLS, List.of(quay("acme/tools", WRONG)));
+    ResourceId other = new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, "other");
+    checks.entries(
+        other, List.of(new CredentialChecks.Target("ghcr.io/acme/x", "ghcr.io", "acme/x", ALICE)));
+
+    List<CredentialTrial> due = checks.due(T0, PERIOD);
+
+    assertEquals(
+        List.of("ghcr.io", "quay.io", "quay.io"),
+        due.stream().map(CredentialTrial::registry).toList(),
+        "in the order of their registries");
+    CredentialTrial alice =
+        due.stream()
+            .filter(t -> t.registry().equals("quay.io") && t.credential().equals(ALICE))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(Set.of("acme/app"), alice.paths(), "not the paths of another credential");
+    assertEquals(Set.of(ACME), checks.answered(alice, TrialVerdict.accepted("200"), T0));
+  }
+
+  @Test
+  void theBoundSlidesOverTheResyncPeriodWhenThereIsOne() {
+    Duration minute = Duration.ofMinutes(1);
+    checks.entries(ACME, List.of(quay("acme/app", WRONG)));
+    checks.answered(checks.due(T0, minute).get(0), TrialVerdict.refused("401"), T0);
+    checks.answered(
+        checks.due(T0.plus(minute), minute).get(0), TrialVerdict.refused("401"), T0.plus(minute));
+
+    assertEquals(
+        1,
+        checks.due(T0.plus(minute.multipliedBy(2)), minute).size(),
+        "the first trial left the one-minute period: a third may go");
+  }
+
+  @Test
+  void withoutAResyncPeriodAPathNewToARefusedCredentialWaitsForTheSlidingBound() {
+    checks.entries(ACME, List.of(quay("acme/app", WRONG)));
+    checks.answered(checks.due(T0, Duration.ZERO).get(0), TrialVerdict.refused("401"), T0);
+
+    checks.entries(TOOLS, List.of(quay("acme/tools", WRONG)));
+
+    assertEquals(List.of(), checks.due(T0.plusSeconds(60), Duration.ZERO));
+    Instant bound = T0.plus(CredentialChecks.LEAST_PERIOD);
+    assertEquals(Optional.of(bound), checks.nextDue(T0.plusSeconds(60), Duration.ZERO));
+    List<CredentialTrial> due = checks.due(bound, Duration.ZERO);
+    assertEquals(1, due.size());
+    assertEquals(Set.of("acme/app", "acme/tools"), due.get(0).paths());
+  }
+
+  @Test
+  void theNextTrialDueIsTheSoonestOfAllCredentials() {
+    checks.entries(ACME, List.of(quay("acme/app", WRONG)));
+    checks.answered(checks.due(T0, PERIOD).get(0), TrialVerdict.refused("401"), T0);
+    checks.entries(TOOLS, List.of(quay("acme/tools", ALICE)));
+    Instant later = T0.plusSeconds(30);
+    checks.answered(checks.due(later, PERIOD).get(0), TrialVerdict.accepted("200"), later);
+
+    assertEquals(Optional.of(T0.plus(PERIOD)), checks.nextDue(later, PERIOD));
   }
 }

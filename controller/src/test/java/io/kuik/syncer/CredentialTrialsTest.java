@@ -79,6 +79,28 @@ class CredentialTrialsTest {
     assertEquals(
         Map.of("accepted", 1L, "refused", 0L, "unreachable", 0L),
         cluster.syncer().counters().credentialTrials());
+    assertEquals(1, cluster.syncer().counters().credentialTrialsSent());
+    assertEquals(
+        "echoed " + io.kuik.model.Redactor.MARK,
+        cluster.syncer().redactor().redact("echoed s3cret"),
+        "the process's log lines lose the credential tried");
+  }
+
+  @Test
+  void aRotatedCredentialShowsNotTriedYetUntilItsRegistryAnswers() {
+    cluster.registriesAnswer(QUAY);
+    install("s3cret");
+    cluster.start().advanceSeconds(10);
+    assertEquals("True", credentials().status());
+
+    cluster.registriesAnswer(null); // the registry stops answering
+    cluster.source("acme-pull", config("quay.io/acme", "alice", "rotated"));
+    cluster.advanceSeconds(10);
+
+    assertEquals(2, cluster.trials().size(), "the new credential is tried at once");
+    RoutingStatus.Credentials credentials = credentials();
+    assertEquals("Unknown", credentials.status(), credentials::toString);
+    assertEquals("NotTriedYet", credentials.entries().get(0).outcome());
   }
 
   @Test
@@ -302,5 +324,22 @@ class CredentialTrialsTest {
             .encodeToString("alice:wr/ong p+ss".getBytes(java.nio.charset.StandardCharsets.UTF_8));
     assertFalse(credentials.toString().contains(basic.substring(0, 8)), credentials::toString);
     assertFalse(event.contains(basic.substring(0, 8)), event);
+  }
+
+  @Test
+  void aPasswordThatIsPartOfTheRedactionMarkLeavesTheStatusWritable() {
+    // Redacting such a text again changes it again: the status sent must be the one kept in
+    // flight, or its answer is taken for a stale one and no status is written again.
+    cluster.registriesAnswer(
+        trial -> TrialVerdict.refused("401: the password " + trial.credential().password()));
+    install("redacted");
+    cluster.start().advanceSeconds(20);
+    int written = cluster.statusWrites().size();
+
+    cluster.applyNamespace("team-b", "tier=prod");
+    cluster.advanceSeconds(20);
+
+    assertTrue(cluster.statusWrites().size() > written, "written again");
+    assertEquals(2, cluster.status(ACME).orElseThrow().secretNamespaces());
   }
 }

@@ -82,4 +82,15 @@ class CredentialsConditionTest {
 
     assertEquals(ResourceStatuses.MESSAGE_MAX, message.length());
   }
+
+  @Test
+  void aMessageOfExactly1024CharactersIsKeptWhole() {
+    String suffix = ": accepted by quay.io";
+    String key = "quay.io/" + "a".repeat(ResourceStatuses.MESSAGE_MAX - suffix.length() - 8);
+
+    Condition condition =
+        CredentialsCondition.of(List.of(entry(key, TrialVerdict.accepted("200")))).orElseThrow();
+
+    assertEquals(key + suffix, condition.message());
+  }
 }

@@ -117,6 +117,72 @@ class GateReleaseTest {
   }
 
   @Test
+  void aReleaseRefusedAsInvalidWaitsForThePodsNewsAndGoesAgainWithTheGateWhereItIsNow() {
+    install(RewritePolicy.ALWAYS);
+    cluster.start().advanceSeconds(2);
+    cluster.releasesAnswered(new Answer.Refused(422, "Invalid", "the patch's test failed"));
+    cluster.pod(gated("web-1"));
+    cluster.advanceSeconds(1);
+    assertEquals(1, cluster.releases().size());
+    assertEquals(0, cluster.releases().get(0).index());
+
+    cluster.advanceSeconds(60);
+    assertEquals(1, cluster.releases().size(), "a failed test is not retried blind");
+    assertEquals(1, cluster.syncer().podsGated(), "the pod still waits");
+
+    cluster.releasesAnswered(Answer.APPLIED);
+    cluster.pod(gated("web-1", "example.com/quota")); // another controller added its gate first
+    assertEquals(2, cluster.releases().size(), "released again on the pod's news");
+    assertEquals(1, cluster.releases().get(1).index(), "where the informer shows the gate now");
+    cluster.advanceSeconds(1);
+    assertEquals(0, cluster.syncer().podsGated(), "taken: forgotten");
+  }
+
+  @Test
+  void aPodStillWaitingOnItsSecretIsNotReleasedWhenItChanges() {
+    install(RewritePolicy.ALWAYS);
+    cluster.serverAnswers(secret -> new Answer.Refused(403, "Forbidden", "not yet"));
+    cluster.start().advanceSeconds(2);
+    cluster.pod(gated("web-1"));
+    cluster.advanceSeconds(1);
+
+    cluster.pod(gated("web-1", "example.com/quota"));
+    cluster.advanceSeconds(1);
+
+    assertEquals(List.of(), cluster.releases(), "its Secret was refused");
+    assertEquals(1, cluster.syncer().podsGated());
+  }
+
+  @Test
+  void aWaitingPodThatGoesOrLosesItsGateIsNoLongerWaitedFor() {
+    install(RewritePolicy.ALWAYS);
+    cluster.serverAnswers(secret -> new Answer.Refused(403, "Forbidden", "not yet"));
+    cluster.start().advanceSeconds(2);
+    cluster.pod(gated("web-1"));
+    cluster.pod(gated("web-2"));
+    cluster.advanceSeconds(1);
+    assertEquals(2, cluster.syncer().podsGated());
+
+    cluster.deletePod("team-a", "web-1");
+    cluster.pod(pod("team-a", "web-2", ACME, "Pending", FOO + ":1.0")); // its gate removed
+
+    assertEquals(0, cluster.syncer().podsGated());
+  }
+
+  @Test
+  void aGatedPodThatPullsNothingThroughKuikIsReleasedAtOnce() {
+    install(RewritePolicy.ALWAYS);
+    cluster.start().advanceSeconds(2);
+    Pod plain = pod("team-a", "plain", null, "Pending", "docker.io/library/nginx:1.27");
+    plain.getSpec().setSchedulingGates(List.of(new PodSchedulingGate(PullSecretGate.NAME)));
+
+    cluster.pod(plain);
+
+    assertEquals(1, cluster.releases().size(), "" + cluster.releases());
+    assertEquals("plain", cluster.releases().get(0).name());
+  }
+
+  @Test
   void aRestartedCoreReleasesThePodsLeftGatedAfterItsOwnApply() {
     install(RewritePolicy.ALWAYS);
     cluster.pod(gated("web-1"));

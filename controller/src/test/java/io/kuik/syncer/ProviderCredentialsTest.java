@@ -177,6 +177,7 @@ class ProviderCredentialsTest {
     install(cluster, PROVIDER.name());
     cluster.pluginsAnswer(this::mint).start();
     cluster.advance(Duration.ofHours(5));
+    Instant since = cluster.status(ACME).orElseThrow().providers().lastTransitionTime();
     cluster.pluginsAnswer(m -> DOWN);
     cluster.advance(Duration.ofHours(4)); // from 6 h to 9 h, the plugin fails
     assertEquals(Optional.of("token-1"), password(cluster), "the last credential serves");
@@ -187,6 +188,8 @@ class ProviderCredentialsTest {
     RoutingStatus.Condition failing = cluster.status(ACME).orElseThrow().providers();
     assertEquals("True", failing.status());
     assertEquals(ProviderCondition.FAILING, failing.reason());
+    assertEquals(since, failing.lastTransitionTime(), "still True: the transition stays");
+    assertTrue(since.isBefore(SyncerHarness.T0.plusSeconds(60)), "True since the first mint");
 
     cluster.pluginsAnswer(this::mint);
     cluster.advance(Duration.ofMinutes(6)); // the next try, within the 5-minute cap
@@ -196,6 +199,14 @@ class ProviderCredentialsTest {
         ProviderCondition.MINTED,
         cluster.status(ACME).orElseThrow().providers().reason(),
         "the condition follows");
+    Map<String, Long> answered = cluster.syncer().counters().mints();
+    assertEquals(
+        Set.of(PROVIDER.name() + "|minted", PROVIDER.name() + "|exited"),
+        answered.keySet(),
+        "each run counted by its result");
+    assertEquals((long) tokens.get(), answered.get(PROVIDER.name() + "|minted"));
+    assertEquals(
+        (long) (cluster.mints().size() - tokens.get()), answered.get(PROVIDER.name() + "|exited"));
   }
 
   @Test
@@ -208,8 +219,15 @@ class ProviderCredentialsTest {
     Instant leaves = SyncerHarness.T0.plus(TWELVE_HOURS).minus(Duration.ofMinutes(16));
     cluster.advance(Duration.between(cluster.now(), leaves).minusSeconds(1));
     assertEquals(Optional.of("token-1"), password(cluster), "it serves until the bound");
+    ProviderCredential serving =
+        cluster.syncer().providerCredentials(cluster.now()).get(PROVIDER.name());
+    assertEquals(SyncerHarness.T0.plus(TWELVE_HOURS), serving.expiresAt(), "what the metric reads");
     cluster.advance(Duration.ofSeconds(2));
     assertEquals(Optional.empty(), password(cluster), "out at minValidity plus the write lead");
+    assertEquals(
+        Map.of(),
+        cluster.syncer().providerCredentials(cluster.now()),
+        "a credential past the bound serves nothing");
     assertTrue(
         cluster.applies("team-a").stream()
             .filter(a -> a.content().auths().containsKey(IMAGE))
@@ -225,6 +243,44 @@ class ProviderCredentialsTest {
     assertTrue(
         cluster.stores().get(cluster.stores().size() - 1).credential().auths().isEmpty(),
         "at its expiry the kept credential is emptied too");
+  }
+
+  @Test
+  void aDeletedResourcesCredentialIsNeitherMintedAgainNorCountedAsServing() {
+    install(cluster, PROVIDER.name());
+    cluster.pluginsAnswer(this::mint).start();
+    cluster.advance(Duration.ofHours(1));
+    assertEquals(
+        Set.of(PROVIDER.name()), cluster.syncer().providerCredentials(cluster.now()).keySet());
+
+    cluster.deleteResource(ACME);
+    assertEquals(
+        Map.of(),
+        cluster.syncer().providerCredentials(cluster.now()),
+        "still valid, but written nowhere any more");
+    cluster.advance(Duration.ofHours(12));
+
+    assertEquals(1, cluster.mints().size(), "nothing injects through it any more");
+  }
+
+  @Test
+  void aResourceThatTakesAProviderEntryLaterIsMintedForAtOnce() {
+    cluster.resource(
+        alternative(
+            "acme",
+            RewritePolicy.ALWAYS,
+            selector("team", "a"),
+            new Entry(0, EntryForm.REPOSITORY, "quay.io/acme/app", null)));
+    cluster.applyNamespace("team-a", "team=a");
+    cluster.pluginsAnswer(this::mint).start();
+    cluster.advanceSeconds(5);
+    assertEquals(List.of(), cluster.mints());
+
+    install(cluster, PROVIDER.name());
+    cluster.advanceSeconds(5);
+
+    assertEquals(1, cluster.mints().size());
+    assertEquals(Optional.of("token-1"), password(cluster));
   }
 
   @Test

@@ -20,6 +20,9 @@ class ResyncPaceTest {
     // 10,000 namespaces × 20 Always resources at 40 writes/s (--api-qps 80).
     "600, 200000, 40, 5040",
     "600, 50000, 100, 600",
+    // Exactly as many as fit in a period of no whole minutes: the period itself.
+    "90, 90, 1, 90",
+    "90, 91, 1, 120",
     // No spread: no window to stretch.
     "0, 50000, 10, 0",
   })

@@ -33,6 +33,21 @@ class ResyncSlotsTest {
   }
 
   @Test
+  void tenThousandPairsSpreadEvenlyOverTheWindow() {
+    int[] tenths = new int[10];
+    for (int i = 0; i < 10_000; i++) {
+      Pair pair = new Pair(PAIR.resource(), "ns-" + i);
+      Duration offset = ResyncSlots.offsetWithin(pair, WINDOW);
+      tenths[(int) (offset.toNanos() * 10 / WINDOW.toNanos())]++;
+    }
+    for (int tenth = 0; tenth < 10; tenth++) {
+      assertTrue(
+          tenths[tenth] > 800 && tenths[tenth] < 1_200,
+          "tenth " + tenth + " of the window holds " + tenths[tenth] + " of 10,000 pairs");
+    }
+  }
+
+  @Test
   void aPairsSlotsAreOneWindowApart() {
     assertEquals(slot, slots.slotAtOrAfter(PAIR, T0));
     assertEquals(slot, slots.slotAtOrAfter(PAIR, slot));

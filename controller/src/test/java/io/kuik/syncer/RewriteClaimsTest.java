@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Pods that only look rewritten (docs/behaviour.md#which-rewrites-count), end to end on the core: a
@@ -122,12 +124,15 @@ class RewriteClaimsTest {
     assertTrue(cluster.applies("tenant").isEmpty(), "not even an empty Secret");
   }
 
-  @Test
-  void aRecreatedPodOfTheSameNameIsAnotherPodAndIsReportedAgain() {
+  @ParameterizedTest(name = "its deletion seen: {0}")
+  @ValueSource(booleans = {true, false}) // unseen: a relist shows the new pod as a change
+  void aRecreatedPodOfTheSameNameIsAnotherPodAndIsReportedAgain(boolean deletionSeen) {
     install();
     cluster.pod(pod("tenant", "forged", ACME, "Running", FOO + ":1.0"));
     cluster.advanceSeconds(2);
-    cluster.deletePod("tenant", "forged");
+    if (deletionSeen) {
+      cluster.deletePod("tenant", "forged");
+    }
     Pod again = pod("tenant", "forged", ACME, "Running", FOO + ":1.0");
     again.getMetadata().setUid("uid-tenant-forged-2");
     cluster.pod(again);
@@ -136,6 +141,24 @@ class RewriteClaimsTest {
     assertEquals(
         List.of("uid-tenant-forged", "uid-tenant-forged-2"),
         cluster.podEvents().stream().map(SyncerHarness.PodEvent::uid).toList());
+  }
+
+  @Test
+  void aPodKnownByNameOnlyIsReportedAgainOnceDeletedAndCreatedAgain() {
+    install();
+    Pod forged = pod("tenant", "forged", ACME, "Running", FOO + ":1.0");
+    forged.getMetadata().setUid(null);
+    cluster.pod(forged);
+    cluster.advanceSeconds(2);
+    cluster.pod(forged);
+    cluster.advanceSeconds(2);
+    assertEquals(1, cluster.podEvents().size(), "one report while it lives");
+
+    cluster.deletePod("tenant", "forged");
+    cluster.pod(forged);
+    cluster.advanceSeconds(2);
+
+    assertEquals(2, cluster.podEvents().size());
   }
 
   @Test

@@ -164,6 +164,11 @@ class RoutingStatusTest {
     assertFalse(
         Duration.between(refused.get(refused.size() - 1).at(), retry.at()).compareTo(INTERVAL) < 0);
     assertEquals(1, cluster.status(ACME).orElseThrow().secretNamespaces());
+    assertEquals(writes.size(), cluster.syncer().counters().statusWrites(), "every one counted");
+    assertEquals(
+        refused.size(),
+        cluster.syncer().counters().statusWriteFailures(),
+        "the refused ones counted as failures");
   }
 
   @Test
@@ -213,5 +218,40 @@ class RoutingStatusTest {
 
     assertEquals(1024, status.message().length());
     assertTrue(status.message().endsWith("..."));
+  }
+
+  @Test
+  void ifTheProblemsFillExactly1024CharactersExpectThemWhole() {
+    String whole = "x".repeat(ResourceStatuses.MESSAGE_MAX - "spec: ".length());
+    RoutingStatus status = ResourceStatuses.desiredStatus(invalid(whole), 0, null, T1);
+
+    assertEquals("spec: " + whole, status.message());
+  }
+
+  @Test
+  void ifTheCredentialsConditionKeptItsStatusExpectItsTransitionTimeKept() {
+    CredentialChecks.Target target =
+        new CredentialChecks.Target(
+            FOO, "quay.io", "acme/foo", io.kuik.model.RegistryCredential.basic("a", "s3cret"));
+    RoutingStatus.Credentials refused =
+        credentialsOf(target, io.kuik.model.TrialVerdict.refused("401"), T1, null);
+    RoutingStatus.Credentials refusedAgain =
+        credentialsOf(target, io.kuik.model.TrialVerdict.refused("403 denied"), T2, refused);
+    RoutingStatus.Credentials accepted =
+        credentialsOf(target, io.kuik.model.TrialVerdict.accepted("200"), T2, refused);
+
+    assertEquals(T1, refusedAgain.lastTransitionTime(), "still False: the transition stays");
+    assertEquals("403 denied", refusedAgain.entries().get(0).answer());
+    assertEquals(T2, accepted.lastTransitionTime(), "False to True: the transition now");
+    assertEquals(null, ResourceStatuses.credentials(List.of(), refused, T2), "no entry: none");
+  }
+
+  private static RoutingStatus.Credentials credentialsOf(
+      CredentialChecks.Target target,
+      io.kuik.model.TrialVerdict verdict,
+      Instant at,
+      RoutingStatus.Credentials previous) {
+    return ResourceStatuses.credentials(
+        List.of(new CredentialChecks.Tried(target, verdict, at)), previous, at);
   }
 }

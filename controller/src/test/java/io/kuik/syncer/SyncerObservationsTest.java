@@ -25,6 +25,12 @@ class SyncerObservationsTest {
   static final class Recorder implements SyncerObserver {
     final List<String> calls = new ArrayList<>();
     final List<Duration> propagations = new ArrayList<>();
+    final List<Duration> released = new ArrayList<>();
+
+    @Override
+    public void gateReleased(Duration waited) {
+      released.add(waited);
+    }
 
     @Override
     public void reconcileStarted(Lane lane) {
@@ -179,5 +185,37 @@ class SyncerObservationsTest {
     cluster.deleteNamespace("ns-1");
     assertEquals(List.of(Duration.ofMillis(500)), recorder.propagations);
     assertEquals(0, cluster.syncer().queueDepth());
+  }
+
+  @Test
+  void aGatedPodsWaitIsMeasuredOnceFromItsNoticeToItsReleaseTakenNotAtARefusal() {
+    SyncerHarness cluster =
+        new SyncerHarness(
+            SyncerHarness.noResync().withReleasesGates(true), recorder, new AppliedHashes());
+    cluster.applyNamespace("ns-0");
+    cluster.source("acme-pull", config("quay.io/acme", "acme", "s3cret"));
+    cluster.resource(
+        alternative("acme", RewritePolicy.ALWAYS, null, repository(0, FOO, "acme-pull")));
+    cluster.start().advance(Duration.ofSeconds(10));
+    cluster.releasesAnswered(new Answer.Refused(503, "ServiceUnavailable", "later"));
+    io.fabric8.kubernetes.api.model.Pod pod =
+        SyncerHarness.pod("ns-0", "web", ACME, "Pending", FOO + ":1.0");
+    pod.getSpec()
+        .setSchedulingGates(
+            List.of(
+                new io.fabric8.kubernetes.api.model.PodSchedulingGate(
+                    io.kuik.model.PullSecretGate.NAME)));
+    Instant noticed = cluster.now();
+    cluster.pod(pod);
+    cluster.advance(Duration.ofMillis(700));
+    assertEquals(1, cluster.releases().size());
+    assertEquals(List.of(), recorder.released, "refused: not released yet");
+
+    cluster.releasesAnswered(Answer.APPLIED);
+    cluster.advance(Duration.ofSeconds(10));
+
+    List<Instant> sent = cluster.releasedAt();
+    assertEquals(2, sent.size());
+    assertEquals(List.of(Duration.between(noticed, sent.get(1))), recorder.released);
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -126,6 +127,39 @@ class SyncerSettingsTest {
         "retryBase must be positive, got PT0S",
         assertThrows(IllegalArgumentException.class, () -> settings(1000, 500, 0, 2000, 20, 50, 0))
             .getMessage());
+    assertEquals(
+        "retryCap must be positive, got PT0S",
+        assertThrows(IllegalArgumentException.class, () -> settings(1000, 500, 1000, 0, 20, 50, 0))
+            .getMessage(),
+        "a zero cap is named as such, not as shorter than the base");
+  }
+
+  @Test
+  void theMintRetryMayStayAtItsFirstWaitButNeverStartAtZeroOrShrink() {
+    Duration min = ProviderSettings.DEFAULT_MIN_VALIDITY;
+    Duration second = Duration.ofSeconds(1);
+    assertEquals(second, new ProviderSettings(Map.of(), min, second, second).retryCap());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new ProviderSettings(Map.of(), min, Duration.ZERO, second));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new ProviderSettings(Map.of(), min, second.multipliedBy(2), second));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new ProviderSettings(Map.of(), min.negated(), second, second));
+    assertEquals(
+        Duration.ZERO, new ProviderSettings(Map.of(), Duration.ZERO, second, second).minValidity());
+  }
+
+  @Test
+  void theProvidersBoundChangesOnlyTheBoundAndTheWriteLeadComesOnTopOfIt() {
+    ProviderSettings bound = ProviderSettings.NONE.withMinValidity(Duration.ofMinutes(30));
+    assertEquals(Duration.ofMinutes(30), bound.minValidity());
+    assertEquals(ProviderSettings.DEFAULT_RETRY_BASE, bound.retryBase());
+    assertEquals(ProviderSettings.DEFAULT_RETRY_CAP, bound.retryCap());
+    assertEquals(Duration.ofMinutes(31), bound.leaveBefore());
+    assertEquals(java.util.Optional.empty(), bound.provider("ecr-credential-provider"));
   }
 
   @Test

@@ -1,6 +1,9 @@
 package io.kuik.syncer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -19,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -148,6 +152,7 @@ class WriteGateTest {
     List<Object> answers = everyWrite(gate);
 
     assertEquals(List.of(), wire.sent, "nothing reached the wire");
+    assertFalse(gate.isOpen());
     assertEquals(6, gate.stopped(), "each write counted as stopped");
     for (Object answer : List.of(answers.get(0), answers.get(1), answers.get(2), answers.get(4))) {
       assertTrue(answer instanceof Answer.Refused refused && refused.code() == 0, "" + answer);
@@ -173,6 +178,26 @@ class WriteGateTest {
     everyWrite(gate);
 
     assertEquals(List.of("apply", "status", "event", "release", "trial", "store"), wire.sent);
+    assertTrue(gate.isOpen());
     assertEquals(0, gate.stopped());
+  }
+
+  @Test
+  void theRefusalSaysWhichReasonClosedTheGateAndTheBoundsAreWhatThePolicyWatchLastDecided() {
+    WriteGate gate = new WriteGate(new RecordingWire());
+    assertFalse(gate.bounds().inPlace(), "closed until the policy is read");
+    assertEquals(WriteGate.NOT_LEADER, gate.refusal());
+
+    gate.leading(true);
+    Answer.Refused noPolicy = gate.refusal();
+    assertEquals(WriteGate.NO_ADMISSION_POLICY, noPolicy.reason());
+    assertTrue(noPolicy.message().endsWith("; nothing was sent"), noPolicy.message());
+
+    gate.bounds(IN_PLACE);
+    assertSame(IN_PLACE, gate.bounds());
+    assertNull(gate.refusal());
+
+    gate.stopping();
+    assertEquals(WriteGate.SHUTTING_DOWN, gate.refusal(), "stopping wins over leading");
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kuik.model.ServedNamespaces;
 import io.kuik.routing.Router;
 import io.kuik.routing.RoutingDecision;
 import io.kuik.routing.RoutingIndex;
@@ -27,8 +28,10 @@ class AdmissionDecisionListenerTest {
     return new AdmissionHandler(
         new Router(MIRROR_HAS_EVERYTHING, name -> Optional.empty()),
         () -> index,
+        ServedNamespaces.allBut(ServedNamespaces.KUBE_SYSTEM),
         name -> name.equals("team-a") ? Optional.of(Map.of()) : Optional.empty(),
-        decided);
+        decided,
+        () -> false);
   }
 
   @Test

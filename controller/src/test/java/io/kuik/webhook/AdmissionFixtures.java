@@ -55,6 +55,16 @@ final class AdmissionFixtures {
 
   /** The same, serving only the namespaces {@code served} says. */
   static AdmissionHandler handler(RegistryProber prober, ServedNamespaces served) {
+    return handler(prober, served, false);
+  }
+
+  /** The same with pull secret first: every pod given a reference is gated. */
+  static AdmissionHandler gatingHandler(RegistryProber prober) {
+    return handler(prober, ServedNamespaces.allBut(ServedNamespaces.KUBE_SYSTEM), true);
+  }
+
+  private static AdmissionHandler handler(
+      RegistryProber prober, ServedNamespaces served, boolean gating) {
     RoutingIndex index = RoutingIndex.of(List.of(PROD_MIRROR));
     Map<String, Map<String, String>> namespaces =
         Map.of("team-a", Map.of("kubernetes.io/metadata.name", "team-a"));
@@ -64,7 +74,7 @@ final class AdmissionFixtures {
         served,
         name -> Optional.ofNullable(namespaces.get(name)),
         decision -> {},
-        () -> false);
+        () -> gating);
   }
 
   static byte[] recorded(String file) {

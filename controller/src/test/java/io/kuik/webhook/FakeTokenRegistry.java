@@ -27,7 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * anonymous token that grants nothing, and refuses anything else.
  *
  * <p>Repositories: {@code acme/app} has tag {@code 1}; {@code acme/broken} answers 503; {@code
- * acme/forbidden} 403 even with a token; {@code acme/slow} answers once {@link #release()} runs.
+ * acme/multiple} 300 without a {@code Location}; {@code acme/forbidden} 403 even with a token;
+ * {@code acme/slow} answers once {@link #release()} runs.
+ *
+ * <p>Knobs for the other challenges a registry may send: {@link #basicAuth} (the manifests behind
+ * Basic, no token service), {@link #challengeScope} and {@link #challengeless}.
  */
 final class FakeTokenRegistry implements AutoCloseable {
 
@@ -44,8 +48,23 @@ final class FakeTokenRegistry implements AutoCloseable {
   final AtomicInteger tokenRequests = new AtomicInteger();
   final List<String> tokenQueries = new CopyOnWriteArrayList<>();
   final List<String> acceptHeaders = new CopyOnWriteArrayList<>();
+  final List<Map<String, String>> tokenForms = new CopyOnWriteArrayList<>();
+  final List<String> manifestAuthorizations = new CopyOnWriteArrayList<>();
   volatile String tokenField = "token";
-  volatile long expiresIn = 300;
+
+  /** The {@code expires_in} value as written in the token's JSON. */
+  volatile String expiresIn = "300";
+
+  volatile int tokenStatus = 200;
+
+  /** The manifests want {@code alice:s3cret} as Basic, and challenge with {@code Basic realm}. */
+  volatile boolean basicAuth;
+
+  /** The Bearer challenge's {@code scope}: null for the repository's pull scope, "" for none. */
+  volatile String challengeScope;
+
+  /** A 401 without any {@code WWW-Authenticate}. */
+  volatile boolean challengeless;
 
   FakeTokenRegistry() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -57,6 +76,18 @@ final class FakeTokenRegistry implements AutoCloseable {
 
   String host() {
     return "127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  /** A token this registry accepts, handed out of band (as a config's {@code registrytoken} is). */
+  String grantedToken() {
+    String token = "out-of-band-" + issued.incrementAndGet();
+    grantingTokens.add(token);
+    return token;
+  }
+
+  /** Every token handed out so far stops granting (a rotation, a revocation). */
+  void revokeTokens() {
+    grantingTokens.clear();
   }
 
   void release() {
@@ -71,10 +102,16 @@ final class FakeTokenRegistry implements AutoCloseable {
 
   private void manifest(HttpExchange exchange) throws IOException {
     manifestRequests.incrementAndGet();
+    manifestAuthorizations.add(
+        String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
     acceptHeaders.add(String.valueOf(exchange.getRequestHeaders().getFirst("Accept")));
     String path = exchange.getRequestURI().getPath();
     if (path.startsWith("/v2/acme/broken/")) {
       respond(exchange, 503, null);
+      return;
+    }
+    if (path.startsWith("/v2/acme/multiple/")) {
+      respond(exchange, 300, null);
       return;
     }
     if (path.startsWith("/v2/acme/slow/")) {
@@ -89,19 +126,15 @@ final class FakeTokenRegistry implements AutoCloseable {
     String authorization = exchange.getRequestHeaders().getFirst("Authorization");
     boolean granted =
         authorization != null
-            && authorization.startsWith("Bearer ")
-            && grantingTokens.contains(authorization.substring("Bearer ".length()));
+            && (basicAuth
+                ? authorization.equals(basicOfAlice())
+                : authorization.startsWith("Bearer ")
+                    && grantingTokens.contains(authorization.substring("Bearer ".length())));
     if (!granted) {
       String repository = path.substring("/v2/".length(), path.indexOf("/manifests/"));
-      exchange
-          .getResponseHeaders()
-          .add(
-              "WWW-Authenticate",
-              "Bearer realm=\"http://"
-                  + host()
-                  + "/token\",service=\"fake-registry\",scope=\"repository:"
-                  + repository
-                  + ":pull\"");
+      if (!challengeless) {
+        exchange.getResponseHeaders().add("WWW-Authenticate", challenge(repository));
+      }
       respond(exchange, 401, null);
       return;
     }
@@ -117,22 +150,36 @@ final class FakeTokenRegistry implements AutoCloseable {
     }
   }
 
+  private String challenge(String repository) {
+    if (basicAuth) {
+      return "Basic realm=\"fake-registry\"";
+    }
+    String scope = challengeScope == null ? "repository:" + repository + ":pull" : challengeScope;
+    return "Bearer realm=\"http://"
+        + host()
+        + "/token\",service=\"fake-registry\""
+        + (scope.isEmpty() ? "" : ",scope=\"" + scope + "\"");
+  }
+
+  static String basicOfAlice() {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+  }
+
   private void token(HttpExchange exchange) throws IOException {
     tokenRequests.incrementAndGet();
     Map<String, String> parameters = new HashMap<>();
     if (exchange.getRequestMethod().equals("POST")) {
       String form = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
       parameters.putAll(decode(form));
+      tokenForms.add(Map.copyOf(decode(form)));
     } else {
       String query = exchange.getRequestURI().getRawQuery();
       tokenQueries.add(query == null ? "" : URLDecoder.decode(query, StandardCharsets.UTF_8));
       parameters.putAll(decode(query));
     }
     String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-    String expected =
-        "Basic "
-            + Base64.getEncoder()
-                .encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
     boolean grant;
     if ("refresh_token".equals(parameters.get("grant_type"))) {
       grant = IDENTITY_TOKEN.equals(parameters.get("refresh_token"));
@@ -142,7 +189,7 @@ final class FakeTokenRegistry implements AutoCloseable {
       }
     } else if (authorization == null) {
       grant = false;
-    } else if (authorization.equals(expected)) {
+    } else if (authorization.equals(basicOfAlice())) {
       grant = true;
     } else {
       respond(exchange, 401, "{\"details\":\"incorrect username or password\"}");
@@ -154,7 +201,7 @@ final class FakeTokenRegistry implements AutoCloseable {
     }
     respond(
         exchange,
-        200,
+        tokenStatus,
         "{\"" + tokenField + "\":\"" + token + "\",\"expires_in\":" + expiresIn + "}");
   }
 

@@ -77,4 +77,74 @@ class GateBoundTest {
     assertEquals(0, bound.gated());
     assertEquals(Optional.empty(), bound.next());
   }
+
+  @Test
+  void neverTakesMoreThanAskedEvenWhenTheLastPlaceFallsMidRound() {
+    GateBound.GatedPod a1 = gated("team-a", "one", T0);
+    GateBound.GatedPod b1 = gated("team-b", "one", T0.plusMillis(1));
+    GateBound.GatedPod a2 = gated("team-a", "two", T0.plusMillis(2));
+    gated("team-b", "two", T0.plusMillis(3));
+
+    assertEquals(List.of(a1, b1, a2), bound.due(T0.plus(MAX_WAIT).plusSeconds(1), 3));
+  }
+
+  @Test
+  void nextIsTheEarliestDeadlineOfThePodsNotInFlight() {
+    gated("team-a", "web", T0);
+    bound.due(T0.plus(MAX_WAIT));
+
+    assertEquals(Optional.empty(), bound.next(), "the only pod is in flight");
+
+    gated("team-a", "api", T0.plusSeconds(7));
+
+    assertEquals(Optional.of(T0.plusSeconds(7).plus(MAX_WAIT)), bound.next());
+  }
+
+  @Test
+  void aPodInFlightThatTheInformerShowsAgainIsNotDueTwice() {
+    GateBound.GatedPod pod = gated("team-a", "web", T0);
+    Instant due = T0.plus(MAX_WAIT);
+    assertEquals(List.of(pod), bound.due(due));
+
+    bound.podChanged("team-a", "web", new GateBound.GatedPod("team-a", "web", "uid-web", T0, 1));
+
+    assertEquals(List.of(), bound.due(due.plusSeconds(1)));
+  }
+
+  @Test
+  void anotherPodUnderTheSameNameIsDueByItsOwnCreation() {
+    gated("team-a", "web", T0);
+    Instant due = T0.plus(MAX_WAIT);
+    bound.due(due);
+
+    GateBound.GatedPod again =
+        new GateBound.GatedPod("team-a", "web", "uid-web-again", T0.plusSeconds(2), 0);
+    bound.podChanged("team-a", "web", again);
+
+    assertEquals(List.of(), bound.due(due.plusSeconds(1)));
+    assertEquals(Optional.of(due.plusSeconds(2)), bound.next());
+    assertEquals(List.of(again), bound.due(due.plusSeconds(2)));
+  }
+
+  @Test
+  void countsTheGatedPodsItKnowsAndForgetsOneThatWent() {
+    gated("team-a", "web", T0);
+    gated("team-b", "web", T0);
+    assertEquals(2, bound.gated());
+
+    bound.podChanged("team-a", "web", null);
+
+    assertEquals(1, bound.gated());
+    assertEquals(
+        List.of("team-b"), bound.due(T0.plus(MAX_WAIT)).stream().map(p -> p.namespace()).toList());
+  }
+
+  @Test
+  void tellsItsBoundAndRefusesOneThatIsNotPositive() {
+    assertEquals(MAX_WAIT, bound.maxWait());
+    IllegalArgumentException zero =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> new GateBound(Duration.ZERO, Duration.ZERO));
+    assertEquals("the gate's bound must be positive, got PT0S", zero.getMessage());
+  }
 }

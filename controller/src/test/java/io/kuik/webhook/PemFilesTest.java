@@ -21,11 +21,13 @@ class PemFilesTest {
 
   private TestCertificates.Pair rsa;
   private TestCertificates.Pair ec;
+  private TestCertificates.Pair otherRsa;
 
   @BeforeAll
   void generate(@TempDir Path directory) throws Exception {
     rsa = TestCertificates.generate(directory, "rsa", "RSA");
     ec = TestCertificates.generate(directory, "ec", "EC");
+    otherRsa = TestCertificates.generate(directory, "other-rsa", "RSA");
   }
 
   private static TlsMaterial parse(TestCertificates.Pair pair, String keyPem)
@@ -75,6 +77,18 @@ class PemFilesTest {
   }
 
   @Test
+  void refusesAKeyOfTheSameAlgorithmThatIsNotTheCertificates() {
+    GeneralSecurityException refused =
+        assertThrows(
+            GeneralSecurityException.class,
+            () -> parse(rsa, TestCertificates.pkcs8Pem(otherRsa.key())));
+
+    assertEquals(
+        "tls.crt and tls.key: the private key does not match the first certificate",
+        refused.getMessage());
+  }
+
+  @Test
   void refusesEncryptedMissingAndGarbledKeys() {
     assertThrows(
         GeneralSecurityException.class,
@@ -87,5 +101,27 @@ class PemFilesTest {
         GeneralSecurityException.class,
         () -> parse(rsa, "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n"));
     assertThrows(GeneralSecurityException.class, () -> PemFiles.certificates("nothing"));
+  }
+
+  @Test
+  void anEncryptedKeyIsNamedAsEncrypted() throws Exception {
+    java.io.StringWriter pem = new java.io.StringWriter();
+    try (org.bouncycastle.openssl.jcajce.JcaPEMWriter writer =
+        new org.bouncycastle.openssl.jcajce.JcaPEMWriter(pem)) {
+      writer.writeObject(
+          new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(
+              ec.key(),
+              new org.bouncycastle.openssl.jcajce.JceOpenSSLPKCS8EncryptorBuilder(
+                      org.bouncycastle.openssl.PKCS8Generator.AES_256_CBC)
+                  .setProvider(new org.bouncycastle.jce.provider.BouncyCastleProvider())
+                  .setPassword("secret".toCharArray())
+                  .build()));
+    }
+
+    GeneralSecurityException refused =
+        assertThrows(GeneralSecurityException.class, () -> PemFiles.privateKey(pem.toString()));
+    assertEquals(
+        "the private key is encrypted: give an unencrypted PKCS#8, PKCS#1 or SEC1 key",
+        refused.getMessage());
   }
 }

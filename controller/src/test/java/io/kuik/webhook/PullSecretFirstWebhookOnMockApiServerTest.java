@@ -20,6 +20,7 @@ import java.time.ZonedDateTime;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -120,6 +121,43 @@ class PullSecretFirstWebhookOnMockApiServerTest {
     String metrics = webhook.health("/metrics").body();
     assertTrue(metrics.contains("kuik_webhook_gates_released_by_bound_total 1"), metrics);
     assertTrue(metrics.contains("kuik_webhook_pods_gated 0"), metrics);
+  }
+
+  /**
+   * More pods past the bound than the gate keeper releases at once (16): each answer makes room for
+   * the next, and every one is released.
+   */
+  @Test
+  void moreOldGatedPodsThanReleasesInFlightAreAllReleased() {
+    List<String> pods = IntStream.range(0, 20).mapToObj(i -> "old-" + i).toList();
+    pods.forEach(name -> fixtures.gatedRewrittenPod("team-a", name, Instant.now()));
+
+    await("every one released")
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                pods.stream()
+                    .allMatch(
+                        name ->
+                            fixtures.gates("team-a", name).equals(List.of("example.com/quota"))));
+    await("counted")
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                webhook
+                    .health("/metrics")
+                    .body()
+                    .contains("kuik_webhook_gates_released_by_bound_total 20"));
+  }
+
+  @Test
+  void aGatedPodIsCountedWhileItWaits() {
+    // Created (as the fixture says) a minute from now: well within the bound while the test looks.
+    fixtures.gatedRewrittenPod("team-a", "waiting", Instant.now().plusSeconds(60));
+
+    await("counted as gated")
+        .atMost(PATIENCE)
+        .until(() -> webhook.health("/metrics").body().contains("kuik_webhook_pods_gated 1"));
   }
 
   @Test

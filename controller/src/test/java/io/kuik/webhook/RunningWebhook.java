@@ -54,6 +54,14 @@ final class RunningWebhook implements AutoCloseable {
         .until(() -> exit.isDone() || health("/healthz").statusCode() == 200);
   }
 
+  int port() {
+    return port;
+  }
+
+  int healthPort() {
+    return healthPort;
+  }
+
   boolean isRunning() {
     return !exit.isDone();
   }

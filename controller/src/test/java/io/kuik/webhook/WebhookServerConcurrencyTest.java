@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -123,6 +124,8 @@ class WebhookServerConcurrencyTest {
     javax.net.ssl.SSLContext trusting = TestCertificates.trusting(pair.certificate());
     HttpClient flooder =
         HttpClient.newBuilder().sslContext(trusting).version(HttpClient.Version.HTTP_1_1).build();
+    List<String> refusals = new CopyOnWriteArrayList<>();
+    long began = System.nanoTime();
 
     try (WebhookServer server =
         WebhookServer.start(
@@ -134,7 +137,13 @@ class WebhookServerConcurrencyTest {
                 WebhookServer.Settings.DEFAULT_MAX_BODY_BYTES,
                 threads),
             handler(firstOnesWait),
-            () -> true)) {
+            () -> true,
+            (result, code, nanos) -> {
+              if (code == 429) {
+                boolean timed = nanos > 0 && nanos < System.nanoTime() - began;
+                refusals.add(result + " " + code + (timed ? "" : " timed " + nanos));
+              }
+            })) {
       int port = server.address().getPort();
       URI mutate = URI.create("https://127.0.0.1:" + port + "/mutate-pods");
       List<CompletableFuture<HttpResponse<String>>> waiting = new ArrayList<>();
@@ -154,6 +163,10 @@ class WebhookServerConcurrencyTest {
         String fromElsewhere = postFrom("127.0.0.2", port, trusting, "pod-create.json");
 
         assertEquals(429, overItsShare.statusCode(), overItsShare.body());
+        await("the refusal observed")
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> !refusals.isEmpty());
+        assertEquals(List.of("over_its_share 429"), refusals);
         assertEquals(share, afterTheRefusal, "the one over its share was never routed");
         org.junit.jupiter.api.Assertions.assertTrue(
             fromElsewhere.startsWith("HTTP/1.1 200") && fromElsewhere.contains("\"patch\""),

@@ -3,14 +3,17 @@ package io.kuik.webhook;
 import static io.kuik.webhook.AdmissionFixtures.MIRROR_HAS_EVERYTHING;
 import static io.kuik.webhook.AdmissionFixtures.handler;
 import static io.kuik.webhook.AdmissionFixtures.recorded;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +23,9 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
@@ -47,6 +53,13 @@ class WebhookServerTest {
   private final AtomicBoolean ready = new AtomicBoolean();
   private WebhookServer server;
 
+  /** What the server's observer was told, one {@code result code} per request, in order. */
+  private final List<String> observed = new CopyOnWriteArrayList<>();
+
+  private final List<Long> observedNanos = new CopyOnWriteArrayList<>();
+  private final List<Thread> observingThreads = new CopyOnWriteArrayList<>();
+  private long started;
+
   @BeforeAll
   void generate(@TempDir Path directory) throws Exception {
     this.directory = directory;
@@ -61,17 +74,29 @@ class WebhookServerTest {
     // Helm's genSignedCert writes PKCS#1: the first certificate comes that way.
     TestCertificates.write(certFile, keyFile, first, TestCertificates.pkcs1Pem(first.key()));
     ready.set(false);
-    server =
-        WebhookServer.start(
-            new WebhookServer.Settings(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                certFile,
-                keyFile,
-                Duration.ZERO,
-                64 * 1024,
-                4),
-            handler(MIRROR_HAS_EVERYTHING),
-            ready::get);
+    observed.clear();
+    observedNanos.clear();
+    observingThreads.clear();
+    started = System.nanoTime();
+    server = start(4);
+  }
+
+  private WebhookServer start(int threads) throws Exception {
+    return WebhookServer.start(
+        new WebhookServer.Settings(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            certFile,
+            keyFile,
+            Duration.ZERO,
+            64 * 1024,
+            threads),
+        handler(MIRROR_HAS_EVERYTHING),
+        ready::get,
+        (result, code, nanos) -> {
+          observingThreads.add(Thread.currentThread());
+          observedNanos.add(nanos);
+          observed.add(result + " " + code);
+        });
   }
 
   @AfterEach
@@ -145,13 +170,116 @@ class WebhookServerTest {
   @Test
   void refusesABodyOverTheLimitWithoutReadingIt() throws Exception {
     assertEquals(413, post("/mutate-pods", new byte[64 * 1024 + 1]).statusCode());
+    await().until(() -> observed.size() == 1);
+    assertEquals(List.of("too_large 413"), observed);
+  }
+
+  @Test
+  void answersABodyOfExactlyTheLimit() throws Exception {
+    byte[] review = recorded("pod-create.json");
+    byte[] padded = new byte[64 * 1024];
+    Arrays.fill(padded, (byte) ' ');
+    System.arraycopy(review, 0, padded, 0, review.length);
+
+    HttpResponse<String> response = post("/mutate-pods", padded);
+
+    assertEquals(200, response.statusCode());
+    assertEquals("JSONPatch", JSON.readTree(response.body()).at("/response/patchType").asString());
   }
 
   @Test
   void servesOnlyPostOnTheWebhookPath() throws Exception {
-    assertEquals(405, get("/mutate-pods").statusCode());
+    HttpResponse<String> wrongMethod = get("/mutate-pods");
+    assertEquals(405, wrongMethod.statusCode());
+    assertEquals(List.of("POST"), wrongMethod.headers().allValues("Allow"));
     assertEquals(404, post("/mutate-pods-please", recorded("pod-create.json")).statusCode());
     assertEquals(404, get("/metrics").statusCode());
+
+    await().until(() -> observed.size() == 2);
+    assertEquals(List.of("wrong_method 405", "not_found 404"), observed);
+  }
+
+  @Test
+  void tellsTheObserverOfEachAdmissionWithItsTimeOnAnAdmissionThread() throws Exception {
+    post("/mutate-pods", recorded("pod-create.json"));
+    post("/mutate-pods", recorded("not-json.txt"));
+    await().until(() -> observed.size() == 2);
+    long elapsed = System.nanoTime() - started;
+
+    assertEquals(List.of("answered 200", "answered 200"), observed);
+    for (long nanos : observedNanos) {
+      assertTrue(nanos > 0 && nanos < elapsed, nanos + " of " + elapsed);
+    }
+    for (Thread thread : observingThreads) {
+      assertTrue(thread.getName().startsWith("kuik-admission-"), thread.getName());
+      assertTrue(thread.isDaemon(), thread.getName() + " never holds the process open");
+    }
+  }
+
+  @Test
+  void aClientsAdmissionsOneAfterTheOtherNeverUseUpItsShare() throws Exception {
+    int share = ClientShares.ofThreads(4).share();
+    for (int i = 0; i <= share * 2; i++) {
+      assertEquals(200, post("/mutate-pods", recorded("pod-create.json")).statusCode(), "#" + i);
+    }
+  }
+
+  @Test
+  void aServerOfOneAdmissionThreadServes() throws Exception {
+    try (WebhookServer alone = start(1)) {
+      HttpResponse<String> response =
+          client()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "https://127.0.0.1:" + alone.address().getPort() + "/mutate-pods"))
+                      .POST(HttpRequest.BodyPublishers.ofByteArray(recorded("pod-create.json")))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+
+      assertEquals(200, response.statusCode());
+    }
+  }
+
+  @Test
+  void closingStopsListening() throws Exception {
+    int port = server.address().getPort();
+
+    server.close();
+
+    assertThrows(
+        ConnectException.class,
+        () -> new Socket(InetAddress.getLoopbackAddress(), port).close(),
+        "nothing listens on the port any more");
+  }
+
+  @Test
+  void setsTheJdkServersTimesForASlowClientUnlessTheJvmWasGivenItsOwn() throws Exception {
+    String request = System.getProperty("sun.net.httpserver.maxReqTime");
+    String answer = System.getProperty("sun.net.httpserver.maxRspTime");
+    try {
+      System.clearProperty("sun.net.httpserver.maxReqTime");
+      System.setProperty("sun.net.httpserver.maxRspTime", "3");
+
+      start(4).close();
+
+      assertEquals(
+          List.of(ServerLimits.SECONDS, "3"),
+          List.of(
+              System.getProperty("sun.net.httpserver.maxReqTime"),
+              System.getProperty("sun.net.httpserver.maxRspTime")));
+    } finally {
+      restore("sun.net.httpserver.maxReqTime", request);
+      restore("sun.net.httpserver.maxRspTime", answer);
+    }
+  }
+
+  private static void restore(String property, String value) {
+    if (value == null) {
+      System.clearProperty(property);
+    } else {
+      System.setProperty(property, value);
+    }
   }
 
   @Test

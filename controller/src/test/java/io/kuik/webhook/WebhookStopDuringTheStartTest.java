@@ -1,5 +1,7 @@
 package io.kuik.webhook;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,8 +9,10 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.kuik.cli.Main;
 import io.kuik.cli.WebhookCommand;
 import io.kuik.kube.MockCluster;
+import io.kuik.kube.ProcessLeftovers;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -65,6 +69,7 @@ class WebhookStopDuringTheStartTest {
     RunningWebhook webhook =
         new RunningWebhook(TestCertificates.trusting(pair.certificate()), flags());
     assertEquals(503, webhook.health("/readyz").statusCode(), "still listing");
+    assertEquals(0, synced(webhook), "the gauge says what /readyz says");
 
     long start = System.nanoTime();
     assertEquals(0, webhook.stop());
@@ -89,5 +94,53 @@ class WebhookStopDuringTheStartTest {
         CompletableFuture.supplyAsync(() -> commandLine.execute(args));
 
     assertEquals(0, exit.get(PROMPTLY.toSeconds(), TimeUnit.SECONDS));
+  }
+
+  /**
+   * A ready webhook asked to stop fails /readyz at once and answers admissions through its shutdown
+   * delay (the Service takes a moment to stop sending), then ends every thread it started and frees
+   * both its ports.
+   */
+  @Test
+  void aReadyWebhookAnswersThroughItsShutdownDelayThenLeavesNoThreadAndNoPortBehind()
+      throws Exception {
+    Set<Thread> before = ProcessLeftovers.kuikThreads();
+    RunningWebhook webhook =
+        new RunningWebhook(
+            TestCertificates.trusting(pair.certificate()),
+            "--cluster-resource-namespace=kuik-system",
+            "--tls-cert-file=" + cert,
+            "--tls-key-file=" + key,
+            "--shutdown-delay=5s",
+            "--log-format=text");
+    await("ready").atMost(Duration.ofSeconds(30)).until(() -> ready(webhook));
+    assertEquals(1, synced(webhook));
+    String review = new String(AdmissionFixtures.recorded("pod-create.json"), UTF_8);
+    assertEquals(200, webhook.post(WebhookServer.MUTATE_PODS, review).statusCode());
+
+    long start = System.nanoTime();
+    CompletableFuture<Integer> stopped = CompletableFuture.supplyAsync(webhook::stop);
+    await("not ready once asked to stop")
+        .atMost(Duration.ofSeconds(3))
+        .until(() -> !ready(webhook));
+    assertEquals(
+        200,
+        webhook.post(WebhookServer.MUTATE_PODS, review).statusCode(),
+        "still answering within the delay");
+    assertEquals(0, stopped.get(30, TimeUnit.SECONDS));
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertTrue(took.compareTo(Duration.ofSeconds(5)) >= 0, "the delay is kept: " + took);
+
+    ProcessLeftovers.awaitNoThreadBut(before);
+    ProcessLeftovers.assertFree(webhook.port(), webhook.healthPort());
+  }
+
+  private static double synced(RunningWebhook webhook) {
+    return io.kuik.kube.Metrics.value(
+        webhook.health("/metrics").body(), "kuik_webhook_informers_synced");
+  }
+
+  private static boolean ready(RunningWebhook webhook) {
+    return webhook.health("/readyz").statusCode() == 200;
   }
 }

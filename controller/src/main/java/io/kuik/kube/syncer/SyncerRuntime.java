@@ -108,7 +108,6 @@ public final class SyncerRuntime implements ProcessRuntime {
             plugins);
     start = new StartGate(driver::startSyncing);
     metrics.informersSynced(() -> synced && informers.noneStopped());
-    metrics.admissionPolicyInPlace(false);
     bounds =
         new PolicyWatch(
             client, settings.bounds().policies(), "the syncer writes", this::boundsChanged);

@@ -151,4 +151,42 @@ class ApiEventRecorderTest {
     assertTrue(name.length() <= 253, name);
     assertTrue(name.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?") && !name.contains("-."), name);
   }
+
+  private Event onAlternative(String name, String message, Instant now) {
+    return recorder.event(
+        new ResourceId(RoutingKind.IMAGE_ALTERNATIVE, name),
+        null,
+        RecordEvent.Type.Warning,
+        "R",
+        message,
+        now);
+  }
+
+  @Test
+  void theNameIsTheObjectsThenTheTimeInNanosecondsInHex() {
+    Instant now = Instant.ofEpochSecond(1, 5); // 1,000,000,005 ns
+
+    assertEquals("mirror.3b9aca05", onAlternative("mirror", "m", now).getMetadata().getName());
+  }
+
+  @Test
+  void aNameIsCutOnlyPastTheRoomLeftBesideTheTime() {
+    String fits = "a".repeat(253 - 17);
+    String over = fits + "b";
+
+    assertEquals(
+        fits + ".3b9aca05",
+        onAlternative(fits, "m", Instant.ofEpochSecond(1, 5)).getMetadata().getName());
+    assertEquals(
+        fits + ".3b9aca05",
+        onAlternative(over, "m", Instant.ofEpochSecond(1, 5)).getMetadata().getName());
+  }
+
+  @Test
+  void aMessageIsCutOnlyPastOneKibibyte() {
+    String fits = "m".repeat(1024);
+
+    assertEquals(fits, onAlternative("mirror", fits, NOW).getMessage());
+    assertEquals(fits, onAlternative("mirror", fits + "!", NOW).getMessage());
+  }
 }

@@ -116,4 +116,33 @@ class ApplyingSecretWriterTest {
         .withData(Map.of(".dockerconfigjson", "e30="))
         .build();
   }
+
+  /** What a failure becomes, with and without the API server's Status. */
+  @Test
+  void aRefusalKeepsWhatTheServerSaidAndNamesWhatItDidNot() {
+    Status forbidden =
+        new StatusBuilder()
+            .withCode(403)
+            .withReason("Forbidden")
+            .withMessage("secrets is forbidden")
+            .build();
+    Status empty = new StatusBuilder().withCode(500).withReason("").withMessage("").build();
+
+    assertEquals(
+        new Answer.Refused(403, "Forbidden", "secrets is forbidden"),
+        ApplyingSecretWriter.refusal(new KubernetesClientException(forbidden)));
+    assertEquals(
+        new Answer.Refused(500, "Unknown", "Failure executing: the server failed"),
+        ApplyingSecretWriter.refusal(
+            new KubernetesClientException("Failure executing: the server failed", 500, empty)));
+    assertEquals(
+        new Answer.Refused(409, "Unknown", "conflict without a status"),
+        ApplyingSecretWriter.refusal(
+            new KubernetesClientException("conflict without a status", 409, null)));
+    assertEquals(
+        new Answer.Refused(0, "Transport", "ConnectException: Connection refused"),
+        ApplyingSecretWriter.refusal(
+            new KubernetesClientException(
+                "An error has occurred.", new java.net.ConnectException("Connection refused"))));
+  }
 }

@@ -81,6 +81,11 @@ class HealthAndMetricsOnMockApiServerTest {
         2.0,
         Metrics.value(
             metrics, "kuik_syncer_workqueue_queue_duration_seconds_count{lane=\"start\"}"));
+    // Each batch of due pairs is timed, in seconds: a few milliseconds each on the mock.
+    double batches = Metrics.value(metrics, "kuik_syncer_reconcile_duration_seconds_count");
+    double seconds = Metrics.value(metrics, "kuik_syncer_reconcile_duration_seconds_sum");
+    assertTrue(batches >= 1, metrics);
+    assertTrue(seconds < batches * 5, seconds + " s for " + batches + " batches");
   }
 
   @Test
@@ -191,7 +196,10 @@ class HealthAndMetricsOnMockApiServerTest {
     HttpResponse<String> readyz = syncer.get("/readyz");
     assertEquals(503, readyz.statusCode(), "the mirrors' list is still on its way");
     assertTrue(readyz.body().contains("informers not synced"), readyz.body());
+    assertEquals(0, sample("kuik_syncer_informers_synced"), "the gauge says what /readyz says");
     await("ready").atMost(PATIENCE).until(() -> syncer.get("/readyz").statusCode() == 200);
+    assertEquals(1, sample("kuik_syncer_informers_synced"));
+    assertEquals(1, sample("kuik_syncer_admission_policy_in_place"));
   }
 
   @Test
@@ -225,6 +233,8 @@ class HealthAndMetricsOnMockApiServerTest {
 
     await("not alive").atMost(PATIENCE).until(() -> syncer.get("/healthz").statusCode() == 503);
     assertEquals(503, syncer.get("/readyz").statusCode());
+    assertEquals(
+        0, sample("kuik_syncer_informers_synced"), "synced once, then an informer stopped");
   }
 
   private double sample(String name) {

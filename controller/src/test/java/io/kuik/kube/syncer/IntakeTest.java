@@ -1,6 +1,7 @@
 package io.kuik.kube.syncer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -213,5 +214,12 @@ class IntakeTest {
     assertEquals(new Input.SourceChanged("acme-pull"), source("acme-pull").orElseThrow());
     now = now.plus(Duration.ofHours(1));
     assertEquals(new Input.SourceChanged("acme-pull"), source("acme-pull").orElseThrow());
+  }
+
+  @Test
+  void aNotificationOfNeitherABeforeNorAnAfterIsRefused() {
+    assertThrows(IllegalArgumentException.class, () -> new Notification.PodNotified(null, null));
+    assertThrows(
+        IllegalArgumentException.class, () -> new Notification.NamespaceNotified(null, null));
   }
 }

@@ -52,4 +52,22 @@ class LeaseSettingsTest {
     assertDoesNotThrow(
         () -> new LeaseSettings(false, "x", Duration.ZERO, Duration.ZERO, Duration.ZERO));
   }
+
+  @Test
+  void theRenewDeadlineMustExceedOneJitteredRetryByAMillisecond() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new LeaseSettings(
+                true, "x", Duration.ofSeconds(15), Duration.ofMillis(1200), Duration.ofSeconds(1)));
+    assertDoesNotThrow(
+        () ->
+            new LeaseSettings(
+                true, "x", Duration.ofSeconds(15), Duration.ofMillis(1201), Duration.ofSeconds(1)));
+    assertDoesNotThrow(
+        () ->
+            new LeaseSettings(
+                true, "x", Duration.ofMillis(1202), Duration.ofMillis(1201), Duration.ofSeconds(1)),
+        "a lease a millisecond longer than the renew deadline");
+  }
 }

@@ -1,5 +1,6 @@
 package io.kuik.kube.syncer;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -9,14 +10,17 @@ import io.kuik.model.CredentialProvider;
 import io.kuik.model.MintResult;
 import io.kuik.model.ProviderExchange;
 import io.kuik.model.RegistryCredential;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
@@ -87,7 +91,12 @@ class ProviderPluginsTest {
   }
 
   private MintResult.Failed failed(String name, MintResult.Failure failure) throws Exception {
-    MintResult result = mint(provider(name));
+    return failed(provider(name), failure);
+  }
+
+  private MintResult.Failed failed(CredentialProvider provider, MintResult.Failure failure)
+      throws Exception {
+    MintResult result = mint(provider);
     MintResult.Failed failed = assertInstanceOf(MintResult.Failed.class, result, result::toString);
     assertEquals(failure, failed.failure(), failed.message());
     for (String printed : List.of("SECRET-IN-STDERR", "SECRET-IN-STDOUT")) {
@@ -114,27 +123,151 @@ class ProviderPluginsTest {
         response.auth().get("123456789012.dkr.ecr.eu-west-1.amazonaws.com"));
   }
 
+  /** A sleep only this test's plugin runs: its argument is the test's own. */
+  private static String uniqueSleep() {
+    return "600." + ThreadLocalRandom.current().nextInt(100_000, 1_000_000);
+  }
+
+  /**
+   * Whether a process sleeps {@code sleep} seconds, wherever it is: a child orphaned by its killed
+   * parent is no descendant of this JVM any more.
+   */
+  private static boolean sleeping(String sleep) {
+    return ProcessHandle.allProcesses()
+        .anyMatch(p -> p.info().arguments().map(a -> List.of(a).contains(sleep)).orElse(false));
+  }
+
+  private static void awaitGone(String sleep) {
+    // SIGKILL is delivered and the process reaped asynchronously: gone within seconds.
+    await("no sleep left behind").atMost(Duration.ofSeconds(10)).until(() -> !sleeping(sleep));
+  }
+
+  /** Another runner than the test's default, closed with it. */
+  private ProviderPlugins plugins(Duration timeout, long maxOutput) {
+    plugins.close();
+    plugins = new ProviderPlugins(directory, timeout, 1, maxOutput);
+    return plugins;
+  }
+
   @Test
   void aSlowPluginIsKilledAtTheTimeoutWithTheProcessesItStarted() throws Exception {
+    String sleep = uniqueSleep();
     long started = System.nanoTime();
-    MintResult.Failed failed = failed("slow", MintResult.Failure.TIMED_OUT);
+    MintResult.Failed failed =
+        failed(provider("slow", "KUIK_TEST_SLEEP", sleep), MintResult.Failure.TIMED_OUT);
 
-    assertTrue(failed.message().contains("did not answer within 2s"), failed.message());
+    assertEquals("the plugin did not answer within 2s: killed", failed.message());
     assertTrue(
         Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(20)) < 0,
         "the run ends at the timeout, not when its child does");
-    assertTrue(
-        ProcessHandle.current()
-            .descendants()
-            .noneMatch(p -> p.info().command().orElse("").endsWith("sleep")),
-        "no sleep left behind");
+    awaitGone(sleep);
+  }
+
+  @Test
+  void closingWhileAPluginRunsKillsItAndAnswersThatItDidNotRun() throws Exception {
+    String sleep = uniqueSleep();
+    ProviderPlugins runner = plugins(Duration.ofSeconds(60), 64 * 1024);
+    CompletableFuture<MintResult> result = new CompletableFuture<>();
+    runner.mint(provider("slow", "KUIK_TEST_SLEEP", sleep), IMAGE, result::complete);
+    await("the plugin runs").atMost(Duration.ofSeconds(10)).until(() -> sleeping(sleep));
+
+    runner.close();
+
+    MintResult.Failed failed =
+        assertInstanceOf(MintResult.Failed.class, result.get(10, TimeUnit.SECONDS));
+    assertEquals(MintResult.Failure.NOT_RUN, failed.failure());
+    assertEquals("the syncer is stopping", failed.message());
+    awaitGone(sleep);
+  }
+
+  @Test
+  void aPluginThatWritesPastTheCapAndHangsOnIsKilledAtOnce() throws Exception {
+    String sleep = uniqueSleep();
+    plugins(Duration.ofSeconds(30), 64 * 1024);
+    long started = System.nanoTime();
+
+    MintResult.Failed failed =
+        failed(provider("bloated", "KUIK_TEST_SLEEP", sleep), MintResult.Failure.TOO_LARGE);
+
+    assertEquals("the plugin wrote more than 65536 bytes to stdout: killed", failed.message());
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+    assertTrue(took.compareTo(Duration.ofSeconds(15)) < 0, "not at the 30 s timeout: " + took);
+    awaitGone(sleep);
+  }
+
+  @Test
+  void anAnswerOfExactlyTheCapIsReadAndOneByteMoreIsTooLarge() throws Exception {
+    Process direct =
+        new ProcessBuilder(directory.resolve("well-behaved").toString(), "get-credentials").start();
+    try (OutputStream stdin = direct.getOutputStream()) {
+      stdin.write(ProviderExchange.request(CredentialProvider.PROTOCOL_V1, IMAGE));
+    }
+    int size = direct.getInputStream().readAllBytes().length;
+    assertEquals(0, direct.waitFor());
+
+    plugins(Duration.ofSeconds(10), size);
+    assertInstanceOf(MintResult.Minted.class, mint(provider("well-behaved")));
+    plugins(Duration.ofSeconds(10), size - 1);
+    failed("well-behaved", MintResult.Failure.TOO_LARGE);
+  }
+
+  @Test
+  void aPluginTheSystemCannotStartIsNotFound() throws Exception {
+    MintResult.Failed failed = failed("unstartable", MintResult.Failure.NOT_FOUND);
+    assertEquals(
+        "the plugin " + directory.resolve("unstartable") + " could not be started",
+        failed.message());
+  }
+
+  @Test
+  void aProviderNameThatIsNoPathIsAFailedRunNotAThrow() throws Exception {
+    MintResult.Failed failed = failed("bad\0name", MintResult.Failure.INVALID);
+    assertEquals(
+        "running the plugin failed (java.nio.file.InvalidPathException)", failed.message());
+  }
+
+  @Test
+  void aMintIsLoggedAtFineWithItsCacheKeyTypeAndDurationAndNoCredential() throws Exception {
+    Logger logger = Logger.getLogger(ProviderPlugins.class.getName());
+    Level level = logger.getLevel();
+    logger.setLevel(Level.FINE);
+    try {
+      mint(provider("well-behaved", "KUIK_TEST_TOKEN", "SECRET-IN-STDOUT"));
+      failed("crashing", MintResult.Failure.EXITED);
+    } finally {
+      logger.setLevel(level);
+    }
+
+    List<String> lines;
+    synchronized (logged) {
+      lines =
+          logged.stream()
+              .filter(r -> r.getLoggerName().equals(ProviderPlugins.class.getName()))
+              .map(r -> r.getLevel() + " " + r.getMessage())
+              .toList();
+    }
+    assertEquals(
+        List.of(
+            "FINE provider well-behaved minted for "
+                + IMAGE
+                + ": cacheKeyType Registry, cacheDuration 12h",
+            "WARNING provider crashing could not mint for "
+                + IMAGE
+                + ": the plugin exited with status 3 (what it wrote to stderr is not shown: it may"
+                + " hold a secret)"),
+        lines);
   }
 
   @Test
   void aCrashingPluginIsItsExitStatusAndItsStderrIsNeverShown() throws Exception {
     MintResult.Failed failed = failed("crashing", MintResult.Failure.EXITED);
-    assertTrue(failed.message().contains("exited with status 3"), failed.message());
-    assertTrue(failed.message().contains("not shown"), failed.message());
+    assertEquals(
+        "the plugin exited with status 3 (what it wrote to stderr is not shown: it may hold a"
+            + " secret)",
+        failed.message());
+    MintResult.Failed quiet =
+        failed(provider("crashing", "KUIK_TEST_QUIET", "1"), MintResult.Failure.EXITED);
+    assertEquals("the plugin exited with status 3", quiet.message(), "nothing on stderr");
   }
 
   @Test

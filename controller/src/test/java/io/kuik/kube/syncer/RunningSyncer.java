@@ -48,6 +48,10 @@ final class RunningSyncer implements AutoCloseable {
         .until(() -> exit.isDone() || get("/healthz").statusCode() == 200);
   }
 
+  int healthPort() {
+    return healthPort;
+  }
+
   /** Whether this instance holds the lease and writes. */
   boolean isWriting() {
     var runtime = command.runtime();

@@ -18,10 +18,12 @@ class SeenAtStartTest {
   @Test
   void theStartsOwnAddArrivingLateIsDroppedOnce() {
     seen.saw("team-a", TEAM_A);
+    seen.saw("team-b", TEAM_A);
+    assertEquals(2, seen.size(), "one entry per object the start listed");
 
     assertTrue(seen.repeatsTheStart("team-a", true, TEAM_A));
     assertFalse(seen.repeatsTheStart("team-a", true, TEAM_A), "a later add is a new object");
-    assertEquals(0, seen.size());
+    assertEquals(1, seen.size(), "team-a's entry taken, team-b's still waits");
   }
 
   @Test
@@ -47,6 +49,7 @@ class SeenAtStartTest {
   void nothingIsDroppedOnceCleared() {
     seen.saw("team-a", TEAM_A);
     seen.clear();
+    assertEquals(0, seen.size());
 
     assertFalse(seen.repeatsTheStart("team-a", true, TEAM_A));
   }

@@ -122,6 +122,10 @@ class SlimStoreTest {
         List.of("web-1", "web-2"),
         store.group("team-a").stream().map(RewrittenPod::name).sorted().toList());
     assertEquals(List.of(), List.copyOf(store.group("team-b")));
+    assertEquals(
+        List.of("web-1", "web-2"),
+        store.values().map(p -> p.getMetadata().getName()).sorted().toList(),
+        "what fabric8 lists: every pod, rebuilt");
 
     store.remove("team-a/web-1");
     assertEquals(List.of("web-2"), store.group("team-a").stream().map(RewrittenPod::name).toList());

@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.kuik.kube.ClusterFixtures;
 import io.kuik.kube.MockCluster;
+import io.kuik.kube.ProcessLeftovers;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -129,8 +131,37 @@ class StopDuringTheStartTest {
     org.awaitility.Awaitility.await("holding its writes")
         .atMost(Duration.ofSeconds(30))
         .until(() -> syncer.get("/readyz").body().startsWith("writes held"));
+    assertEquals(
+        0,
+        io.kuik.kube.Metrics.value(
+            syncer.get("/metrics").body(), "kuik_syncer_admission_policy_in_place"));
 
     stopsPromptlyWithZero(syncer);
     assertNull(fixtures.injectedUsers("team-a"), "nothing written without the policy");
+  }
+
+  /**
+   * A syncer stopped after it wrote leaves nothing of itself in the JVM: each of its threads ends
+   * (the core, the appliers, the releasers, the notes, the credential trials, the health server)
+   * and its health port can be bound again.
+   */
+  @Test
+  void aRunningSyncerStopsEveryThreadItStartedAndFreesItsPort() {
+    ClusterFixtures fixtures = aClusterWithWorkToDo(new MockCluster());
+    Set<Thread> before = ProcessLeftovers.kuikThreads();
+    RunningSyncer syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE, "--leader-elect=false");
+    org.awaitility.Awaitility.await("the Secret written")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> fixtures.injectedUsers("team-a") != null);
+    assertTrue(
+        ProcessLeftovers.kuikThreads().stream().anyMatch(t -> !before.contains(t)),
+        "it runs threads of its own");
+
+    stopsPromptlyWithZero(syncer);
+
+    ProcessLeftovers.awaitNoThreadBut(before);
+    ProcessLeftovers.assertFree(syncer.healthPort());
   }
 }

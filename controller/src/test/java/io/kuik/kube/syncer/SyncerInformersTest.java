@@ -2,6 +2,8 @@ package io.kuik.kube.syncer;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -59,6 +61,18 @@ class SyncerInformersTest {
     create("barrier");
     await().atMost(Duration.ofSeconds(10)).until(() -> announced.contains("changed barrier"));
     assertEquals(List.of("changed team-a", "changed team-a", "changed barrier"), announced);
+  }
+
+  @Test
+  void closedInformersCountAsStopped() throws Exception {
+    create("kuik-system");
+    informers = new SyncerInformers(syncerClient, stores, "kuik-system");
+    informers.start(recording()).get(30, TimeUnit.SECONDS);
+    assertTrue(informers.noneStopped());
+
+    informers.close();
+
+    assertFalse(informers.noneStopped());
   }
 
   private void create(String name) {

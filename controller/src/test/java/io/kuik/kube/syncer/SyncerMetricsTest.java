@@ -101,6 +101,44 @@ class SyncerMetricsTest {
     assertEquals(0, Metrics.value(scrape(), "kuik_syncer_leader"));
   }
 
+  @Test
+  void everyResultOfAStatusWriteIsThereFromTheStart() throws IOException {
+    String text = scrape();
+
+    java.util.List<String> results = new java.util.ArrayList<>(SyncerMetrics.APPLY_FAILURE_REASONS);
+    results.add("Applied");
+    for (String result : results) {
+      assertTrue(
+          text.contains("kuik_syncer_status_writes_total{result=\"" + result + "\"} 0.0"),
+          result + " in " + text);
+    }
+  }
+
+  @Test
+  void aProviderCredentialsExpiryIsInSecondsAndZeroWithoutOne() throws IOException {
+    java.time.Instant now = java.time.Instant.now();
+    metrics.providers(java.util.List.of("ecr", "gar"));
+    metrics.providerCredentials(
+        java.util.Map.of(
+            "ecr",
+            new io.kuik.model.ProviderCredential(
+                "ecr",
+                new io.kuik.model.ProviderCredential.Slot(
+                    io.kuik.model.ProviderExchange.CacheKeyType.Registry, "ecr.example"),
+                "digest",
+                java.util.Map.of(),
+                now.minus(Duration.ofHours(1)),
+                now.plus(Duration.ofHours(1)))));
+
+    String text = scrape();
+
+    double ecr =
+        Metrics.value(text, "kuik_syncer_provider_credential_expiry_seconds{provider=\"ecr\"}");
+    assertTrue(ecr > 3500 && ecr <= 3600, "an hour left, in seconds: " + ecr);
+    assertEquals(
+        0, Metrics.value(text, "kuik_syncer_provider_credential_expiry_seconds{provider=\"gar\"}"));
+  }
+
   private String scrape() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, metrics.registry().scrape());

@@ -15,7 +15,16 @@ import java.util.List;
 final class TestPlugins {
 
   static final List<String> ALL =
-      List.of("well-behaved", "slow", "crashing", "lying", "elsewhere", "gigabytes", "garbage");
+      List.of(
+          "well-behaved",
+          "slow",
+          "crashing",
+          "lying",
+          "elsewhere",
+          "gigabytes",
+          "garbage",
+          "bloated",
+          "unstartable");
 
   private TestPlugins() {}
 

@@ -1,6 +1,8 @@
 package io.kuik.kube.webhook;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,6 +11,8 @@ import io.kuik.kube.MockCluster;
 import io.kuik.model.Validated;
 import io.kuik.model.crd.ImageAlternative;
 import io.kuik.model.crd.ImageMirror;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -81,6 +85,34 @@ class WebhookInformersTest {
     } finally {
       routing.released.countDown();
     }
+  }
+
+  @Test
+  void aNamespacesLabelsAreReadFromTheCacheAndNoneIsAnEmptyMap() throws Exception {
+    for (var entry :
+        Map.of("kuik-system", Map.<String, String>of(), "team-a", Map.of("tier", "prod"))
+            .entrySet()) {
+      client
+          .namespaces()
+          .resource(
+              new NamespaceBuilder()
+                  .withNewMetadata()
+                  .withName(entry.getKey())
+                  .withLabels(entry.getValue().isEmpty() ? null : entry.getValue())
+                  .endMetadata()
+                  .build())
+          .create();
+    }
+    informers = new WebhookInformers(webhookClient, "kuik-system");
+    informers.start(new WebhookRouting()).get(30, TimeUnit.SECONDS);
+
+    assertEquals(Optional.of(Map.of("tier", "prod")), informers.namespaceLabels("team-a"));
+    assertEquals(Optional.of(Map.of()), informers.namespaceLabels("kuik-system"));
+    assertEquals(Optional.empty(), informers.namespaceLabels("team-b"));
+    assertEquals(Optional.empty(), informers.namespaceLabels(null));
+    assertTrue(informers.noneStopped());
+    informers.close();
+    assertFalse(informers.noneStopped(), "stopped informers are stopped ones");
   }
 
   private ImageAlternative alternative(String name) {

@@ -37,6 +37,29 @@ class WebhookMetricsTest {
   }
 
   @Test
+  void everyProbeOutcomeAndAnsweredRequestsAreExportedFromZero() {
+    String text = scrape();
+
+    for (Availability outcome : Availability.values()) {
+      String label = outcome.name().toLowerCase(java.util.Locale.ROOT);
+      assertEquals(0, value(text, "kuik_webhook_probes_total{outcome=\"" + label + "\"}"), label);
+    }
+    assertEquals(0, value(text, "kuik_webhook_requests_total{code=\"200\",result=\"answered\"}"));
+  }
+
+  @Test
+  void aPodTheRouterSkippedIsCountedAsSkippedAndNothingElse() {
+    metrics.decided(
+        new io.kuik.routing.RoutingDecision(
+            "imagePullPolicy Never", List.of(), java.util.Map.of(), List.of()));
+
+    String text = scrape();
+
+    assertEquals(1, value(text, "kuik_webhook_admissions_total{result=\"skipped\"}"));
+    assertEquals(0, value(text, "kuik_webhook_admissions_total{result=\"unchanged\"}"));
+  }
+
+  @Test
   void theMeterPassesAnswersThroughAndCountsEachOutcome() {
     RegistryProber slow =
         candidates -> {

@@ -76,6 +76,23 @@ class PlanCommandTest {
           auth: {secretRef: {name: quay-pull}}
       """;
 
+  /** A Deployment of one container, its pods labelled {@code app: <name>}. */
+  static String deployment(String namespace, String name, String image) {
+    return """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: %s, namespace: %s}
+        spec:
+          selector: {matchLabels: {app: %s}}
+          template:
+            metadata: {labels: {app: %s}}
+            spec:
+              containers:
+              - {name: app, image: "%s"}
+        """
+        .formatted(name, namespace, name, name, image);
+  }
+
   static String pod(String namespace, String name, String image) {
     return """
         apiVersion: v1
@@ -171,21 +188,7 @@ class PlanCommandTest {
         metadata: {name: unrelated, namespace: team-a}
         """);
     PlanRun.write(set, "pods.yaml", pod("team-x", "lost", "docker.io/acme/app:1.0"));
-    PlanRun.write(
-        set,
-        "deployment.yaml",
-        """
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata: {name: web, namespace: team-y}
-        spec:
-          selector: {matchLabels: {app: web}}
-          template:
-            metadata: {labels: {app: web}}
-            spec:
-              containers:
-              - {name: app, image: docker.io/acme/app:1.0}
-        """);
+    PlanRun.write(set, "deployment.yaml", deployment("team-y", "web", "docker.io/acme/app:1.0"));
     PlanRun.write(set, "c.yaml", pod("team-c", "web", "docker.io/acme/app:1.0"));
     PlanRun.write(set, "bad.yaml", "kind: [unclosed\n");
 
@@ -211,8 +214,24 @@ class PlanCommandTest {
         List.of("ConfigMap unrelated (" + set.resolve("broken.yaml") + "#4)"),
         List.of(run.json().path("ignored").get(0).asString()));
     String messages = run.out();
+    assertEquals(
+        "ImageAlternative/acme selects it, but no kuik instance writes Secrets there: it is"
+            + " labelled kuik.enix.io/pull-secrets-instance=kuik-b, and no instance is installed"
+            + " in kuik-b (--instance)",
+        messageOf(run, "Namespace team-c"),
+        "orphan selects tier=dev, not team-c");
+    assertEquals("namespaces \"team-y\" not found", messageOf(run, "Deployment team-y/web"));
     assertTrue(messages.contains("kuik.enix.io/pull-secrets-instance=kuik-b"), messages);
     assertTrue(messages.contains("Secret kuik-system/ghcr-pull does not exist"), messages);
+  }
+
+  private static String messageOf(PlanRun run, String object) {
+    for (JsonNode p : run.json().path("problems")) {
+      if (p.path("object").asString().equals(object)) {
+        return p.path("message").asString();
+      }
+    }
+    throw new AssertionError("no problem on " + object + ": " + run.out());
   }
 
   @Test
@@ -460,6 +479,10 @@ class PlanCommandTest {
     assertEquals(2, PlanRun.of("-f", set.toString(), "--registry-down", "http://x").exitCode());
     PlanRun missing = PlanRun.of("-f", dir.resolve("nowhere").toString());
     assertTrue(missing.err().contains("no such file or folder"), missing.err());
+    PlanRun unnamed = PlanRun.of("-f", set.toString(), "--instance", "=true");
+    assertEquals(2, unnamed.exitCode());
+    assertTrue(
+        unnamed.err().contains("Invalid --instance '=true': '' is no namespace"), unnamed.err());
   }
 
   // ---- nothing to plan ---------------------------------------------------------------------
@@ -500,7 +523,7 @@ class PlanCommandTest {
     PlanRun run = PlanRun.of("-f", folder.toString());
 
     assertEquals(2, run.exitCode(), run.out() + run.err());
-    assertTrue(run.err().contains("compose.yaml: 1 document"), run.err());
+    assertTrue(run.err().contains("compose.yaml: 1 document\n"), run.err());
     assertTrue(run.err().contains("a Docker Compose file"), run.err());
   }
 

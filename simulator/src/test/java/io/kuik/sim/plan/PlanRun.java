@@ -1,6 +1,7 @@
 package io.kuik.sim.plan;
 
 import io.kuik.cli.Main;
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -20,8 +21,9 @@ record PlanRun(int exitCode, String out, String err) {
     CommandLine kuik = Main.commandLine();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    kuik.setOut(new PrintWriter(out, true));
-    kuik.setErr(new PrintWriter(err, true));
+    // Buffered and never flushed here, as a pipe is: what the test reads is what plan flushed.
+    kuik.setOut(new PrintWriter(new BufferedWriter(out, 1 << 20), false));
+    kuik.setErr(new PrintWriter(new BufferedWriter(err, 1 << 20), false));
     String[] all = new String[args.length + 1];
     all[0] = "plan";
     System.arraycopy(args, 0, all, 1, args.length);
