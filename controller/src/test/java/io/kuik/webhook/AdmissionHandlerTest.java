@@ -443,6 +443,23 @@ class AdmissionHandlerTest {
             .toString());
   }
 
+  @Test
+  void aPodWithItsOwnNameIsLoggedByIt() {
+    AdmissionReview review = reviewOf(mapPod(null, null, SPEC));
+    review.getRequest().setName("web-1");
+
+    List<LogRecord> records = logged(() -> handler(MIRROR_HAS_EVERYTHING).handle(review));
+
+    assertTrue(
+        records.stream()
+            .filter(r -> r.getParameters() != null && r.getParameters().length > 0)
+            .anyMatch(r -> "team-a/web-1".equals(String.valueOf(r.getParameters()[0]))),
+        records.stream()
+            .map(r -> r.getMessage() + " " + List.of(r.getParameters()))
+            .toList()
+            .toString());
+  }
+
   @ParameterizedTest(name = "pull secret first, a pod whose spec.nodeName is \"{0}\": gated {1}")
   @CsvSource({"'', true", "node-1, false"})
   void aPodThatNamesItsNodeIsNeverGated(String node, boolean gated) {
