@@ -428,19 +428,24 @@ class AdmissionHandlerTest {
     }
   }
 
+  /** Fails unless some line the handler logged names the pod {@code pod} first. */
+  private static void assertLoggedAs(String pod, List<LogRecord> records) {
+    assertTrue(
+        records.stream()
+            .filter(r -> r.getParameters() != null && r.getParameters().length > 0)
+            .anyMatch(r -> pod.equals(String.valueOf(r.getParameters()[0]))),
+        records.stream()
+            .map(r -> r.getMessage() + " " + List.of(r.getParameters()))
+            .toList()
+            .toString());
+  }
+
   @Test
   void aPodGivenAsAMapIsLoggedByItsGenerateName() {
     List<LogRecord> records =
         logged(() -> handler(MIRROR_HAS_EVERYTHING).handle(reviewOf(mapPod(null, null, SPEC))));
 
-    assertTrue(
-        records.stream()
-            .filter(r -> r.getParameters() != null && r.getParameters().length > 0)
-            .anyMatch(r -> "team-a/web-*".equals(String.valueOf(r.getParameters()[0]))),
-        records.stream()
-            .map(r -> r.getMessage() + " " + List.of(r.getParameters()))
-            .toList()
-            .toString());
+    assertLoggedAs("team-a/web-*", records);
   }
 
   @Test
@@ -450,14 +455,7 @@ class AdmissionHandlerTest {
 
     List<LogRecord> records = logged(() -> handler(MIRROR_HAS_EVERYTHING).handle(review));
 
-    assertTrue(
-        records.stream()
-            .filter(r -> r.getParameters() != null && r.getParameters().length > 0)
-            .anyMatch(r -> "team-a/web-1".equals(String.valueOf(r.getParameters()[0]))),
-        records.stream()
-            .map(r -> r.getMessage() + " " + List.of(r.getParameters()))
-            .toList()
-            .toString());
+    assertLoggedAs("team-a/web-1", records);
   }
 
   @ParameterizedTest(name = "pull secret first, a pod whose spec.nodeName is \"{0}\": gated {1}")
