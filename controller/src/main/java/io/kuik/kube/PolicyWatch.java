@@ -120,10 +120,10 @@ public final class PolicyWatch implements AutoCloseable {
 
   private synchronized void decide() {
     WriteBounds now;
+    // Reached once every informer has listed (listedOne), or once one may not (refused): the
+    // first decision waits for all of them, or for the first refusal.
     if (refused != null) {
       now = WriteBounds.unreadable(refused);
-    } else if (listed < policyInformers.size() * 2) {
-      return; // not every informer has listed: the first decision waits for all
     } else {
       List<WriteBounds> each = new ArrayList<>();
       for (int i = 0; i < policies.size(); i++) {

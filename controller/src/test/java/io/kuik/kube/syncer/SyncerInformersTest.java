@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kuik.kube.InformersDown;
 import io.kuik.kube.MockCluster;
 import io.kuik.syncer.Input;
 import java.time.Duration;
@@ -73,6 +74,22 @@ class SyncerInformersTest {
     informers.close();
 
     assertFalse(informers.noneStopped());
+  }
+
+  @Test
+  void eachInformerIsToldByItsNameWhenTheApiServerGoes() throws Exception {
+    create("kuik-system");
+    informers = new SyncerInformers(syncerClient, stores, "kuik-system");
+    informers.start(recording()).get(30, TimeUnit.SECONDS);
+
+    InformersDown.awaitEachToldByName(
+        cluster,
+        List.of(
+            "pods",
+            "namespaces",
+            "imagealternatives",
+            "imagemirrors",
+            "the Secrets of kuik-system"));
   }
 
   private void create(String name) {

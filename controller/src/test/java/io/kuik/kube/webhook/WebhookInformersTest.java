@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kuik.kube.InformersDown;
 import io.kuik.kube.MockCluster;
 import io.kuik.model.Validated;
 import io.kuik.model.crd.ImageAlternative;
@@ -85,6 +86,17 @@ class WebhookInformersTest {
     } finally {
       routing.released.countDown();
     }
+  }
+
+  @Test
+  void eachInformerIsToldByItsNameWhenTheApiServerGoes() throws Exception {
+    informers = new WebhookInformers(webhookClient, "kuik-system");
+    informers.start(new WebhookRouting()).get(30, TimeUnit.SECONDS);
+
+    InformersDown.awaitEachToldByName(
+        cluster,
+        java.util.List.of(
+            "imagealternatives", "imagemirrors", "namespaces", "the Secrets of kuik-system"));
   }
 
   @Test
