@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kuik.LogLines;
 import io.kuik.kube.ClusterFixtures;
 import io.kuik.kube.Metrics;
 import io.kuik.kube.MockCluster;
@@ -19,6 +20,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -120,5 +122,24 @@ class ApplyingStatusWriterTest {
 
     assertNull(cluster.client().resources(ImageAlternative.class).withName("gone").get());
     assertEquals(1, written("NotFound"));
+  }
+
+  @Test
+  void anApiServersRefusalIsToldAndItsEndTooTheGatesIsNot() {
+    try (LogLines log = LogLines.of(ApplyingStatusWriter.class)) {
+      assertTrue(send(status(ACME, 3)) instanceof Answer.Refused, "a standby: the gate refuses");
+      assertEquals(List.of(), log.all(), "the gate's refusal is no failure of the API server");
+
+      GatedWire.open(gate);
+      assertTrue(send(status(ACME, 3)) instanceof Answer.Refused, "acme does not exist yet");
+      List<String> failing = log.containing("status writes failing");
+      assertEquals(1, failing.size(), log.all().toString());
+      assertTrue(failing.get(0).contains("404 NotFound"), failing.toString());
+
+      fixtures.imageAlternative("Always", "{}");
+      assertEquals(Answer.APPLIED, send(status(ACME, 3)));
+      assertEquals(
+          1, log.containing("status writes no longer failing").size(), log.all().toString());
+    }
   }
 }

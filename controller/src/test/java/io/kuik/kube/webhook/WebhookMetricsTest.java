@@ -22,7 +22,9 @@ class WebhookMetricsTest {
   private static final Probe COPY = WebhookRoutingTest.probe("registry.example.com/acme/app:1.0");
 
   private final WebhookMetrics metrics = new WebhookMetrics();
-  private final AtomicLong nanos = new AtomicLong();
+
+  /** A monotonic clock far from zero, as System.nanoTime is: a duration is a difference. */
+  private final AtomicLong nanos = new AtomicLong(7_000_000_000L);
 
   @Test
   void everyAdmissionResultIsExportedFromZero() {
@@ -103,6 +105,33 @@ class WebhookMetricsTest {
             .filter(line -> line.startsWith("kuik_webhook_probes_total{"))
             .allMatch(line -> line.endsWith(" 0.0")),
         "no outcome counted:\n" + scrape);
+  }
+
+  @Test
+  void anAnswerIsTimedInSeconds() {
+    metrics.served("answered", 200, 30_000_000);
+
+    String text = scrape();
+    assertEquals(1, value(text, "kuik_webhook_requests_total{code=\"200\",result=\"answered\"}"));
+    assertEquals(1, value(text, "kuik_webhook_admission_duration_seconds_bucket{le=\"0.05\"}"));
+    assertEquals(0, value(text, "kuik_webhook_admission_duration_seconds_bucket{le=\"0.025\"}"));
+  }
+
+  @Test
+  void theProbersOwnCountersAreReadAtEachScrape() {
+    try (io.kuik.webhook.OciRegistryProber prober =
+        new io.kuik.webhook.OciRegistryProber(io.kuik.webhook.ProberSettings.defaults())) {
+      metrics.prober(prober);
+
+      String text = scrape();
+      for (String counter :
+          List.of(
+              "kuik_webhook_registry_requests_total",
+              "kuik_webhook_probe_cache_hits_total",
+              "kuik_webhook_probes_collapsed_total")) {
+        assertEquals(0, value(text, counter), counter + " in\n" + text);
+      }
+    }
   }
 
   private String scrape() {

@@ -118,6 +118,23 @@ class WebhookRoutingTest {
   }
 
   @Test
+  void problemsOfExactlyTheShownLengthAreLoggedWholeAndOneMoreIsCut() {
+    // "f: " and a message: the listing is exactly PROBLEMS_SHOWN characters long.
+    String message = "x".repeat(WebhookRouting.PROBLEMS_SHOWN - 3);
+    String whole =
+        WebhookRouting.describe(new Validated.Invalid(ACME, List.of(new Problem("f", message))));
+    String cut =
+        WebhookRouting.describe(
+            new Validated.Invalid(ACME, List.of(new Problem("f", message + "y"))));
+
+    assertTrue(whole.endsWith(": 1 problem: f: " + message), whole);
+    assertTrue(
+        cut.endsWith(
+            "(501 characters in all; kubectl get shows every problem in the Valid" + " condition)"),
+        cut);
+  }
+
+  @Test
   void deletingAnUnknownResourceKeepsTheIndex() {
     routing.changed(alternative("docker.io/acme/app"));
     RoutingIndex before = routing.get();
