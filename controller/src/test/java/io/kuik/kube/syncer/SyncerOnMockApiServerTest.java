@@ -97,6 +97,7 @@ class SyncerOnMockApiServerTest {
 
   @Test
   void aChangedSourceSecretReachesTheInjectedSecret() {
+    io.kuik.kube.LogRedaction.use(io.kuik.model.Redactor.none()); // what an earlier test left
     fixtures.namespace(INSTALL_NAMESPACE, Map.of());
     fixtures.namespace("team-a", Map.of());
     fixtures.sourceSecret("alice");
@@ -109,6 +110,12 @@ class SyncerOnMockApiServerTest {
     await("the rotated credential in team-a")
         .atMost(PATIENCE)
         .until(() -> Map.of(REPOSITORY, "bob").equals(fixtures.injectedUsers("team-a")));
+    // Every log line of the process passes the redactor of the credentials the core knows now:
+    // the rotated one is taken out of any line that would show it.
+    String line = "registry said: password-of-bob";
+    await("bob's password redacted in the log")
+        .atMost(PATIENCE)
+        .until(() -> !io.kuik.kube.LogRedaction.current().redact(line).contains("password-of-bob"));
   }
 
   @Test
