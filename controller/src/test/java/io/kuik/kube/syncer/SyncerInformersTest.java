@@ -77,6 +77,38 @@ class SyncerInformersTest {
   }
 
   @Test
+  void aSourceSecretAddedOrDeletedIsAnnouncedByItsName() throws Exception {
+    create("kuik-system");
+    List<Notification> notifications = new CopyOnWriteArrayList<>();
+    informers = new SyncerInformers(syncerClient, stores, "kuik-system");
+    informers.start(notifications::add).get(30, TimeUnit.SECONDS);
+
+    client
+        .secrets()
+        .inNamespace("kuik-system")
+        .resource(
+            new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName("registry-login")
+                .endMetadata()
+                .build())
+        .create();
+    await().atMost(Duration.ofSeconds(10)).until(() -> sources(notifications).size() == 1);
+    client.secrets().inNamespace("kuik-system").withName("registry-login").delete();
+    await().atMost(Duration.ofSeconds(10)).until(() -> sources(notifications).size() == 2);
+
+    assertEquals(
+        List.of(
+            new Notification.SourceNotified("registry-login"),
+            new Notification.SourceNotified("registry-login")),
+        sources(notifications));
+  }
+
+  private static List<Notification> sources(List<Notification> notifications) {
+    return notifications.stream().filter(n -> n instanceof Notification.SourceNotified).toList();
+  }
+
+  @Test
   void eachInformerIsToldByItsNameWhenTheApiServerGoes() throws Exception {
     create("kuik-system");
     informers = new SyncerInformers(syncerClient, stores, "kuik-system");

@@ -137,6 +137,58 @@ class SyncerMetricsTest {
     assertTrue(ecr > 3500 && ecr <= 3600, "an hour left, in seconds: " + ecr);
     assertEquals(
         0, Metrics.value(text, "kuik_syncer_provider_credential_expiry_seconds{provider=\"gar\"}"));
+    assertEquals(
+        7200,
+        Metrics.value(text, "kuik_syncer_provider_credential_validity_seconds{provider=\"ecr\"}"),
+        "minted for two hours, in seconds");
+    assertEquals(
+        0,
+        Metrics.value(text, "kuik_syncer_provider_credential_validity_seconds{provider=\"gar\"}"));
+  }
+
+  @Test
+  void theResyncPeriodIsPublishedInSeconds() throws IOException {
+    metrics.publish(
+        SyncerMetrics.CoreSnapshot.of(
+            new io.kuik.syncer.SyncerCounters(), 0, 0, 0, Duration.ofMinutes(10)));
+
+    assertEquals(600, Metrics.value(scrape(), "kuik_syncer_resync_effective_period_seconds"));
+  }
+
+  @Test
+  void theInformersGaugeAsksAtEachScrape() throws IOException {
+    java.util.concurrent.atomic.AtomicBoolean synced =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    metrics.informersSynced(synced::get);
+
+    assertEquals(0, Metrics.value(scrape(), "kuik_syncer_informers_synced"));
+    synced.set(true);
+    assertEquals(1, Metrics.value(scrape(), "kuik_syncer_informers_synced"));
+  }
+
+  @Test
+  void gatedPodsAndTheirWaitsAreExported() throws IOException {
+    metrics.podsGated(3);
+    metrics.observer().gateReleased(Duration.ofMillis(1500));
+
+    String text = scrape();
+    assertEquals(3, Metrics.value(text, "kuik_syncer_pods_gated"));
+    assertEquals(1.5, Metrics.value(text, "kuik_syncer_gate_wait_seconds_sum"), "in seconds");
+  }
+
+  @Test
+  void theReconcileRunningNowIsTimedUntilItEnds() throws Exception {
+    io.kuik.syncer.SyncerObserver observer = metrics.observer();
+    observer.reconcileStarted(io.kuik.syncer.Lane.EVENT);
+    Thread.sleep(20);
+
+    String running =
+        "kuik_syncer_workqueue_longest_running_seconds{lane=\""
+            + io.kuik.syncer.Lane.EVENT.label()
+            + "\"}";
+    assertTrue(Metrics.value(scrape(), running) >= 0.02, scrape());
+    observer.reconcileEnded(io.kuik.syncer.Lane.EVENT);
+    assertEquals(0, Metrics.value(scrape(), running));
   }
 
   private String scrape() throws IOException {
