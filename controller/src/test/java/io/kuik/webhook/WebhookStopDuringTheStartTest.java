@@ -135,6 +135,47 @@ class WebhookStopDuringTheStartTest {
     ProcessLeftovers.assertFree(webhook.port(), webhook.healthPort());
   }
 
+  /**
+   * With pull secret first, the gate keeper's threads end too, and so does its watch of the
+   * pod-gates policy: the binding deleted after the stop draws no line from it.
+   */
+  @Test
+  void withPullSecretFirstTheGateKeeperStopsItsThreadsAndItsPolicyWatch() throws Exception {
+    Set<Thread> before = ProcessLeftovers.kuikThreads();
+    RunningWebhook webhook =
+        new RunningWebhook(
+            TestCertificates.trusting(pair.certificate()),
+            "--cluster-resource-namespace=kuik-system",
+            "--tls-cert-file=" + cert,
+            "--tls-key-file=" + key,
+            "--shutdown-delay=0s",
+            "--log-format=text",
+            "--pull-secret-first=true");
+    try (io.kuik.LogLines policy = io.kuik.LogLines.of(io.kuik.kube.PolicyWatch.class)) {
+      await("ready").atMost(Duration.ofSeconds(30)).until(() -> ready(webhook));
+      await("the pod-gates policy watched")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> !policy.containing("writes allowed").isEmpty());
+      assertTrue(
+          ProcessLeftovers.kuikThreads().stream()
+              .anyMatch(t -> t.getName().startsWith("kuik-gate-keeper")),
+          "the gate keeper runs");
+
+      assertEquals(0, webhook.stop());
+      int said = policy.all().size();
+      cluster
+          .client()
+          .admissionRegistration()
+          .v1()
+          .validatingAdmissionPolicyBindings()
+          .withName(MockCluster.POD_GATES_POLICY)
+          .delete();
+      Thread.sleep(2_000);
+      assertEquals(said, policy.all().size(), "watched after the stop: " + policy.all());
+    }
+    ProcessLeftovers.awaitNoThreadBut(before);
+  }
+
   private static double synced(RunningWebhook webhook) {
     return io.kuik.kube.Metrics.value(
         webhook.health("/metrics").body(), "kuik_webhook_informers_synced");
