@@ -127,6 +127,32 @@ class WebhookInformersTest {
     assertFalse(informers.noneStopped(), "stopped informers are stopped ones");
   }
 
+  @Test
+  void aResourceChangedAfterTheStartIsValidatedAgainAndADeletedOneForgotten() throws Exception {
+    client.resource(alternative("acme")).create();
+    WebhookRouting routing = new WebhookRouting();
+    informers = new WebhookInformers(webhookClient, "kuik-system");
+    informers.start(routing).get(30, TimeUnit.SECONDS);
+    assertEquals(1, routing.valid());
+
+    client
+        .genericKubernetesResources("kuik.enix.io/v1alpha1", "ImageAlternative")
+        .withName("acme")
+        .edit(
+            resource -> {
+              resource.setAdditionalProperty("spec", Map.of("alternatives", "oops"));
+              return resource;
+            });
+    org.awaitility.Awaitility.await("acme invalid")
+        .atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> routing.invalid() == 1 && routing.valid() == 0);
+
+    client.resource(alternative("acme")).delete();
+    org.awaitility.Awaitility.await("acme forgotten")
+        .atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> routing.invalid() == 0 && routing.valid() == 0);
+  }
+
   private ImageAlternative alternative(String name) {
     return client
         .getKubernetesSerialization()

@@ -82,6 +82,15 @@ class WebhookMetricsTest {
   }
 
   @Test
+  void theMeterProbesOneContainersCandidatesAsAListOfOne() {
+    RegistryProber prober = candidates -> List.of(Availability.AVAILABLE);
+    WebhookProbeMeter meter = new WebhookProbeMeter(prober, metrics, nanos::get);
+
+    assertEquals(List.of(Availability.AVAILABLE), meter.probe(List.of(COPY)));
+    assertEquals(1, value(scrape(), "kuik_webhook_probes_total{outcome=\"available\"}"));
+  }
+
+  @Test
   void theMeterToleratesAProberThatAnswersNothing() {
     RegistryProber silent =
         new RegistryProber() {
