@@ -10,13 +10,15 @@ import java.util.logging.Logger;
 
 /**
  * The lines one java.util.logging logger writes while a test runs, every level, each as {@code
- * LEVEL message} with its parameters filled in; closing puts the logger back as it was. Keeps the
- * logger itself: java.util.logging holds loggers weakly, and a collected one loses its level.
+ * LEVEL message} with its parameters filled in, kept here and not passed on to the build's output;
+ * closing puts the logger back as it was. Keeps the logger itself: java.util.logging holds loggers
+ * weakly, and a collected one loses its level.
  */
 public final class LogLines implements AutoCloseable {
 
   private final Logger logger;
   private final Level before;
+  private final boolean parents;
   private final List<LogRecord> records = new CopyOnWriteArrayList<>();
   private final Handler capture =
       new Handler() {
@@ -32,16 +34,33 @@ public final class LogLines implements AutoCloseable {
         public void close() {}
       };
 
-  private LogLines(Logger logger) {
+  private LogLines(Logger logger, Level level) {
     this.logger = logger;
     this.before = logger.getLevel();
-    logger.setLevel(Level.ALL);
+    this.parents = logger.getUseParentHandlers();
+    logger.setLevel(level);
+    logger.setUseParentHandlers(false);
     logger.addHandler(capture);
   }
 
   /** Captures what the logger named after {@code owner} writes, from now until closed. */
   public static LogLines of(Class<?> owner) {
-    return new LogLines(Logger.getLogger(owner.getName()));
+    return of(owner, Level.ALL);
+  }
+
+  /** The same, at {@code level} and above only. */
+  public static LogLines of(Class<?> owner, Level level) {
+    return new LogLines(Logger.getLogger(owner.getName()), level);
+  }
+
+  /** Every record so far, oldest first: its level, its thrown exception. */
+  public List<LogRecord> records() {
+    return List.copyOf(records);
+  }
+
+  /** Forgets every line so far. */
+  public void clear() {
+    records.clear();
   }
 
   /** Every line so far, oldest first. */
@@ -65,6 +84,7 @@ public final class LogLines implements AutoCloseable {
   @Override
   public void close() {
     logger.removeHandler(capture);
+    logger.setUseParentHandlers(parents);
     logger.setLevel(before);
   }
 }

@@ -9,15 +9,10 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.text.MessageFormat;
+import io.kuik.LogLines;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,37 +22,14 @@ import org.junit.jupiter.api.Test;
  */
 class InformerOutageTest {
 
-  // Kept in a field: java.util.logging holds loggers weakly, and a collected one loses its level.
-  private final Logger logs = Logger.getLogger(InformerHealth.class.getName());
-
   /** The lines about this test's informer, with their level. */
-  private static List<String> about(List<LogRecord> lines) {
-    return lines.stream()
-        .map(r -> r.getLevel() + " " + MessageFormat.format(r.getMessage(), r.getParameters()))
-        .filter(line -> line.contains("namespaces of the outage test"))
-        .toList();
+  private static List<String> about(LogLines lines) {
+    return lines.containing("namespaces of the outage test");
   }
 
   @Test
   void aWatchThatGoesDownIsAWarningPerAnswerNotPerReconnect() throws Exception {
-    List<LogRecord> lines = new CopyOnWriteArrayList<>();
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            lines.add(record);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    Level before = logs.getLevel();
-    logs.setLevel(Level.ALL);
-    logs.addHandler(capture);
-    logs.setUseParentHandlers(false);
+    LogLines lines = LogLines.of(InformerHealth.class);
     MockCluster cluster = new MockCluster();
     // A client of its own: the cluster's closes with it, and its informers stop rather than retry.
     KubernetesClient client =
@@ -100,9 +72,7 @@ class InformerOutageTest {
     } finally {
       informer.stop();
       client.close();
-      logs.removeHandler(capture);
-      logs.setUseParentHandlers(true);
-      logs.setLevel(before);
+      lines.close();
     }
   }
 }

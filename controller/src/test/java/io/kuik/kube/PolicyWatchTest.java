@@ -36,6 +36,11 @@ class PolicyWatchTest {
       new WriteBounds.Policy(MockCluster.RELEASE + "-pull-secrets", "kuik-pull-secrets");
 
   private final LogLines log = LogLines.of(PolicyWatch.class);
+
+  /** fabric8's own ERROR for an informer that may not list, kept out of the build's output. */
+  private final LogLines fabric8 =
+      LogLines.of(io.fabric8.kubernetes.client.informers.impl.cache.Reflector.class);
+
   private final List<WriteBounds> changes = new CopyOnWriteArrayList<>();
   private MockCluster cluster;
   private KubernetesClient account;
@@ -53,6 +58,7 @@ class PolicyWatchTest {
       cluster.close();
     }
     log.close();
+    fabric8.close();
   }
 
   private PolicyWatch watch(WriteBounds.Policy... policies) {

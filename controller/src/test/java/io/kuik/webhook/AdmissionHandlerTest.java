@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.GroupVersionKindBuilder;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.zjsonpatch.JsonPatch;
+import io.kuik.LogLines;
 import io.kuik.model.ServedNamespaces;
 import io.kuik.ports.RegistryProber;
 import java.nio.charset.StandardCharsets;
@@ -20,12 +21,9 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -61,33 +59,11 @@ class AdmissionHandlerTest {
   }
 
   private static List<LogRecord> logged(Runnable answering) {
-    List<LogRecord> records = new CopyOnWriteArrayList<>();
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            records.add(record);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    Logger logger = Logger.getLogger(AdmissionHandler.class.getName());
-    Level level = logger.getLevel();
-    logger.setLevel(Level.FINE); // the tests' logging.properties says WARNING
-    logger.setUseParentHandlers(false);
-    logger.addHandler(capture);
-    try {
+    // FINE: the tests' logging.properties says WARNING
+    try (LogLines log = LogLines.of(AdmissionHandler.class, Level.FINE)) {
       answering.run();
-    } finally {
-      logger.removeHandler(capture);
-      logger.setUseParentHandlers(true);
-      logger.setLevel(level);
+      return log.records();
     }
-    return records;
   }
 
   /** A recorded review with one change, as bytes to hand to the handler. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kuik.LogLines;
 import io.kuik.model.ImageReference;
 import io.kuik.model.InvalidImageReferenceException;
 import io.kuik.model.RegistryCredential;
@@ -21,10 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -422,33 +420,15 @@ class BearerTokenFlowTest {
 
   @Test
   void logsEachProbesOutcomeAndWhetherItCarriedACredentialNeverWhichOne() {
-    List<String> lines = new CopyOnWriteArrayList<>();
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            lines.add(record.getMessage() + " " + List.of(record.getParameters()));
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    Logger logger = Logger.getLogger(OciRegistryProber.class.getName());
-    Level level = logger.getLevel();
-    logger.setLevel(Level.FINE);
-    logger.setUseParentHandlers(false);
-    logger.addHandler(capture);
-    try {
+    List<String> lines;
+    try (LogLines log = LogLines.of(OciRegistryProber.class, Level.FINE)) {
       probe("acme/app:1", ALICE);
       probe("acme/app:1", null);
-      await("both probes logged").until(() -> lines.size() == 2);
-    } finally {
-      logger.removeHandler(capture);
-      logger.setUseParentHandlers(true);
-      logger.setLevel(level);
+      await("both probes logged").until(() -> log.records().size() == 2);
+      lines =
+          log.records().stream()
+              .map(r -> r.getMessage() + " " + List.of(r.getParameters()))
+              .toList();
     }
 
     String pattern = "probe image={0} credential={1} outcome={2} ";

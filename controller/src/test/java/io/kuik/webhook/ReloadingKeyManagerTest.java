@@ -4,17 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.kuik.LogLines;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,21 +39,7 @@ class ReloadingKeyManagerTest {
   private Path certFile;
   private Path keyFile;
   private final AtomicLong clock = new AtomicLong();
-  private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
-  private final Handler capture =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          logged.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
-  private final Logger logger = Logger.getLogger(ReloadingKeyManager.class.getName());
+  private LogLines log;
   private ReloadingKeyManager keys;
 
   @BeforeAll
@@ -73,15 +57,12 @@ class ReloadingKeyManagerTest {
     write(first);
     clock.set(START);
     keys = new ReloadingKeyManager(certFile, keyFile, INTERVAL, clock::get);
-    logged.clear();
-    logger.setUseParentHandlers(false);
-    logger.addHandler(capture);
+    log = LogLines.of(ReloadingKeyManager.class);
   }
 
   @AfterEach
   void stopCapturing() {
-    logger.removeHandler(capture);
-    logger.setUseParentHandlers(true);
+    log.close();
   }
 
   private void write(TestCertificates.Pair pair) throws Exception {
@@ -98,7 +79,7 @@ class ReloadingKeyManagerTest {
   }
 
   private List<String> warnings() {
-    return logged.stream()
+    return log.records().stream()
         .filter(r -> r.getLevel() == Level.WARNING)
         .map(LogRecord::getMessage)
         .toList();

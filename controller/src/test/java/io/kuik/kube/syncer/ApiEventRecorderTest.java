@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.kuik.LogLines;
 import io.kuik.kube.MockCluster;
 import io.kuik.model.ResourceId;
 import io.kuik.model.RoutingKind;
@@ -12,11 +13,8 @@ import io.kuik.syncer.Effect.RecordEvent;
 import io.kuik.syncer.WriteGate;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -98,23 +96,9 @@ class ApiEventRecorderTest {
   void neverThrowsWhenTheApiServerIsGone() {
     GatedWire.open(gate);
     cluster.close();
-    Logger logger = Logger.getLogger(ApiEventRecorder.class.getName());
-    List<LogRecord> logged = new CopyOnWriteArrayList<>();
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            logged.add(record);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    logger.addHandler(capture);
-    try {
+    List<LogRecord> logged;
+    // WARNING, as the tests' logging.properties leaves it
+    try (LogLines log = LogLines.of(ApiEventRecorder.class, Level.WARNING)) {
       assertDoesNotThrow(
           () ->
               recorder.record(
@@ -124,8 +108,7 @@ class ApiEventRecorderTest {
                       RecordEvent.Type.Normal,
                       "Anything",
                       "message")));
-    } finally {
-      logger.removeHandler(capture);
+      logged = log.records();
     }
 
     assertEquals(1, logged.size(), "one warning, no more: " + logged);
