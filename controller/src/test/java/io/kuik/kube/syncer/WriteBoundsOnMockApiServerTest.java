@@ -98,6 +98,50 @@ class WriteBoundsOnMockApiServerTest {
     assertEquals(200, syncer.get("/readyz").statusCode());
   }
 
+  /**
+   * The core knows the writes are held, so an Event it decides meanwhile is kept, not sent to a
+   * closed gate and lost: it is recorded once the binding is back.
+   */
+  @Test
+  void anEventDecidedWhileTheWritesAreHeldIsRecordedOnceTheyResume() throws Exception {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    fixtures.namespace("team-a", Map.of());
+    fixtures.sourceSecret("alice");
+    fixtures.imageAlternative("Always", "{}");
+    cluster.installAdmissionPolicy();
+    syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--leader-elect=false",
+            "--debounce=50ms",
+            "--log-format=json");
+    await("team-a written").atMost(PATIENCE).until(() -> fixtures.injectedUsers("team-a") != null);
+    assertNull(injectionFailed(), "the source is there");
+
+    cluster.deleteAdmissionPolicyBinding();
+    await("writes stopped").atMost(PATIENCE).until(() -> inPlace() == 0.0);
+    cluster
+        .client()
+        .secrets()
+        .inNamespace(INSTALL_NAMESPACE)
+        .withName(ClusterFixtures.SOURCE_SECRET)
+        .delete();
+    Thread.sleep(QUIET.toMillis());
+    assertNull(injectionFailed(), "no Event while the writes are held");
+
+    cluster.installAdmissionPolicy();
+    await("the Event kept, recorded once the binding is back")
+        .atMost(PATIENCE)
+        .until(() -> injectionFailed() != null);
+  }
+
+  private io.fabric8.kubernetes.api.model.Event injectionFailed() {
+    return cluster.client().v1().events().inAnyNamespace().list().getItems().stream()
+        .filter(e -> "PullSecretInjectionFailed".equals(e.getReason()))
+        .findFirst()
+        .orElse(null);
+  }
+
   @Test
   void underTheChartsRbacTheSyncerWatchesThePolicyAndItsBindingByNameAndNothingElseOfThem() {
     try (MockCluster underRbac = MockCluster.underSyncerRbac()) {
