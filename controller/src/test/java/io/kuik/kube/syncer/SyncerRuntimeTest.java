@@ -1,0 +1,128 @@
+package io.kuik.kube.syncer;
+
+import static io.kuik.kube.ClusterFixtures.INSTALL_NAMESPACE;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.kuik.kube.ClusterFixtures;
+import io.kuik.kube.ExitReason;
+import io.kuik.kube.Metrics;
+import io.kuik.kube.MockCluster;
+import io.kuik.syncer.SyncerSettings;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The syncer's process on its own, without the command that would close it at once: a deposed
+ * leader stops writing by itself, before anyone closes it, and a closed one writes nothing and says
+ * why it ended.
+ */
+class SyncerRuntimeTest {
+
+  private static final Duration PATIENCE = Duration.ofSeconds(20);
+  private static final LeaseSettings FAST =
+      new LeaseSettings(
+          true,
+          LeaseSettings.DEFAULT_NAME,
+          Duration.ofSeconds(2),
+          Duration.ofSeconds(1),
+          Duration.ofMillis(200));
+
+  private final MockCluster cluster = new MockCluster();
+  private SyncerRuntime runtime;
+
+  @AfterEach
+  void stop() {
+    if (runtime != null) {
+      runtime.close();
+    }
+    cluster.close();
+  }
+
+  private SyncerRuntime started(LeaseSettings lease) throws IOException {
+    ClusterFixtures fixtures = new ClusterFixtures(cluster.client());
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    runtime =
+        SyncerRuntime.start(
+            new SyncerRuntimeSettings(
+                SyncerSettings.defaults(INSTALL_NAMESPACE),
+                lease,
+                0,
+                SyncerRuntimeSettings.Bounds.defaults()),
+            cluster.client());
+    await("writing").atMost(PATIENCE).until(runtime::isWriting);
+    assertEquals(1, leader());
+    return runtime;
+  }
+
+  private double leader() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrometheusTextFormatWriter.create().write(out, runtime.metricsRegistry().scrape());
+    return Metrics.value(out.toString(StandardCharsets.UTF_8), "kuik_syncer_leader");
+  }
+
+  @Test
+  void aDeposedLeaderStopsWritingByItselfAndAsksToEnd() throws Exception {
+    started(FAST);
+    CompletableFuture<ExitReason> exit =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return runtime.awaitExit();
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+
+    // Another replica renews the Lease as its own.
+    cluster
+        .client()
+        .leases()
+        .inNamespace(INSTALL_NAMESPACE)
+        .withName(FAST.name())
+        .edit(
+            (Lease lease) -> {
+              lease.getSpec().setHolderIdentity("another-replica");
+              lease.getSpec().setRenewTime(ZonedDateTime.now().plusHours(1));
+              lease.getSpec().setLeaseDurationSeconds(3600);
+              return lease;
+            });
+
+    assertEquals(ExitReason.LOST_LEASE, exit.get(PATIENCE.toSeconds(), TimeUnit.SECONDS));
+    // Nobody closed it yet: the writes stopped at the loss itself.
+    assertFalse(runtime.isWriting());
+    assertEquals(0, leader());
+  }
+
+  @Test
+  void closedItWritesNothingAndEndsAsStopped() throws Exception {
+    started(LeaseSettings.defaults(false));
+
+    runtime.close();
+
+    assertFalse(runtime.isWriting());
+    assertEquals(0, leader());
+    assertEquals(
+        ExitReason.SHUTDOWN,
+        CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return runtime.awaitExit();
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                })
+            .get(5, TimeUnit.SECONDS));
+  }
+}
