@@ -97,6 +97,29 @@ class PullSecretFirstWebhookOnMockApiServerTest {
         .until(() -> gates(review()).equals("null") && rewritten(review()));
   }
 
+  /**
+   * A Lease that goes (the syncer uninstalled) gates no new pod from the next read on, not once the
+   * renewal the webhook read last would have expired.
+   */
+  @Test
+  void aDeletedLeaseGatesNoPodFromItsNextRead() {
+    putAlternative();
+    lease(Instant.now());
+    await("a gated pod")
+        .atMost(PATIENCE)
+        .until(() -> "[{\"name\":\"kuik.enix.io/pull-secret\"}]".equals(gates(review())));
+
+    long deleted = System.nanoTime();
+    client.leases().inNamespace(INSTALL_NAMESPACE).withName("kuik-secret-syncer").delete();
+    await("no gate once the Lease is gone")
+        .atMost(PATIENCE)
+        .until(() -> gates(review()).equals("null") && rewritten(review()));
+    Duration took = Duration.ofNanos(System.nanoTime() - deleted);
+    assertTrue(
+        took.compareTo(Duration.ofSeconds(10)) < 0,
+        "within a few Lease reads (every 2 s), not the 15 s the last renewal had left: " + took);
+  }
+
   @Test
   void releasesAPodStillGatedPastTheBoundWithAWarningEvent() {
     fixtures.gatedRewrittenPod("team-a", "old", Instant.now());
