@@ -173,6 +173,33 @@ class PullSecretFirstWebhookOnMockApiServerTest {
                     .contains("kuik_webhook_gates_released_by_bound_total 20"));
   }
 
+  /** The syncer released it (its Secret is in place): the bound forgets it at once. */
+  @Test
+  void aPodWhoseGateTheSyncerRemovedLeavesTheBound() {
+    fixtures.gatedRewrittenPod("team-a", "waiting", Instant.now().plusSeconds(60));
+    await("counted as gated")
+        .atMost(PATIENCE)
+        .until(() -> webhook.health("/metrics").body().contains("kuik_webhook_pods_gated 1"));
+
+    client
+        .pods()
+        .inNamespace("team-a")
+        .withName("waiting")
+        .edit(
+            pod -> {
+              pod.getSpec()
+                  .setSchedulingGates(
+                      pod.getSpec().getSchedulingGates().stream()
+                          .filter(gate -> !gate.getName().equals("kuik.enix.io/pull-secret"))
+                          .toList());
+              return pod;
+            });
+
+    await("no longer counted")
+        .atMost(PATIENCE)
+        .until(() -> webhook.health("/metrics").body().contains("kuik_webhook_pods_gated 0"));
+  }
+
   @Test
   void aGatedPodIsCountedWhileItWaits() {
     // Created (as the fixture says) a minute from now: well within the bound while the test looks.
