@@ -237,6 +237,30 @@ class HealthAndMetricsOnMockApiServerTest {
         0, sample("kuik_syncer_informers_synced"), "synced once, then an informer stopped");
   }
 
+  /** With pull secret first, a pod whose Secret is refused waits gated, and the gauge says so. */
+  @Test
+  void aPodWaitingForItsSecretIsCountedAsGated() {
+    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
+    fixtures.namespace("team-a", Map.of());
+    fixtures.sourceSecret("alice");
+    fixtures.imageAlternative("OnFailure", "{}");
+    fixtures.gatedRewrittenPod("team-a", "web-1", java.time.Instant.now());
+    cluster.refuseAppliesIn("team-a");
+    syncer =
+        new RunningSyncer(
+            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
+            "--leader-elect=false",
+            "--debounce=50ms",
+            "--log-format=text",
+            "--release-gates=true");
+
+    await("counted as gated").atMost(PATIENCE).until(() -> sample("kuik_syncer_pods_gated") == 1);
+    assertEquals(
+        List.of("example.com/quota", "kuik.enix.io/pull-secret"),
+        fixtures.gates("team-a", "web-1"),
+        "still gated: its Secret was refused");
+  }
+
   private double sample(String name) {
     return Metrics.value(syncer.get("/metrics").body(), name);
   }

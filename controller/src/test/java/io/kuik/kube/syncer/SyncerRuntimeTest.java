@@ -4,6 +4,7 @@ import static io.kuik.kube.ClusterFixtures.INSTALL_NAMESPACE;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kuik.kube.ClusterFixtures;
@@ -84,6 +85,18 @@ class SyncerRuntimeTest {
                 throw new IllegalStateException(e);
               }
             });
+
+    // It stands as its host's name and a random suffix: two replicas never share an identity.
+    String holder =
+        cluster
+            .client()
+            .leases()
+            .inNamespace(INSTALL_NAMESPACE)
+            .withName(FAST.name())
+            .get()
+            .getSpec()
+            .getHolderIdentity();
+    assertTrue(holder.matches(".+_[0-9a-f]{8}"), holder);
 
     // Another replica renews the Lease as its own.
     cluster
