@@ -118,6 +118,27 @@ class SyncerRuntimeTest {
     assertEquals(0, leader());
   }
 
+  /**
+   * A leader that stops gives its Lease back: fabric8 renews it one last time for one second (as
+   * client-go releases it), so a standby takes over at its next retry, not the lease duration
+   * later.
+   */
+  @Test
+  void aClosedLeaderGivesItsLeaseBack() throws Exception {
+    started(LeaseSettings.defaults(true));
+    assertEquals(15, lease().getSpec().getLeaseDurationSeconds());
+
+    runtime.close();
+
+    await("released")
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> lease().getSpec().getLeaseDurationSeconds() == 1);
+  }
+
+  private Lease lease() {
+    return cluster.client().leases().inNamespace(INSTALL_NAMESPACE).withName(FAST.name()).get();
+  }
+
   @Test
   void closedItWritesNothingAndEndsAsStopped() throws Exception {
     started(LeaseSettings.defaults(false));
