@@ -66,6 +66,51 @@ class HealthServerTest {
     }
   }
 
+  /** A scrape that takes its time (a registry of many series) holds no probe of Kubernetes back. */
+  @Test
+  void aSlowScrapeHoldsNoHealthProbeBack() throws Exception {
+    java.util.concurrent.CountDownLatch scraping = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    PrometheusRegistry registry = new PrometheusRegistry();
+    io.prometheus.metrics.core.metrics.GaugeWithCallback.builder()
+        .name("kuik_test_slow")
+        .help("a gauge that waits for the test")
+        .callback(
+            callback -> {
+              scraping.countDown();
+              try {
+                release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              callback.call(1);
+            })
+        .register(registry);
+    try (HealthServer server = HealthServer.start(0, registry, () -> true, () -> true)) {
+      java.util.concurrent.CompletableFuture<HttpResponse<String>> scrape =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return get(server, "/metrics");
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      assertTrue(scraping.await(10, java.util.concurrent.TimeUnit.SECONDS), "scraping");
+
+      HttpResponse<String> healthz =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/healthz"))
+                  .timeout(java.time.Duration.ofSeconds(2))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, healthz.statusCode(), "answered while the scrape waits");
+
+      release.countDown();
+      assertEquals(200, scrape.get(10, java.util.concurrent.TimeUnit.SECONDS).statusCode());
+    }
+  }
+
   @Test
   void metricsAreServedInThePrometheusTextFormat() throws Exception {
     PrometheusRegistry registry = new PrometheusRegistry();

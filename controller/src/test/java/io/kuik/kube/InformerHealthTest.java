@@ -75,6 +75,25 @@ class InformerHealthTest {
     assertTrue(said.get(0).contains("503 ServiceUnavailable"), said.toString());
   }
 
+  /**
+   * fabric8 wraps an answer in a failure of its own, with code 0 or -1 (none came with it): the
+   * answer is the cause's.
+   */
+  @Test
+  void anAnswerIsFoundUnderAFailureWithoutACode() {
+    for (int none : new int[] {0, -1}) {
+      KubernetesClientException wrapper =
+          new KubernetesClientException(
+              "listSyncAndWatch failed", answered(503, "ServiceUnavailable")) {
+            @Override
+            public int getCode() {
+              return none;
+            }
+          };
+      assertEquals("503 ServiceUnavailable", InformerHealth.answer(wrapper), "code " + none);
+    }
+  }
+
   @Test
   void aFailureOfTheStartIsNotRetriedHereTheStartSaysSo() {
     reported("gadgets of the health test");
