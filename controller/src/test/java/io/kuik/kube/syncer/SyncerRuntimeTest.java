@@ -143,7 +143,13 @@ class SyncerRuntimeTest {
   void closedItWritesNothingAndEndsAsStopped() throws Exception {
     started(LeaseSettings.defaults(false));
 
-    runtime.close();
+    try (io.kuik.LogLines policy = io.kuik.LogLines.of(io.kuik.kube.PolicyWatch.class)) {
+      runtime.close();
+      // Its policy watch ended with it, though the client it was given still runs.
+      cluster.deleteAdmissionPolicyBinding();
+      Thread.sleep(2_000);
+      assertEquals(java.util.List.of(), policy.all(), "watched after the close");
+    }
 
     assertFalse(runtime.isWriting());
     assertEquals(0, leader());
