@@ -250,10 +250,15 @@ public final class ProviderPlugins implements AutoCloseable {
     }
   }
 
-  /** Kills the plugin and every process it started (a shell's children hold its pipes open). */
+  /**
+   * Kills the plugin and every process it started (a shell's children hold its pipes open): the
+   * plugin first, then what it had started just before. Its children killed first, a shell would
+   * start its next command meanwhile, a process no list held, left to run as an orphan.
+   */
   private static void kill(Process process) {
-    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    List<ProcessHandle> started = process.descendants().toList();
     process.destroyForcibly();
+    started.forEach(ProcessHandle::destroyForcibly);
   }
 
   @Override
