@@ -137,6 +137,29 @@ public final class MockCluster implements AutoCloseable {
         .createOr(existing -> existing.update());
   }
 
+  /** Deletes the policy itself, as an uninstall or a person would. */
+  public void deleteAdmissionPolicy() {
+    client.admissionRegistration().v1().validatingAdmissionPolicies().withName(POLICY).delete();
+  }
+
+  /**
+   * Another replica renews the Lease {@code namespace/name} as {@code holder}'s for an hour, as one
+   * that judged it expired would: its holder loses it at its next renewal.
+   */
+  public void takeLeaseOver(String namespace, String name, String holder) {
+    client
+        .leases()
+        .inNamespace(namespace)
+        .withName(name)
+        .edit(
+            lease -> {
+              lease.getSpec().setHolderIdentity(holder);
+              lease.getSpec().setRenewTime(java.time.ZonedDateTime.now().plusHours(1));
+              lease.getSpec().setLeaseDurationSeconds(3600);
+              return lease;
+            });
+  }
+
   /** Deletes the policy's binding, as an uninstall or a person would. */
   public void deleteAdmissionPolicyBinding() {
     client

@@ -110,13 +110,7 @@ class PolicyWatchTest {
         said().get(1));
 
     // Held already: another reason is a hold, not a stop.
-    cluster
-        .client()
-        .admissionRegistration()
-        .v1()
-        .validatingAdmissionPolicies()
-        .withName(CHART.policy())
-        .delete();
+    cluster.deleteAdmissionPolicy();
     awaitChanges(3);
     assertTrue(
         said().get(2).startsWith("WARNING writes held: the ValidatingAdmissionPolicy"),
@@ -218,13 +212,7 @@ class PolicyWatchTest {
 
     watch.close();
     cluster.deleteAdmissionPolicyBinding();
-    cluster
-        .client()
-        .admissionRegistration()
-        .v1()
-        .validatingAdmissionPolicies()
-        .withName(CHART.policy())
-        .delete();
+    cluster.deleteAdmissionPolicy();
     Thread.sleep(QUIET.toMillis());
     assertEquals(1, changes.size(), changes.toString());
     assertTrue(watch.bounds().inPlace());

@@ -53,14 +53,17 @@ class WebhookStopDuringTheStartTest {
     cluster.close();
   }
 
-  private String[] flags() {
-    return new String[] {
-      "--cluster-resource-namespace=kuik-system",
-      "--tls-cert-file=" + cert,
-      "--tls-key-file=" + key,
-      "--shutdown-delay=0s",
-      "--log-format=text"
-    };
+  /** The webhook's flags for this cluster and certificate, and {@code more}. */
+  private String[] flags(String... more) {
+    return java.util.stream.Stream.concat(
+            java.util.stream.Stream.of(
+                "--cluster-resource-namespace=kuik-system",
+                "--tls-cert-file=" + cert,
+                "--tls-key-file=" + key,
+                "--shutdown-delay=0s",
+                "--log-format=text"),
+            java.util.stream.Stream.of(more))
+        .toArray(String[]::new);
   }
 
   @Test
@@ -141,13 +144,7 @@ class WebhookStopDuringTheStartTest {
     Set<Thread> before = ProcessLeftovers.kuikThreads();
     RunningWebhook webhook =
         new RunningWebhook(
-            TestCertificates.trusting(pair.certificate()),
-            "--cluster-resource-namespace=kuik-system",
-            "--tls-cert-file=" + cert,
-            "--tls-key-file=" + key,
-            "--shutdown-delay=0s",
-            "--log-format=text",
-            "--pull-secret-first=true");
+            TestCertificates.trusting(pair.certificate()), flags("--pull-secret-first=true"));
     await("ready").atMost(Duration.ofSeconds(30)).until(() -> ready(webhook));
     await("the gate keeper runs")
         .atMost(Duration.ofSeconds(30))

@@ -14,11 +14,6 @@ import io.kuik.model.crd.ImageAlternative;
 import io.kuik.syncer.Answer;
 import io.kuik.syncer.RoutingStatus;
 import io.kuik.syncer.WriteGate;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -68,14 +63,8 @@ class ApplyingStatusWriterTest {
   }
 
   private double written(String result) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try {
-      PrometheusTextFormatWriter.create().write(out, metrics.registry().scrape());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
     return Metrics.value(
-        out.toString(StandardCharsets.UTF_8),
+        Metrics.text(metrics.registry()),
         "kuik_syncer_status_writes_total{result=\"" + result + "\"}");
   }
 

@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kuik.LogLines;
 import io.kuik.kube.MockCluster;
 import java.time.Duration;
-import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -106,19 +104,7 @@ class LeaseElectionTest {
     first.start();
     await("leading").atMost(PATIENCE).until(() -> started.get() == 1);
 
-    // Another holder renews the Lease as its own (a replica that judged it expired).
-    cluster
-        .client()
-        .leases()
-        .inNamespace(NAMESPACE)
-        .withName(FAST.name())
-        .edit(
-            (Lease lease) -> {
-              lease.getSpec().setHolderIdentity("replica-z");
-              lease.getSpec().setRenewTime(ZonedDateTime.now().plusHours(1));
-              lease.getSpec().setLeaseDurationSeconds(3600);
-              return lease;
-            });
+    cluster.takeLeaseOver(NAMESPACE, FAST.name(), "replica-z");
 
     await("lost").atMost(PATIENCE).until(() -> stopped.get() == 1);
     assertEquals(

@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kuik.kube.Metrics;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -191,9 +188,7 @@ class SyncerMetricsTest {
     assertEquals(0, Metrics.value(scrape(), running));
   }
 
-  private String scrape() throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrometheusTextFormatWriter.create().write(out, metrics.registry().scrape());
-    return out.toString(StandardCharsets.UTF_8);
+  private String scrape() {
+    return Metrics.text(metrics.registry());
   }
 }

@@ -9,15 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kuik.kube.ClusterFixtures;
 import io.kuik.kube.ExitReason;
+import io.kuik.kube.Exits;
 import io.kuik.kube.Metrics;
 import io.kuik.kube.MockCluster;
 import io.kuik.syncer.SyncerSettings;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.ZonedDateTime;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -67,50 +64,20 @@ class SyncerRuntimeTest {
     return runtime;
   }
 
-  private double leader() throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrometheusTextFormatWriter.create().write(out, runtime.metricsRegistry().scrape());
-    return Metrics.value(out.toString(StandardCharsets.UTF_8), "kuik_syncer_leader");
+  private double leader() {
+    return Metrics.value(Metrics.text(runtime.metricsRegistry()), "kuik_syncer_leader");
   }
 
   @Test
   void aDeposedLeaderStopsWritingByItselfAndAsksToEnd() throws Exception {
     started(FAST);
-    CompletableFuture<ExitReason> exit =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return runtime.awaitExit();
-              } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-              }
-            });
+    CompletableFuture<ExitReason> exit = Exits.of(runtime);
 
     // It stands as its host's name and a random suffix: two replicas never share an identity.
-    String holder =
-        cluster
-            .client()
-            .leases()
-            .inNamespace(INSTALL_NAMESPACE)
-            .withName(FAST.name())
-            .get()
-            .getSpec()
-            .getHolderIdentity();
+    String holder = lease().getSpec().getHolderIdentity();
     assertTrue(holder.matches(".+_[0-9a-f]{8}"), holder);
 
-    // Another replica renews the Lease as its own.
-    cluster
-        .client()
-        .leases()
-        .inNamespace(INSTALL_NAMESPACE)
-        .withName(FAST.name())
-        .edit(
-            (Lease lease) -> {
-              lease.getSpec().setHolderIdentity("another-replica");
-              lease.getSpec().setRenewTime(ZonedDateTime.now().plusHours(1));
-              lease.getSpec().setLeaseDurationSeconds(3600);
-              return lease;
-            });
+    cluster.takeLeaseOver(INSTALL_NAMESPACE, FAST.name(), "another-replica");
 
     assertEquals(ExitReason.LOST_LEASE, exit.get(PATIENCE.toSeconds(), TimeUnit.SECONDS));
     // Nobody closed it yet: the writes stopped at the loss itself.
@@ -153,16 +120,6 @@ class SyncerRuntimeTest {
 
     assertFalse(runtime.isWriting());
     assertEquals(0, leader());
-    assertEquals(
-        ExitReason.SHUTDOWN,
-        CompletableFuture.supplyAsync(
-                () -> {
-                  try {
-                    return runtime.awaitExit();
-                  } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                  }
-                })
-            .get(5, TimeUnit.SECONDS));
+    assertEquals(ExitReason.SHUTDOWN, Exits.of(runtime).get(5, TimeUnit.SECONDS));
   }
 }

@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kuik.kube.Metrics;
 import io.kuik.syncer.Lane;
 import io.kuik.syncer.LaneStats;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,10 +19,8 @@ class WorkQueueMetricsTest {
   private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
   private final WorkQueueMetrics metrics = new WorkQueueMetrics(registry, nanos::get);
 
-  private String scrape() throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrometheusTextFormatWriter.create().write(out, registry.scrape());
-    return out.toString(StandardCharsets.UTF_8);
+  private String scrape() {
+    return Metrics.text(registry);
   }
 
   private static double sample(String text, String name, String lane) {
@@ -97,9 +92,7 @@ class WorkQueueMetricsTest {
     SyncerMetrics syncer = new SyncerMetrics();
     syncer.publishLanes(Map.of(Lane.START, new LaneStats(7, 0, 7, 0, Duration.ZERO)));
     syncer.observer().propagated(Duration.ofSeconds(1));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrometheusTextFormatWriter.create().write(out, syncer.registry().scrape());
-    String text = out.toString(StandardCharsets.UTF_8);
+    String text = Metrics.text(syncer.registry());
     assertEquals(7, sample(text, "kuik_syncer_workqueue_depth", "start"));
     assertEquals(1, Metrics.value(text, "kuik_syncer_source_propagation_seconds_count"));
   }

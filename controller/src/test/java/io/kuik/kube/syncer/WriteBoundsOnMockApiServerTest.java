@@ -40,12 +40,8 @@ class WriteBoundsOnMockApiServerTest {
     cluster.close();
   }
 
-  private double inPlace() {
-    return Metrics.value(syncer.get("/metrics").body(), "kuik_syncer_admission_policy_in_place");
-  }
-
-  @Test
-  void writesNothingBeforeThePolicyExistsNorAfterItGoesAndLosesNothing() throws Exception {
+  /** One resource for every namespace, one namespace, its source: a syncer started on them. */
+  private void startOnOnePair() {
     fixtures.namespace(INSTALL_NAMESPACE, Map.of());
     fixtures.namespace("team-a", Map.of());
     fixtures.sourceSecret("alice");
@@ -56,6 +52,15 @@ class WriteBoundsOnMockApiServerTest {
             "--leader-elect=false",
             "--debounce=50ms",
             "--log-format=json");
+  }
+
+  private double inPlace() {
+    return Metrics.value(syncer.get("/metrics").body(), "kuik_syncer_admission_policy_in_place");
+  }
+
+  @Test
+  void writesNothingBeforeThePolicyExistsNorAfterItGoesAndLosesNothing() throws Exception {
+    startOnOnePair();
 
     // Started before its policy: synced, and holding every write.
     await("the policy read and found missing")
@@ -104,17 +109,8 @@ class WriteBoundsOnMockApiServerTest {
    */
   @Test
   void anEventDecidedWhileTheWritesAreHeldIsRecordedOnceTheyResume() throws Exception {
-    fixtures.namespace(INSTALL_NAMESPACE, Map.of());
-    fixtures.namespace("team-a", Map.of());
-    fixtures.sourceSecret("alice");
-    fixtures.imageAlternative("Always", "{}");
     cluster.installAdmissionPolicy();
-    syncer =
-        new RunningSyncer(
-            "--cluster-resource-namespace=" + INSTALL_NAMESPACE,
-            "--leader-elect=false",
-            "--debounce=50ms",
-            "--log-format=json");
+    startOnOnePair();
     await("team-a written").atMost(PATIENCE).until(() -> fixtures.injectedUsers("team-a") != null);
     assertNull(injectionFailed(), "the source is there");
 

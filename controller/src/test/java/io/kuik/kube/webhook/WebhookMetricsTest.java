@@ -6,11 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kuik.ports.RegistryProber;
 import io.kuik.ports.RegistryProber.Availability;
 import io.kuik.ports.RegistryProber.Probe;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -144,13 +139,7 @@ class WebhookMetricsTest {
   }
 
   private String scrape() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try {
-      PrometheusTextFormatWriter.create().write(out, metrics.registry().scrape());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toString(StandardCharsets.UTF_8);
+    return io.kuik.kube.Metrics.text(metrics.registry());
   }
 
   /** The value of the sample line that starts with {@code sample} (name and labels). */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.kuik.kube.ExitReason;
+import io.kuik.kube.Exits;
 import io.kuik.kube.MockCluster;
 import io.kuik.kube.ProcessLeftovers;
 import io.kuik.webhook.ProberSettings;
@@ -16,7 +17,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -68,17 +68,7 @@ class WebhookRuntimeTest {
     runtime.close();
 
     assertFalse(runtime.isReady());
-    assertEquals(
-        ExitReason.SHUTDOWN,
-        CompletableFuture.supplyAsync(
-                () -> {
-                  try {
-                    return runtime.awaitExit();
-                  } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                  }
-                })
-            .get(5, TimeUnit.SECONDS));
+    assertEquals(ExitReason.SHUTDOWN, Exits.of(runtime).get(5, TimeUnit.SECONDS));
     ProcessLeftovers.assertFree(port, healthPort);
   }
 }
